@@ -1,0 +1,89 @@
+# ext4dist: static eBPF ext4 latency histograms without libbpf.
+#
+#   make            build ./ext4dist (static, BPF object embedded)
+#   make check      host unit tests, host binary tests, sanitizer runs, VM tests
+#   make demo       boot a Debian kernel in qemu and show ext4dist working
+#   make install    PREFIX=/usr/local DESTDIR=
+
+CC      ?= gcc
+CLANG   ?= clang
+PREFIX  ?= /usr/local
+BUILD   ?= build
+VERSION := 0.1.0
+
+ARCH    ?= x86_64
+BPF_ARCH_x86_64 := x86
+BPF_ARCH := $(BPF_ARCH_$(ARCH))
+
+WARN     := -Wall -Wextra -Werror
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc \
+            -DEXT4DIST_VERSION='"$(VERSION)"'
+LDLIBS   := -lelf -lz
+STATIC_LDLIBS := $(shell pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz)
+
+BPF_SRC  := bpf/ext4dist.bpf.c
+BPF_OBJ  := $(BUILD)/ext4dist.bpf.o
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS := -target bpf -O2 -Wall -Werror -Iinclude -Ibpf -D__TARGET_ARCH_$(BPF_ARCH) \
+              -idirafter /usr/include/$(MULTIARCH)
+
+LIB_SRC  := $(sort $(wildcard src/loader/*.c src/tool/*.c src/output/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+BLOB_OBJ := $(BUILD)/src/tool/bpf_blob.o
+MAIN_OBJ := $(BUILD)/src/main.o
+
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_LIB := $(BUILD)/tests/test.o
+
+.PHONY: all check check-unit check-host check-asan check-valgrind check-vm \
+        demo install clean bpf lint
+
+all: ext4dist
+
+bpf: $(BPF_OBJ)
+
+$(BPF_OBJ): $(BPF_SRC) include/ext4dist_abi.h $(wildcard bpf/*.h)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*/*.h src/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -c -DBPF_OBJ_PATH='"$(BPF_OBJ)"' $< -o $@
+
+$(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+ext4dist: $(MAIN_OBJ) $(BUILD)/libext4dist.a
+	$(CC) -static $(CFLAGS) -o $@ $^ $(STATIC_LDLIBS)
+
+$(TEST_LIB): tests/test.c tests/test.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_LIB) $(BUILD)/libext4dist.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(TEST_LIB) $(BUILD)/libext4dist.a $(LDLIBS)
+
+# The closing line "N passed, N failed" is printed by tests/run-all.sh.
+check: ext4dist $(TEST_BIN)
+	@tests/run-all.sh
+
+check-unit: $(TEST_BIN)
+	@tests/run-all.sh unit
+
+demo: ext4dist
+	@tests/vm/demo.sh
+
+install: ext4dist
+	install -D -m 0755 ext4dist $(DESTDIR)$(PREFIX)/sbin/ext4dist
+	install -D -m 0644 man/ext4dist.8 $(DESTDIR)$(PREFIX)/share/man/man8/ext4dist.8
+
+clean:
+	rm -rf $(BUILD) ext4dist

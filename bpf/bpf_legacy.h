@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The little a BPF program for old kernels needs, written for this project:
+ * helper ids from the UAPI enum, the legacy "maps" section definition, and
+ * the probe argument/return registers per architecture.
+ */
+#ifndef EXT4DIST_BPF_LEGACY_H
+#define EXT4DIST_BPF_LEGACY_H
+
+#include <linux/types.h>
+#include <linux/bpf.h>
+
+#define SEC(name) __attribute__((section(name), used))
+#define INLINE static inline __attribute__((always_inline))
+
+/* Helpers are called by number; the numbers are the UAPI enum's. */
+static void *(*bpf_map_lookup_elem)(void *map, const void *key) =
+	(void *)BPF_FUNC_map_lookup_elem;
+static long (*bpf_map_update_elem)(void *map, const void *key,
+				   const void *value, __u64 flags) =
+	(void *)BPF_FUNC_map_update_elem;
+static long (*bpf_map_delete_elem)(void *map, const void *key) =
+	(void *)BPF_FUNC_map_delete_elem;
+static __u64 (*bpf_ktime_get_ns)(void) = (void *)BPF_FUNC_ktime_get_ns;
+static __u64 (*bpf_get_current_pid_tgid)(void) =
+	(void *)BPF_FUNC_get_current_pid_tgid;
+/* bpf_probe_read, not _kernel: the latter arrived in 5.5. */
+static long (*bpf_probe_read)(void *dst, __u32 size, const void *src) =
+	(void *)BPF_FUNC_probe_read;
+
+#include "legacy_map_def.h"
+
+/*
+ * A 64-bit constant the compiler cannot see through, emitted as exactly one
+ * ld_imm64 so the loader can find it and patch the real value in.
+ */
+#define PATCHED_CONST(placeholder) ({					\
+	__u64 __v;							\
+	asm volatile("%0 = %1 ll" : "=r"(__v) : "i"(placeholder));	\
+	__v;								\
+})
+
+/* struct pt_regs as seen by kprobe programs. */
+#if defined(__TARGET_ARCH_x86)
+/* x86_64 pt_regs: rdi holds argument 1, rax the return value. */
+#define REGS_PARM1(ctx) (((const __u64 *)(ctx))[14])	/* di */
+#define REGS_PARM2(ctx) (((const __u64 *)(ctx))[13])	/* si */
+#elif defined(__TARGET_ARCH_arm64)
+/* arm64 user_pt_regs: regs[0..30], sp, pc, pstate. */
+#define REGS_PARM1(ctx) (((const __u64 *)(ctx))[0])
+#define REGS_PARM2(ctx) (((const __u64 *)(ctx))[1])
+#else
+#error "set __TARGET_ARCH_x86 or __TARGET_ARCH_arm64"
+#endif
+
+#endif

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ext4dist's BPF side: a kprobe on entry of each traced ext4 function stores
+ * a timestamp per thread; the kretprobe computes the latency, finds its log2
+ * slot and counts it in the operation's histogram.
+ *
+ * Written for old kernels (see ../shared/NOTES.md): no global data, no
+ * loops, no bpf-to-bpf calls, bpf_probe_read only, legacy "maps" section.
+ * Run-time settings (PID filter, time unit, f_op filter) are immediates the
+ * loader patches before loading: nothing is generated as source text.
+ */
+#include "bpf_legacy.h"
+#include "ext4dist_abi.h"
+
+/* Thread id -> entry timestamp (ns).  Preallocated: no allocation per event. */
+struct legacy_map_def start SEC("maps") = {
+	.type = BPF_MAP_TYPE_HASH,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(__u64),
+	.max_entries = 10240,
+};
+
+/* Operation -> struct op_hist; per-CPU where the kernel has it (4.6). */
+struct legacy_map_def hist SEC("maps") = {
+	.type = BPF_MAP_TYPE_PERCPU_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct op_hist),
+	.max_entries = NR_OPS,
+};
+
+/* Log2 of v, plus one, without loops (v == 0 gives 1, like v == 1). */
+INLINE __u32 log2_32(__u32 v)
+{
+	__u32 r, shift;
+
+	r = (v > 0xFFFF) << 4;
+	v >>= r;
+	shift = (v > 0xFF) << 3;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xF) << 2;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	r |= shift;
+	r |= (v >> 1);
+	return r;
+}
+
+INLINE __u32 log2l_plus1(__u64 v)
+{
+	__u32 hi = v >> 32;
+
+	if (hi)
+		return log2_32(hi) + 32 + 1;
+	return log2_32((__u32)v) + 1;
+}
+
+/* Entry: keep only the wanted process, then remember when we started. */
+INLINE int trace_entry(void)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u64 want = PATCHED_CONST(PATCH_TGID);
+	__u32 tid = (__u32)id;
+	__u64 ts;
+
+	if (want && (id >> 32) != want)
+		return 0;
+	ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&start, &tid, &ts, BPF_ANY);
+	return 0;
+}
+
+/* Return: no start entry means the call was filtered out at entry. */
+INLINE int trace_return(__u32 op)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
+	struct op_hist *h;
+	__u64 *tsp, delta;
+	__u32 slot;
+
+	tsp = bpf_map_lookup_elem(&start, &tid);
+	if (!tsp)
+		return 0;
+	delta = bpf_ktime_get_ns() - *tsp;
+	bpf_map_delete_elem(&start, &tid);
+
+	h = bpf_map_lookup_elem(&hist, &op);
+	if (!h)
+		return 0;
+	slot = log2l_plus1(delta / factor);
+	if (slot >= NR_SLOTS)
+		slot = NR_SLOTS - 1;
+	/* Atomic adds: correct on the plain-array fallback too. */
+	__sync_fetch_and_add(&h->slots[slot], 1);
+	__sync_fetch_and_add(&h->sum_ns, delta);
+	if (delta > h->max_ns)
+		h->max_ns = delta;
+	return 0;
+}
+
+/*
+ * Before 4.10 ext4 had no read_iter of its own: reads go through
+ * generic_file_read_iter, shared by many file systems, so keep only files
+ * whose f_op is ext4_file_operations.  kiocb->ki_filp is the first member
+ * of struct kiocb in every kernel; the f_op offset inside struct file is not
+ * stable (40 up to 6.7, 16 on 6.12), so the loader patches it in.
+ */
+INLINE int generic_read_is_ext4(const void *ctx)
+{
+	const void *iocb = (const void *)REGS_PARM1(ctx);
+	const char *filp = 0;
+	const void *fop = 0;
+	__u64 off = PATCHED_CONST(PATCH_FOP_OFF);
+
+	bpf_probe_read(&filp, sizeof(filp), iocb);
+	if (!filp)
+		return 0;
+	bpf_probe_read(&fop, sizeof(fop), filp + off);
+	return (__u64)fop == PATCHED_CONST(PATCH_FOPS);
+}
+
+#define ENTRY_RETURN_PAIR(fn, op)					\
+SEC("kprobe/" #fn) int entry_##fn(void *ctx)				\
+{									\
+	(void)ctx;							\
+	return trace_entry();						\
+}									\
+SEC("kretprobe/" #fn) int return_##fn(void *ctx)			\
+{									\
+	(void)ctx;							\
+	return trace_return(op);					\
+}
+
+ENTRY_RETURN_PAIR(ext4_file_read_iter, OP_READ)
+ENTRY_RETURN_PAIR(ext4_file_write_iter, OP_WRITE)
+ENTRY_RETURN_PAIR(ext4_file_open, OP_OPEN)
+ENTRY_RETURN_PAIR(ext4_sync_file, OP_FSYNC)
+ENTRY_RETURN_PAIR(ext4_file_getattr, OP_GETATTR)
+
+SEC("kprobe/generic_file_read_iter") int entry_generic_file_read_iter(void *ctx)
+{
+	if (!generic_read_is_ext4(ctx))
+		return 0;
+	return trace_entry();
+}
+
+SEC("kretprobe/generic_file_read_iter") int return_generic_file_read_iter(void *ctx)
+{
+	(void)ctx;
+	return trace_return(OP_READ);
+}
+
+char _license[] SEC("license") = "GPL";
+/* Replaced at load time by the running kernel's version code. */
+__u32 _version SEC("version") = 0;

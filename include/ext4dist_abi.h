@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the BPF programs and user space agree on: operation ids, histogram
+ * layout, and the placeholder constants the loader patches at load time.
+ * Included by bpf/ext4dist.bpf.c (clang -target bpf) and by src/.
+ */
+#ifndef EXT4DIST_ABI_H
+#define EXT4DIST_ABI_H
+
+enum ext4dist_op {
+	OP_READ = 0,
+	OP_WRITE,
+	OP_OPEN,
+	OP_FSYNC,
+	OP_GETATTR,
+	NR_OPS,
+};
+
+/*
+ * Log2 slots.  Slot s counts latencies v with log2l(v) == s, where
+ * log2l(0) == log2l(1) == 1 (BCC's bpf_log2l), so slot 0 stays empty and
+ * slot 1 prints as "0 -> 1".  Latencies past 2^62 units land in the last slot.
+ */
+#define NR_SLOTS 64
+
+/* One per operation in the "hist" map (per-CPU where the kernel has it). */
+struct op_hist {
+	unsigned long long slots[NR_SLOTS];
+	unsigned long long sum_ns;	/* exact sum of latencies, nanoseconds */
+	unsigned long long max_ns;	/* largest latency seen, nanoseconds */
+};
+
+/*
+ * Placeholders: each is loaded by one 64-bit immediate (ld_imm64) in the
+ * programs; the loader finds the value and writes the real one in its
+ * place.  Values no compiler would produce on its own.
+ */
+#define PATCH_TGID	0x7e57000000000001ULL	/* tgid to keep, 0 = all */
+#define PATCH_FACTOR	0x7e57000000000002ULL	/* ns per output unit */
+#define PATCH_FOPS	0x7e57000000000003ULL	/* &ext4_file_operations */
+#define PATCH_FOP_OFF	0x7e57000000000004ULL	/* offsetof(struct file, f_op) */
+
+#endif

@@ -1,0 +1,35 @@
+/* Thin wrappers over the bpf() system call.  All return -errno on failure. */
+#ifndef EXT4DIST_BPF_SYS_H
+#define EXT4DIST_BPF_SYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/bpf.h>
+
+/* name may be NULL: map and program names only exist from 4.15. */
+int bpf_map_create_fd(uint32_t type, uint32_t key_size, uint32_t value_size,
+		      uint32_t max_entries, uint32_t flags, const char *name);
+int bpf_map_lookup(int fd, const void *key, void *value);
+int bpf_map_update(int fd, const void *key, const void *value,
+		   uint64_t flags);
+int bpf_map_delete(int fd, const void *key);
+int bpf_map_next_key(int fd, const void *key, void *next_key);
+
+struct bpf_prog_load_req {
+	uint32_t type;
+	const struct bpf_insn *insns;
+	size_t insn_cnt;
+	const char *license;
+	uint32_t kern_version;
+	const char *name;	/* NULL: no name */
+	char *log;		/* NULL: no verifier log */
+	size_t log_size;
+	uint32_t log_level;
+};
+
+/* Returns the program fd. */
+int bpf_prog_load_fd(const struct bpf_prog_load_req *req);
+/* BPF_OBJ_GET_INFO_BY_FD; *len is in/out. */
+int bpf_obj_info(int fd, void *info, uint32_t *len);
+
+#endif

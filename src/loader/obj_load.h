@@ -1,0 +1,51 @@
+/*
+ * Turning a parsed object into kernel objects: maps created (with the
+ * fallbacks old kernels need), relocations applied, placeholders patched,
+ * programs loaded through the verifier.
+ */
+#ifndef EXT4DIST_OBJ_LOAD_H
+#define EXT4DIST_OBJ_LOAD_H
+
+#include <stdint.h>
+
+#include "loader/elf_obj.h"
+#include "loader/errbuf.h"
+
+struct obj_load_opts {
+	uint32_t kern_version;	/* written as the program's kern_version */
+	int no_percpu;		/* force: per-CPU maps become plain ones */
+	int no_lru;		/* force: LRU hashes become plain hashes */
+	int no_names;		/* force: no map/program names (pre-4.15) */
+};
+
+/* What actually happened, for -v, --check and tests. */
+struct obj_load_state {
+	int names_ok;		/* kernel took map/program names */
+	char *verifier_log;	/* malloc'ed log of the last failed load */
+};
+
+/*
+ * Replaces every ld_imm64 whose 64-bit immediate equals placeholder with
+ * value, in every program.  Returns how many instructions were patched.
+ */
+int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
+			uint64_t value);
+
+/* Creates every map of obj; fills obj->maps[i].fd and the map's real type. */
+int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
+			struct obj_load_state *st, struct errbuf *eb);
+
+/*
+ * Loads one program as BPF_PROG_TYPE_KPROBE.  On a verifier rejection the
+ * log is kept in st->verifier_log and eb names the program.
+ */
+int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
+		      const struct obj_load_opts *o, struct obj_load_state *st,
+		      struct errbuf *eb);
+
+void obj_load_state_free(struct obj_load_state *st);
+
+/* Human name of a map type for messages ("percpu_array"). */
+const char *map_type_name(uint32_t type);
+
+#endif

@@ -1,0 +1,30 @@
+#include "loader/vlog.h"
+
+#include <stdarg.h>
+
+static int vlog_lvl;
+static FILE *vlog_out;
+
+void vlog_set(int level, FILE *out)
+{
+	vlog_lvl = level;
+	vlog_out = out;
+}
+
+int vlog_level(void)
+{
+	return vlog_out ? vlog_lvl : 0;
+}
+
+void vlog(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!vlog_out || vlog_lvl < level)
+		return;
+	fputs("ext4dist: ", vlog_out);
+	va_start(ap, fmt);
+	vfprintf(vlog_out, fmt, ap);
+	va_end(ap);
+	fputc('\n', vlog_out);
+}

@@ -1,0 +1,103 @@
+/*
+ * The printing layer: turns summed histogram counts into BCC text, JSON or
+ * Prometheus text exposition.  It knows no kernel and no BPF: callers fill a
+ * struct report with plain numbers (one struct op_hist per operation, summed
+ * over CPUs) and hand it a FILE *.  Every function returns 0 or -errno.
+ */
+#ifndef EXT4DIST_REPORT_H
+#define EXT4DIST_REPORT_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "ext4dist_abi.h"
+
+/* Width of the star column (BCC's stars_max); half of it in wide mode. */
+#define REPORT_STARS_MAX 40
+
+struct report {
+	int milliseconds;	/* label "msecs" instead of "usecs" */
+	int show_time;		/* text: "%H:%M:%S:" line (interval, no -T) */
+	int extended;		/* text: one statistics line per histogram */
+	time_t when;		/* time of the report (local time in text) */
+	unsigned int ops_mask;	/* bit (1u << op) per operation to print */
+	struct op_hist ops[NR_OPS];
+};
+
+/* ops.c: names and bucket bounds shared by every format. */
+
+/* "read", "write", "open", "fsync", "getattr"; NULL past NR_OPS. */
+const char *report_op_name(unsigned int op);
+/*
+ * Bounds of slot in output units as BCC prints them: 0 -> 1, 2 -> 3,
+ * 4 -> 7, ... 2^62 -> 2^63 - 1.  Slot 0 (never filled) is 0 -> 0.
+ */
+void report_slot_bounds(unsigned int slot, unsigned long long *low,
+			unsigned long long *high);
+/* 1 when some slot of h is non-zero. */
+int report_op_has_events(const struct op_hist *h);
+/* "usecs" or "msecs". */
+const char *report_unit(int milliseconds);
+
+/* hist_text.c: BCC's print_log2_hist for one histogram. */
+
+/*
+ * Number of stars BCC draws for val against val_max in a column of width:
+ * floor(width * val / val_max) capped at width, where the quotient is the
+ * double nearest to the exact ratio, as Python 3's int / int gives it.
+ * Computed with integers only.  0 when val_max is 0.
+ */
+unsigned int report_stars(unsigned long long val, unsigned long long val_max,
+			  unsigned int width);
+/* Header and rows for vals[0..n-1] (n <= 64) under label, as BCC does. */
+int report_log2_hist(FILE *f, const unsigned long long *vals, unsigned int n,
+		     const char *label);
+
+/* stats.c: the -e/--extended line. */
+
+/*
+ * Slot holding the p-th percentile (p in 1..100) of h: the first slot at
+ * which the running count reaches ceil(total * p / 100).  -ENODATA when h
+ * is empty, -EINVAL for a bad p.
+ */
+int report_percentile_slot(const struct op_hist *h, unsigned int p);
+/*
+ * One line after a histogram (documented format, units from milliseconds):
+ *   count 123, mean 45.678 usecs, max 900.000 usecs, p50 in [32, 63],
+ *   p90 in [256, 511], p99 in [512, 1023]
+ * on one line.  mean = sum_ns / count and max = max_ns, both converted to
+ * the output unit and rounded half up to 3 decimals with exact integer
+ * math; count is the sum of all slots; pNN gives the bounds of the slot
+ * holding that percentile.  Nothing is printed for an empty histogram.
+ */
+int report_extended_line(FILE *f, const struct op_hist *h, int milliseconds);
+
+/* report_text.c: one BCC text report (blank line, time, histograms). */
+int report_text(FILE *f, const struct report *r);
+
+/*
+ * report_json.c: one JSON object on one line, for every operation in
+ * ops_mask (in print order, also those without events):
+ *   {"time":1700000000,"unit":"usecs","ops":{"read":{"buckets":[
+ *   {"low":0,"high":1,"count":3}],"count":3,"sum_ns":12,"max_ns":9},...}}
+ * "time" is when in seconds since the epoch (always present); buckets are
+ * the non-zero slots with report_slot_bounds(); numbers are exact.
+ */
+int report_json(FILE *f, const struct report *r);
+
+/*
+ * report_prom.c: Prometheus text exposition of the histogram
+ * ext4dist_latency_seconds for every operation in ops_mask.  Slot s
+ * (1..63) becomes the cumulative bucket le = 2^s units in seconds (values
+ * in slot s are below 2^s units), then le="+Inf"; _sum comes from sum_ns.
+ * Prometheus expects monotonic counters: give it running totals.
+ */
+int report_prom(FILE *f, const struct report *r);
+/*
+ * Writes report_prom() to path atomically: path.tmp.<pid> in the same
+ * directory, fsync, rename over path.  The temporary file is removed on
+ * any error.
+ */
+int report_prom_write_file(const char *path, const struct report *r);
+
+#endif

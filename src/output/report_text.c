@@ -1,0 +1,48 @@
+/*
+ * One report in BCC's text format, as ext4dist.py prints it each interval:
+ * an empty line, "%H:%M:%S:" when show_time, then for each operation with
+ * events "\noperation = 'read'" and its log2 histogram.
+ */
+#include <errno.h>
+
+#include "report.h"
+
+static int put_time(FILE *f, time_t when)
+{
+	char buf[32];
+	struct tm tm;
+
+	if (!localtime_r(&when, &tm))
+		return -EOVERFLOW;
+	if (!strftime(buf, sizeof(buf), "%H:%M:%S:", &tm))
+		return -ENOSPC;
+	fprintf(f, "%s\n", buf);
+	return 0;
+}
+
+int report_text(FILE *f, const struct report *r)
+{
+	const char *label = report_unit(r->milliseconds);
+	const struct op_hist *h;
+	unsigned int op;
+	int err;
+
+	fputc('\n', f);
+	if (r->show_time) {
+		err = put_time(f, r->when);
+		if (err)
+			return err;
+	}
+	for (op = 0; op < NR_OPS; op++) {
+		h = &r->ops[op];
+		if (!(r->ops_mask & (1u << op)) || !report_op_has_events(h))
+			continue;
+		fprintf(f, "\noperation = '%s'\n", report_op_name(op));
+		err = report_log2_hist(f, h->slots, NR_SLOTS, label);
+		if (!err && r->extended)
+			err = report_extended_line(f, h, r->milliseconds);
+		if (err)
+			return err;
+	}
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,9 @@
+/* The compiled BPF object, embedded so the binary needs no file beside it. */
+	.section .rodata
+	.balign 8
+	.global ext4dist_bpf_obj
+	.global ext4dist_bpf_obj_end
+ext4dist_bpf_obj:
+	.incbin BPF_OBJ_PATH
+ext4dist_bpf_obj_end:
+	.section .note.GNU-stack,"",@progbits

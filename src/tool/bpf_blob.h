@@ -1,0 +1,15 @@
+/* The BPF object compiled from bpf/ext4dist.bpf.c, linked into the binary. */
+#ifndef EXT4DIST_BPF_BLOB_H
+#define EXT4DIST_BPF_BLOB_H
+
+#include <stddef.h>
+
+extern const char ext4dist_bpf_obj[];
+extern const char ext4dist_bpf_obj_end[];
+
+static inline size_t ext4dist_bpf_obj_size(void)
+{
+	return (size_t)(ext4dist_bpf_obj_end - ext4dist_bpf_obj);
+}
+
+#endif

@@ -1,0 +1,115 @@
+#include "test.h"
+
+#include <stdlib.h>
+
+int test_failed;
+int test_passed;
+
+int test_report(int ok, const char *file, int line, const char *name,
+		const char *expr)
+{
+	if (ok) {
+		test_passed++;
+		printf("PASS %s\n", name);
+	} else {
+		test_failed++;
+		printf("FAIL %s (%s:%d: %s)\n", name, file, line, expr);
+	}
+	return ok;
+}
+
+int check_int(const char *name, long long got, long long want)
+{
+	if (got == want) {
+		test_passed++;
+		printf("PASS %s\n", name);
+		return 1;
+	}
+	test_failed++;
+	printf("FAIL %s: got %lld, want %lld\n", name, got, want);
+	return 0;
+}
+
+int check_str(const char *name, const char *got, const char *want)
+{
+	if (got && want && strcmp(got, want) == 0) {
+		test_passed++;
+		printf("PASS %s\n", name);
+		return 1;
+	}
+	test_failed++;
+	printf("FAIL %s:\n  got:  \"%s\"\n  want: \"%s\"\n", name,
+	       got ? got : "(null)", want ? want : "(null)");
+	return 0;
+}
+
+int check_mem(const char *name, const void *got, size_t got_len,
+	      const void *want, size_t want_len)
+{
+	if (got_len == want_len && memcmp(got, want, got_len) == 0) {
+		test_passed++;
+		printf("PASS %s\n", name);
+		return 1;
+	}
+	test_failed++;
+	printf("FAIL %s: %zu bytes differ from the %zu expected\n"
+	       "--- got ---\n%.*s--- want ---\n%.*s--- end ---\n",
+	       name, got_len, want_len, (int)got_len, (const char *)got,
+	       (int)want_len, (const char *)want);
+	return 0;
+}
+
+char *test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap) {
+			char *nb;
+
+			cap = (cap + 4096) * 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		r = fread(buf + n, 1, 4096, f);
+		n += r;
+	} while (r > 0);
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+int check_golden(const char *name, const char *got, size_t got_len,
+		 const char *golden_path)
+{
+	size_t want_len;
+	char *want = test_read_file(golden_path, &want_len);
+	int ok;
+
+	if (!want) {
+		test_failed++;
+		printf("FAIL %s: cannot read golden file %s\n", name,
+		       golden_path);
+		return 0;
+	}
+	ok = check_mem(name, got, got_len, want, want_len);
+	free(want);
+	return ok;
+}
+
+int test_done(void)
+{
+	printf("# %d passed, %d failed\n", test_passed, test_failed);
+	return test_failed ? 1 : 0;
+}

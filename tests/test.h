@@ -1,0 +1,30 @@
+/* Minimal test framework: every check prints one PASS or FAIL line. */
+#ifndef EXT4DIST_TEST_H
+#define EXT4DIST_TEST_H
+
+#include <stdio.h>
+#include <string.h>
+
+extern int test_failed;
+extern int test_passed;
+
+/* Reports a named check.  Returns cond so callers can stop early. */
+#define CHECK(cond, name, ...) \
+	test_report(!!(cond), __FILE__, __LINE__, name, #cond)
+
+int test_report(int ok, const char *file, int line, const char *name,
+		const char *expr);
+/* Exact comparisons: print both sides on failure. */
+int check_int(const char *name, long long got, long long want);
+int check_str(const char *name, const char *got, const char *want);
+int check_mem(const char *name, const void *got, size_t got_len,
+	      const void *want, size_t want_len);
+/* Compare got with the whole content of a golden file. */
+int check_golden(const char *name, const char *got, size_t got_len,
+		 const char *golden_path);
+/* Read a whole file into a malloc'ed NUL-terminated buffer (NULL on error). */
+char *test_read_file(const char *path, size_t *len);
+/* Prints the summary line and returns the exit code for main(). */
+int test_done(void);
+
+#endif
