@@ -17,7 +17,8 @@ BPF_ARCH := $(BPF_ARCH_$(ARCH))
 
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc \
+# Always applied, even when CFLAGS is given on the command line.
+XCFLAGS  := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc \
             -DEXT4DIST_VERSION='"$(VERSION)"'
 LDLIBS   := -lelf -lz
 STATIC_LDLIBS := $(shell pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz)
@@ -37,7 +38,7 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_LIB := $(BUILD)/tests/test.o
 
-.PHONY: all check check-unit check-host check-asan check-valgrind check-vm \
+.PHONY: all unit-tests check check-unit check-host check-asan check-valgrind check-vm \
         demo install clean bpf lint
 
 all: ext4dist
@@ -50,7 +51,7 @@ $(BPF_OBJ): $(BPF_SRC) include/ext4dist_abi.h $(wildcard bpf/*.h)
 
 $(BUILD)/%.o: %.c $(wildcard include/*.h src/*/*.h src/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(XCFLAGS) -c $< -o $@
 
 $(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ)
 	@mkdir -p $(@D)
@@ -61,18 +62,25 @@ $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	ar rcs $@ $^
 
 ext4dist: $(MAIN_OBJ) $(BUILD)/libext4dist.a
-	$(CC) -static $(CFLAGS) -o $@ $^ $(STATIC_LDLIBS)
+	$(CC) -static $(CFLAGS) $(XCFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 $(TEST_LIB): tests/test.c tests/test.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(XCFLAGS) -c $< -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_LIB) $(BUILD)/libext4dist.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(TEST_LIB) $(BUILD)/libext4dist.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(XCFLAGS) -Itests -o $@ $< $(TEST_LIB) $(BUILD)/libext4dist.a $(LDLIBS)
+
+# A dynamically linked twin of ext4dist: valgrind can only follow malloc
+# in a dynamic binary.
+$(BUILD)/ext4dist-dyn: $(MAIN_OBJ) $(BUILD)/libext4dist.a
+	$(CC) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(LDLIBS)
+
+unit-tests: $(TEST_BIN)
 
 # The closing line "N passed, N failed" is printed by tests/run-all.sh.
-check: ext4dist $(TEST_BIN)
+check: ext4dist $(TEST_BIN) $(BUILD)/ext4dist-dyn
 	@tests/run-all.sh
 
 check-unit: $(TEST_BIN)

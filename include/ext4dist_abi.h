@@ -39,5 +39,9 @@ struct op_hist {
 #define PATCH_FACTOR	0x7e57000000000002ULL	/* ns per output unit */
 #define PATCH_FOPS	0x7e57000000000003ULL	/* &ext4_file_operations */
 #define PATCH_FOP_OFF	0x7e57000000000004ULL	/* offsetof(struct file, f_op) */
+#define PATCH_SELF	0x7e57000000000005ULL	/* ext4dist's own tgid */
+
+/* The f_op discovery probe copies this many words of a struct file. */
+#define FILE_SCAN_WORDS 32
 
 #endif

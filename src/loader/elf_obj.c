@@ -38,7 +38,7 @@ static const char *scn_name(struct elf_walk *w, const GElf_Shdr *sh)
 	return elf_strptr(w->elf, w->shstrndx, sh->sh_name);
 }
 
-static int check_header(struct elf_walk *w)
+static int check_header(struct elf_walk *w, size_t size)
 {
 	GElf_Ehdr eh;
 
@@ -67,6 +67,13 @@ static int check_header(struct elf_walk *w)
 		return errbuf_set(w->eb, -EINVAL,
 				  "BPF object: not a relocatable object (e_type %u)",
 				  eh.e_type);
+	if (eh.e_shoff > size || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    (size - eh.e_shoff) / eh.e_shentsize < eh.e_shnum)
+		return errbuf_set(w->eb, -EINVAL,
+				  "BPF object: truncated: section headers end at byte %llu, the file has %zu",
+				  (unsigned long long)eh.e_shoff +
+				  (unsigned long long)eh.e_shnum * eh.e_shentsize,
+				  size);
 	if (elf_getshdrstrndx(w->elf, &w->shstrndx))
 		return errbuf_set(w->eb, -EINVAL,
 				  "BPF object: no section name table: %s",
@@ -168,11 +175,26 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 		p->kind = PROBE_RETURN;
 		plen = 10;
 	}
-	p->target = p->section + plen;
-	if (!valid_target(p->target))
-		return errbuf_set(w->eb, -EINVAL,
-				  "BPF object: program section %s: probe target must be [A-Za-z0-9_.]+",
-				  name);
+	/* "kprobe/<target>" or "kprobe/<target>/<variant>". */
+	{
+		const char *t = p->section + plen, *v = strchr(t, '/');
+		size_t tlen = v ? (size_t)(v - t) : strlen(t);
+
+		if (tlen >= sizeof(p->target) ||
+		    (v && strlen(v + 1) >= sizeof(p->variant)))
+			return errbuf_set(w->eb, -EINVAL,
+					  "BPF object: program section %s: name too long",
+					  name);
+		memcpy(p->target, t, tlen);
+		p->target[tlen] = '\0';
+		if (v)
+			strcpy(p->variant, v + 1);
+		if (!valid_target(p->target) ||
+		    (v && !valid_target(p->variant)))
+			return errbuf_set(w->eb, -EINVAL,
+					  "BPF object: program section %s: probe target must be [A-Za-z0-9_.]+",
+					  name);
+	}
 	return 0;
 }
 
@@ -480,7 +502,7 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 				 elf_errmsg(-1));
 		goto out;
 	}
-	err = check_header(&w);
+	err = check_header(&w, size);
 	if (err)
 		goto out;
 	err = walk_sections(&w, obj, &have_license);
@@ -532,13 +554,16 @@ void bpf_obj_free(struct bpf_obj *obj)
 }
 
 struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
-				   const char *target)
+				   const char *target, const char *variant)
 {
 	size_t i;
 
+	if (!variant)
+		variant = "";
 	for (i = 0; i < obj->nr_progs; i++)
 		if (obj->progs[i].kind == kind &&
-		    strcmp(obj->progs[i].target, target) == 0)
+		    strcmp(obj->progs[i].target, target) == 0 &&
+		    strcmp(obj->progs[i].variant, variant) == 0)
 			return &obj->progs[i];
 	return NULL;
 }

@@ -30,7 +30,8 @@ struct obj_prog {
 	char section[128];	/* "kprobe/ext4_file_open" */
 	char name[64];		/* function symbol, "" if none */
 	enum probe_kind kind;
-	const char *target;	/* points into section: "ext4_file_open" */
+	char target[96];	/* "ext4_file_open" */
+	char variant[32];	/* "kprobe/f/variant": "variant", else "" */
 	struct bpf_insn *insns;
 	size_t insn_cnt;
 	struct obj_reloc *relocs;
@@ -56,8 +57,9 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 /* Closes every fd the object holds and frees it. */
 void bpf_obj_free(struct bpf_obj *obj);
 
+/* variant NULL or "" = the plain "kprobe/<target>" program. */
 struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
-				   const char *target);
+				   const char *target, const char *variant);
 struct obj_map *bpf_obj_find_map(struct bpf_obj *obj, const char *name);
 
 #endif

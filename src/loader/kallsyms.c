@@ -25,7 +25,7 @@ struct ksym_line {
 	char type;
 	const char *name;
 	size_t name_len;
-	const char *module;		/* NULL for the core kernel */
+	const char *module;		/* "" for the core kernel */
 	size_t module_len;
 };
 
@@ -163,7 +163,7 @@ static int parse_line(const char *p, size_t len, struct ksym_line *out)
 		return -EINVAL;
 	out->name = name;
 	out->name_len = p - name;
-	out->module = NULL;
+	out->module = "";
 	out->module_len = 0;
 	if (p == end)
 		return 0;
@@ -212,8 +212,7 @@ static void record(struct ksym_result *res, const struct ksym_line *l)
 	res->type = l->type;
 	if (mlen > KSYM_MODULE_LEN - 1)
 		mlen = KSYM_MODULE_LEN - 1;
-	if (mlen)
-		memcpy(res->module, l->module, mlen);
+	memcpy(res->module, l->module, mlen);
 	res->module[mlen] = '\0';
 }
 
@@ -242,8 +241,8 @@ int kallsyms_lookup(const char *path, const char *const *names, size_t n,
 	struct ksym_stats st = { 0 };
 	struct line_reader r;
 	struct ksym_line l;
-	const char *line;
-	size_t i, len, found = 0;
+	const char *line = NULL;
+	size_t i, len = 0, found = 0;
 	int ret;
 
 	if (n && (!names || !out))

@@ -42,8 +42,9 @@ static const char *parse_num(const char *p, unsigned int *val)
 /*
  * Parses "a.b" or "a.b.c" at the start of s, followed by anything that is
  * not a digit or '.'; a and b must fit the 8 bits they get in the code.
+ * Sets *end (if not NULL) to the first byte after the version.
  */
-static int parse_version(const char *s, unsigned int *code)
+static int parse_version(const char *s, unsigned int *code, const char **end)
 {
 	unsigned int a, b, c = 0;
 	const char *p = s;
@@ -62,6 +63,8 @@ static int parse_version(const char *s, unsigned int *code)
 	if (*p == '.' || a > 255 || b > 255)
 		return -EINVAL;
 	*code = kversion_code(a, b, c);
+	if (end)
+		*end = p;
 	return 0;
 }
 
@@ -69,7 +72,7 @@ int kversion_parse_release(const char *release, unsigned int *code)
 {
 	if (!release)
 		return -EINVAL;
-	return parse_version(release, code);
+	return parse_version(release, code, NULL);
 }
 
 int kversion_parse_debian(const char *uname_version, unsigned int *code)
@@ -81,7 +84,7 @@ int kversion_parse_debian(const char *uname_version, unsigned int *code)
 	/* "... Debian 6.1.119-1 (2024-11-22)": the word, then the version */
 	while ((p = strstr(p, "Debian ")) != NULL) {
 		if (p == uname_version || p[-1] == ' ') {
-			if (parse_version(p + 7, code) == 0)
+			if (parse_version(p + 7, code, NULL) == 0)
 				return 0;
 		}
 		p += 7;
@@ -91,7 +94,8 @@ int kversion_parse_debian(const char *uname_version, unsigned int *code)
 
 int kversion_parse_ubuntu(const char *signature, unsigned int *code)
 {
-	const char *end, *start;
+	const char *end, *start, *vend;
+	unsigned int v;
 
 	if (!signature)
 		return -EINVAL;
@@ -105,7 +109,11 @@ int kversion_parse_ubuntu(const char *signature, unsigned int *code)
 	/* A signature has at least two fields; the last is the version. */
 	if (start == end || start == signature)
 		return -EINVAL;
-	return parse_version(start, code);
+	/* The field is the upstream version and nothing else. */
+	if (parse_version(start, &v, &vend) || vend != end)
+		return -EINVAL;
+	*code = v;
+	return 0;
 }
 
 int kversion_from(const char *release, const char *uname_version,

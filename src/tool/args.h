@@ -2,6 +2,7 @@
 #ifndef EXT4DIST_ARGS_H
 #define EXT4DIST_ARGS_H
 
+#include <errno.h>
 #include <stdio.h>
 
 enum attach_mode { ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS };
@@ -29,9 +30,24 @@ struct ext4dist_args {
 /*
  * Parses argv into *a.  Returns 0 to run, ARGS_EXIT_OK when the request was
  * served (-h, --version: text already on out), or a negative value after an
- * error message on err; the caller exits with args_exit_code() of it.
+ * error message on err; the caller exits with args_exit_code() of it:
+ *   0, ARGS_EXIT_OK      exit status 0
+ *   ARGS_ERR_USAGE       2 (argparse: usage line, "ext4dist: error: ...")
+ *   ARGS_ERR_INTERVAL0   1 ("ERROR: interval 0. Exiting.", as BCC)
+ *   other -errno         1 (out of memory, help text not written)
+ * Re-entrant: no state is kept between calls.  Only validated numbers,
+ * enums and flags are taken from argv, except the --prometheus path, which
+ * points into argv as given.
  */
 #define ARGS_EXIT_OK 1
+#define ARGS_ERR_USAGE (-EINVAL)
+#define ARGS_ERR_INTERVAL0 (-EDOM)
+#define ARGS_DEFAULT_COUNT 99999999UL
+#define ARGS_PID_MAX 4194304U		/* PID_MAX_LIMIT on 64-bit */
+#define ARGS_MAXACTIVE_MAX 4096U
+#define ARGS_INTERVAL_MAX 2147483647UL
+#define ARGS_COUNT_MAX 4294967295UL
+
 int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 	       FILE *err);
 int args_exit_code(int parse_result);

@@ -1,0 +1,83 @@
+/*
+ * Attaching a loaded kprobe program to a kernel function, by one of two
+ * back-ends behind one small table of operations:
+ *   pmu     - perf_event_open() on the kprobe PMU (4.17+); the probe lives
+ *             as long as the perf fd and leaves nothing behind.
+ *   tracefs - a definition written to kprobe_events (every kernel with
+ *             kprobes; the only way to set maxactive), opened as a
+ *             tracepoint perf event, removed again with "-:" at detach.
+ */
+#ifndef EXT4DIST_ATTACH_H
+#define EXT4DIST_ATTACH_H
+
+#include <sys/types.h>
+
+#include "loader/elf_obj.h"
+#include "loader/errbuf.h"
+#include "loader/tracefs.h"
+
+struct attach_ctx {
+	const char *prefix;		/* event name prefix, "ext4dist" */
+	pid_t pid;			/* ours, part of every event name */
+	char sysfs_kprobe[256];		/* ".../event_source/devices/kprobe" */
+	int pmu_type;			/* -1: no kprobe PMU */
+	int pmu_retprobe_bit;		/* config bit meaning "return probe" */
+	struct tracefs tf;		/* dir "" when not available */
+};
+
+struct probe_spec {
+	enum probe_kind kind;
+	const char *func;		/* validated [A-Za-z0-9_.]+ */
+	unsigned int maxactive;		/* tracefs return probes only; 0 = default */
+	int prog_fd;
+};
+
+struct attach_ops;
+
+struct probe_link {
+	const struct attach_ops *ops;
+	int perf_fd;
+	char event[64];			/* tracefs event name, "" for pmu */
+};
+
+struct attach_ops {
+	const char *name;
+	int (*attach)(struct attach_ctx *ctx, const struct probe_spec *spec,
+		      struct probe_link *link, struct errbuf *eb);
+	void (*detach)(struct attach_ctx *ctx, struct probe_link *link);
+};
+
+extern const struct attach_ops attach_pmu_ops;
+extern const struct attach_ops attach_tracefs_ops;
+
+/*
+ * Fills ctx: kprobe PMU type from sysfs (sysfs_kprobe NULL = the real one),
+ * tracefs located or mounted (paths NULL = the real ones).  Never fails for
+ * lack of a back-end: the caller decides with attach_choose().
+ */
+void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
+		     const char *sysfs_kprobe, const struct tracefs_paths *paths);
+void attach_ctx_release(struct attach_ctx *ctx);
+
+/*
+ * The back-end to use: want "pmu", "tracefs" or NULL for automatic (PMU
+ * when present and no maxactive is asked for, else tracefs).  NULL with
+ * the reason in eb when the kernel offers neither.
+ */
+const struct attach_ops *attach_choose(const struct attach_ctx *ctx,
+				       const char *want, int need_maxactive,
+				       struct errbuf *eb);
+
+void probe_detach(struct attach_ctx *ctx, struct probe_link *link);
+
+/*
+ * Removes kprobe_events entries named <prefix>_<pid>_* whose process is
+ * gone (a crashed or SIGKILLed run).  Returns how many were removed.
+ */
+int attach_remove_stale(struct attach_ctx *ctx);
+
+/* Event name for a probe: <prefix>_<pid>_<p|r>_<func>, cut to 63 chars. */
+void attach_event_name(const struct attach_ctx *ctx,
+		       const struct probe_spec *spec, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * ext4dist: summarize ext4 operation latency as power-of-2 histograms.
+ * The command line, then tracer (load + attach), run loop, clean stop.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ext4dist_abi.h"
+#include "loader/vlog.h"
+#include "tool/args.h"
+#include "tool/run_loop.h"
+#include "tool/tracer.h"
+
+static void config_from_args(const struct ext4dist_args *a,
+			     struct tracer_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->tgid = a->pid;
+	cfg->factor = a->milliseconds ? 1000000ULL : 1000ULL;
+	cfg->ops_mask = a->ops_mask;
+	cfg->attach = a->attach == ATTACH_PMU ? "pmu" :
+		      a->attach == ATTACH_TRACEFS ? "tracefs" : NULL;
+	cfg->maxactive = a->maxactive;
+	cfg->read_generic = a->read_path == READ_PATH_GENERIC;
+	cfg->fops_addr = a->fops_addr;
+}
+
+static void report_error(const struct tracer *t, const struct errbuf *eb,
+			 int err)
+{
+	fprintf(stderr, "ext4dist: %s\n",
+		eb->msg[0] ? eb->msg : strerror(-err));
+	if (t->load.verifier_log && t->load.verifier_log[0])
+		fprintf(stderr, "--- verifier log ---\n%s--- end of verifier log ---\n",
+			t->load.verifier_log);
+}
+
+int main(int argc, char **argv)
+{
+	struct ext4dist_args args;
+	struct tracer_config cfg;
+	struct tracer t;
+	struct errbuf eb = { "" };
+	int err;
+
+	err = args_parse(argc, argv, &args, stdout, stderr);
+	if (err)
+		return args_exit_code(err);
+	vlog_set(args.verbose, stderr);
+	config_from_args(&args, &cfg);
+	err = run_loop_signals_setup();
+	if (err) {
+		fprintf(stderr, "ext4dist: cannot set up signal handling: %s\n",
+			strerror(-err));
+		return 1;
+	}
+	err = tracer_start(&t, &cfg, &eb);
+	if (err) {
+		report_error(&t, &eb, err);
+		tracer_stop(&t);
+		return 1;
+	}
+	err = run_loop(&t, &args, stdout);
+	tracer_stop(&t);
+	if (err) {
+		fprintf(stderr, "ext4dist: reading the histograms failed: %s\n",
+			strerror(-err));
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,141 @@
+#include "tool/run_loop.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "output/report.h"
+
+#define BANNER "Tracing ext4 operation latency... Hit Ctrl-C to end.\n"
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;	/* never runs: the signals stay blocked */
+}
+
+static sigset_t stop_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	return set;
+}
+
+int run_loop_signals_setup(void)
+{
+	struct sigaction sa;
+	sigset_t set = stop_signals();
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		return -errno;
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	return 0;
+}
+
+/* Waits until deadline (CLOCK_MONOTONIC) or a stop signal: 1 = signal. */
+static int wait_until(const struct timespec *deadline, int forever)
+{
+	sigset_t set = stop_signals();
+
+	for (;;) {
+		struct timespec now, left;
+		int sig;
+
+		if (forever) {
+			sig = sigwaitinfo(&set, NULL);
+		} else {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left.tv_sec = deadline->tv_sec - now.tv_sec;
+			left.tv_nsec = deadline->tv_nsec - now.tv_nsec;
+			if (left.tv_nsec < 0) {
+				left.tv_nsec += 1000000000L;
+				left.tv_sec--;
+			}
+			if (left.tv_sec < 0)
+				return 0;
+			sig = sigtimedwait(&set, NULL, &left);
+		}
+		if (sig > 0)
+			return 1;
+		if (errno == EAGAIN)
+			return 0;
+		/* EINTR from another signal (SIGCONT...): wait on. */
+	}
+}
+
+/* This interval = running totals now minus those at the last report. */
+static void interval_delta(struct op_hist *cur, const struct op_hist *prev,
+			   struct op_hist *out)
+{
+	unsigned int op, s;
+
+	for (op = 0; op < NR_OPS; op++) {
+		for (s = 0; s < NR_SLOTS; s++)
+			out[op].slots[s] = cur[op].slots[s] - prev[op].slots[s];
+		out[op].sum_ns = cur[op].sum_ns - prev[op].sum_ns;
+		/* A maximum cannot be subtracted: it is the run's so far. */
+		out[op].max_ns = cur[op].max_ns;
+	}
+}
+
+static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
+		struct op_hist *prev)
+{
+	struct op_hist cur[NR_OPS];
+	struct report r;
+	int err;
+
+	err = tracer_read(t, cur);
+	if (err)
+		return err;
+	memset(&r, 0, sizeof(r));
+	r.milliseconds = a->milliseconds;
+	r.show_time = a->interval && !a->notimestamp;
+	r.extended = a->extended;
+	r.when = time(NULL);
+	r.ops_mask = a->ops_mask;
+	if (a->prometheus) {
+		memcpy(r.ops, cur, sizeof(cur));
+		err = report_prom_write_file(a->prometheus, &r);
+		if (err)
+			fprintf(stderr, "ext4dist: cannot write %s: %s\n",
+				a->prometheus, strerror(-err));
+	}
+	interval_delta(cur, prev, r.ops);
+	memcpy(prev, cur, sizeof(cur));
+	err = a->json ? report_json(out, &r) : report_text(out, &r);
+	fflush(out);
+	return err;
+}
+
+int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
+{
+	struct op_hist prev[NR_OPS];
+	struct timespec deadline;
+	unsigned long left = a->count;
+	int err;
+
+	memset(prev, 0, sizeof(prev));
+	if (!a->json)
+		fputs(BANNER, out);
+	fflush(out);
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	for (;;) {
+		int stopped;
+
+		deadline.tv_sec += (time_t)a->interval;
+		stopped = wait_until(&deadline, a->interval == 0);
+		err = emit(t, a, out, prev);
+		if (err)
+			return err;
+		if (stopped || a->interval == 0 || --left == 0)
+			return 0;
+	}
+}

@@ -1,0 +1,257 @@
+#include "tool/tracer.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/bpf_sys.h"
+#include "loader/kversion.h"
+#include "loader/privileges.h"
+#include "loader/vlog.h"
+#include "tool/bpf_blob.h"
+#include "tool/ext4_ops.h"
+#include "tool/read_path.h"
+
+#define TOOL_NAME "ext4dist"
+
+static int ext4_registered(const char *path)
+{
+	FILE *f = fopen(path ? path : "/proc/filesystems", "re");
+	char line[128];
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	/* Lines are "nodev\ttmpfs" or "\text4". */
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *fs = strrchr(line, '\t');
+
+		fs = fs ? fs + 1 : line;
+		fs[strcspn(fs, "\n")] = '\0';
+		found = strcmp(fs, "ext4") == 0;
+	}
+	fclose(f);
+	return found;
+}
+
+static int load_object(struct tracer *t, const struct tracer_config *cfg,
+		       struct obj_load_opts *lo, struct errbuf *eb)
+{
+	unsigned int code = 0;
+	int err;
+
+	err = bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &t->obj,
+			    eb);
+	if (err)
+		return err;
+	vlog(1, "embedded BPF object: %zu bytes, license \"%s\", %zu programs, %zu maps",
+	     ext4dist_bpf_obj_size(), t->obj.license, t->obj.nr_progs,
+	     t->obj.nr_maps);
+	*lo = cfg->load;
+	/* kern_version must match the running kernel before 5.0. */
+	err = kversion_get(NULL, &code);
+	if (err)
+		vlog(1, "cannot tell the kernel version (%s): kern_version 0",
+		     strerror(-err));
+	lo->kern_version = code;
+	vlog(1, "kern_version 0x%06x (%u.%u.%u)", code, code >> 16,
+	     (code >> 8) & 0xff, code & 0xff);
+	bpf_obj_patch_imm64(&t->obj, PATCH_TGID, cfg->tgid);
+	bpf_obj_patch_imm64(&t->obj, PATCH_FACTOR, cfg->factor);
+	if (cfg->tgid)
+		vlog(1, "PID filter: tgid %u patched into the entry programs",
+		     cfg->tgid);
+	privileges_raise_memlock();
+	err = bpf_obj_create_maps(&t->obj, lo, &t->load, eb);
+	if (err)
+		return err;
+	{
+		struct obj_map *h = bpf_obj_find_map(&t->obj, "hist");
+
+		if (!h || h->def.value_size != sizeof(struct op_hist))
+			return errbuf_set(eb, -EINVAL,
+					  "BPF object: no \"hist\" map of struct op_hist");
+		t->hist_fd = h->fd;
+		t->hist_percpu = h->def.type == BPF_MAP_TYPE_PERCPU_ARRAY;
+	}
+	t->ncpus = possible_cpus();
+	if (t->ncpus < 0)
+		return errbuf_set(eb, t->ncpus,
+				  "cannot read /sys/devices/system/cpu/possible: %s",
+				  strerror(-t->ncpus));
+	return 0;
+}
+
+/* Loads and attaches one kind of probe on func. */
+static int attach_one(struct tracer *t, const struct tracer_config *cfg,
+		      const struct obj_load_opts *lo, enum probe_kind kind,
+		      const char *func, struct errbuf *eb)
+{
+	struct obj_prog *p = bpf_obj_find_prog(&t->obj, kind, func, NULL);
+	struct probe_spec spec = {
+		.kind = kind,
+		.func = func,
+		.maxactive = cfg->maxactive,
+	};
+	struct probe_link *link = &t->links[t->nr_links];
+	int err;
+
+	if (!p)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no %s program for %s",
+				  kind == PROBE_RETURN ? "kretprobe" : "kprobe",
+				  func);
+	err = bpf_obj_load_prog(&t->obj, p, lo, &t->load, eb);
+	if (err)
+		return err;
+	spec.prog_fd = p->fd;
+	link->perf_fd = -1;
+	err = t->ops->attach(&t->actx, &spec, link, eb);
+	if (err)
+		return err;
+	t->nr_links++;
+	return 0;
+}
+
+/*
+ * Return probe first: a return without a recorded entry is ignored, while
+ * an entry whose return probe is not there yet would stay in the map.
+ */
+static int attach_pair(struct tracer *t, const struct tracer_config *cfg,
+		       const struct obj_load_opts *lo, const char *func,
+		       struct errbuf *eb)
+{
+	int err = attach_one(t, cfg, lo, PROBE_RETURN, func, eb);
+
+	if (err)
+		return err;
+	err = attach_one(t, cfg, lo, PROBE_ENTRY, func, eb);
+	if (err) {
+		t->nr_links--;
+		probe_detach(&t->actx, &t->links[t->nr_links]);
+	}
+	return err;
+}
+
+static int attach_read(struct tracer *t, const struct tracer_config *cfg,
+		       const struct obj_load_opts *lo, struct errbuf *eb)
+{
+	const char *func = ext4_op_get(OP_READ)->func;
+	int err;
+
+	if (!cfg->read_generic) {
+		/* Cheaper than reading kallsyms first: just try it. */
+		err = attach_pair(t, cfg, lo, func, eb);
+		if (err != -ENOENT) {
+			t->read_func = func;
+			if (!err)
+				vlog(1, "read path: %s (kernel 4.10+)", func);
+			return err;
+		}
+		vlog(1, "%s: %s; falling back to %s with an f_op filter (kernels before 4.10)",
+		     func, eb->msg, GENERIC_READ_FUNC);
+	} else {
+		vlog(1, "read path: %s forced by --read-path=generic",
+		     GENERIC_READ_FUNC);
+	}
+	err = read_path_prepare_generic(t, cfg, lo, eb);
+	if (err)
+		return err;
+	t->read_func = GENERIC_READ_FUNC;
+	return attach_pair(t, cfg, lo, GENERIC_READ_FUNC, eb);
+}
+
+int tracer_start(struct tracer *t, const struct tracer_config *cfg,
+		 struct errbuf *eb)
+{
+	struct obj_load_opts lo;
+	unsigned int op;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->hist_fd = -1;
+	if (privileges_check())
+		return errbuf_set(eb, -EPERM,
+				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
+	attach_ctx_init(&t->actx, TOOL_NAME, cfg->sysfs_kprobe, cfg->tracefs);
+	t->actx_ready = 1;
+	t->ops = attach_choose(&t->actx, cfg->attach, cfg->maxactive != 0, eb);
+	if (!t->ops)
+		return -EOPNOTSUPP;
+	vlog(1, "attach path: %s", t->ops->name);
+	t->stale_removed = attach_remove_stale(&t->actx);
+	if (t->stale_removed)
+		fprintf(stderr, "ext4dist: removed %d stale kprobe event%s left by %s processes that are gone\n",
+			t->stale_removed, t->stale_removed == 1 ? "" : "s",
+			TOOL_NAME);
+	err = ext4_registered(cfg->filesystems_path);
+	if (err <= 0)
+		return errbuf_set(eb, -ENOENT,
+				  "ext4 is not loaded in this kernel (no ext4 in /proc/filesystems): run 'modprobe ext4' or mount an ext4 file system, then try again");
+	err = load_object(t, cfg, &lo, eb);
+	if (err)
+		return err;
+	for (op = 0; op < NR_OPS; op++) {
+		if (!(cfg->ops_mask & (1u << op)))
+			continue;
+		if (op == OP_READ)
+			err = attach_read(t, cfg, &lo, eb);
+		else
+			err = attach_pair(t, cfg, &lo, ext4_op_get(op)->func,
+					  eb);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int tracer_read(struct tracer *t, struct op_hist *out)
+{
+	size_t n = t->hist_percpu ? (size_t)t->ncpus : 1;
+	struct op_hist *vals;
+	unsigned int op, c, s;
+	int err = 0;
+
+	/* Per-CPU values come one per possible CPU, each 8-byte aligned. */
+	vals = calloc(n, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	memset(out, 0, NR_OPS * sizeof(*out));
+	for (op = 0; op < NR_OPS; op++) {
+		err = bpf_map_lookup(t->hist_fd, &op, vals);
+		if (err)
+			break;
+		for (c = 0; c < n; c++) {
+			for (s = 0; s < NR_SLOTS; s++)
+				out[op].slots[s] += vals[c].slots[s];
+			out[op].sum_ns += vals[c].sum_ns;
+			if (vals[c].max_ns > out[op].max_ns)
+				out[op].max_ns = vals[c].max_ns;
+		}
+	}
+	free(vals);
+	return err;
+}
+
+void tracer_stop(struct tracer *t)
+{
+	unsigned int i;
+
+	/*
+	 * links[] holds (return, entry) pairs.  Entry probes go first, so
+	 * calls in flight still meet their return probe.
+	 */
+	for (i = t->nr_links; i-- > 0;)
+		if (i % 2 == 1)
+			probe_detach(&t->actx, &t->links[i]);
+	for (i = t->nr_links; i-- > 0;)
+		probe_detach(&t->actx, &t->links[i]);
+	t->nr_links = 0;
+	if (t->actx_ready)
+		attach_ctx_release(&t->actx);
+	t->actx_ready = 0;
+	obj_load_state_free(&t->load);
+	bpf_obj_free(&t->obj);
+	t->hist_fd = -1;
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Runs ext4dist's test suites and prints one closing line "N passed, N failed".
+# Every suite prints "PASS <name>" / "FAIL <name>..." lines; a suite that
+# exits non-zero without a FAIL line (a crash) counts as one failure.
+#   tests/run-all.sh [unit|host|asan|valgrind|vm]...   (default: all)
+set -u
+cd "$(dirname "$0")/.."
+
+suites=("$@")
+[ ${#suites[@]} -gt 0 ] || suites=(unit host asan valgrind vm)
+
+passed=0
+failed=0
+log_dir=build/test-logs
+mkdir -p "$log_dir"
+
+# run_suite NAME CMD... : runs CMD, echoes its output, counts PASS/FAIL.
+run_suite() {
+	local name=$1 log="$log_dir/$1.log" rc p f
+	shift
+	echo "=== $name: $*"
+	"$@" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	p=$(grep -c '^PASS ' "$log")
+	f=$(grep -c '^FAIL ' "$log")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $name: exited with status $rc without reporting a failure"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+unit_tests() {
+	local dir=$1 t
+	for t in "$dir"/tests/test_*; do
+		[ -x "$t" ] || continue
+		run_suite "$(basename "$t")${2:-}" "$t"
+	done
+}
+
+for s in "${suites[@]}"; do
+	case $s in
+	unit)
+		unit_tests build
+		;;
+	host)
+		for t in tests/host/test_*.sh; do
+			run_suite "$(basename "$t" .sh)" bash "$t"
+		done
+		;;
+	asan)
+		# The same unit tests, built with AddressSanitizer + UBSan.
+		if make -s BUILD=build-asan \
+			CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+			unit-tests >"$log_dir/asan-build.log" 2>&1; then
+			ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+			UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+				unit_tests build-asan " (asan+ubsan)"
+		else
+			cat "$log_dir/asan-build.log"
+			echo "FAIL asan: build failed"
+			failed=$((failed + 1))
+		fi
+		;;
+	valgrind)
+		run_suite valgrind bash tests/host/valgrind.sh
+		;;
+	vm)
+		run_suite vm bash tests/vm/run.sh
+		;;
+	*)
+		echo "unknown suite $s" >&2
+		exit 2
+		;;
+	esac
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

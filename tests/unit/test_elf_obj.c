@@ -1,0 +1,232 @@
+/*
+ * ELF parsing of the real embedded object, and of corrupted copies: each
+ * corruption gives its own clear error, never a crash.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ext4dist_abi.h"
+#include "loader/elf_obj.h"
+#include "test.h"
+#include "tool/bpf_blob.h"
+
+static char *blob_copy(size_t *size)
+{
+	char *c;
+
+	*size = ext4dist_bpf_obj_size();
+	c = malloc(*size);
+	if (c)
+		memcpy(c, ext4dist_bpf_obj, *size);
+	return c;
+}
+
+/* Byte offset in the file of the first section whose name starts so. */
+static size_t section_offset(const char *buf, size_t size, const char *prefix,
+			     size_t *sec_size)
+{
+	Elf *e = elf_memory((char *)buf, size);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, off = 0;
+	GElf_Shdr sh;
+
+	elf_getshdrstrndx(e, &shstrndx);
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		const char *n;
+
+		gelf_getshdr(scn, &sh);
+		n = elf_strptr(e, shstrndx, sh.sh_name);
+		if (n && strncmp(n, prefix, strlen(prefix)) == 0) {
+			off = sh.sh_offset;
+			*sec_size = sh.sh_size;
+			break;
+		}
+	}
+	elf_end(e);
+	return off;
+}
+
+static void test_real_object(void)
+{
+	struct bpf_obj obj;
+	struct errbuf eb = { "" };
+	struct obj_prog *p;
+	struct obj_map *m;
+	int err;
+
+	err = bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &obj,
+			    &eb);
+	if (!check_int("real object parses", err, 0)) {
+		printf("  error: %s\n", eb.msg);
+		return;
+	}
+	check_str("license", obj.license, "GPL");
+	check_int("version placeholder", obj.version, 0);
+	/* 5 ops + generic read, entry and return each, + f_op scan. */
+	check_int("program count", (long long)obj.nr_progs, 13);
+	check_int("map count", (long long)obj.nr_maps, 3);
+	m = bpf_obj_find_map(&obj, "hist");
+	CHECK(m, "hist map found");
+	if (m) {
+		check_int("hist type", m->def.type, BPF_MAP_TYPE_PERCPU_ARRAY);
+		check_int("hist value size", m->def.value_size,
+			  sizeof(struct op_hist));
+		check_int("hist entries", m->def.max_entries, NR_OPS);
+	}
+	m = bpf_obj_find_map(&obj, "start");
+	CHECK(m && m->def.type == BPF_MAP_TYPE_HASH && m->def.key_size == 4 &&
+	      m->def.value_size == 8, "start map: hash u32 -> u64");
+	p = bpf_obj_find_prog(&obj, PROBE_RETURN, "ext4_sync_file", NULL);
+	CHECK(p, "kretprobe/ext4_sync_file found");
+	if (p) {
+		check_str("return prog name", p->name, "return_ext4_sync_file");
+		/* start lookup, start delete, hist lookup. */
+		check_int("return prog relocations", (long long)p->nr_relocs, 3);
+	}
+	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_open", "scan_file");
+	CHECK(p && strcmp(p->target, "ext4_file_open") == 0,
+	      "variant kprobe/ext4_file_open/scan_file found");
+	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_open", NULL);
+	CHECK(p && strcmp(p->name, "entry_ext4_file_open") == 0,
+	      "plain kprobe/ext4_file_open is not the variant");
+	CHECK(!bpf_obj_find_prog(&obj, PROBE_ENTRY, "vfs_read", NULL),
+	      "no program for an unknown target");
+	bpf_obj_free(&obj);
+}
+
+static void expect_error(const char *name, const char *buf, size_t size,
+			 const char *want)
+{
+	struct bpf_obj obj;
+	struct errbuf eb = { "" };
+	int err = bpf_obj_parse(buf, size, &obj, &eb);
+
+	check_int(name, err, -EINVAL);
+	check_str(name, eb.msg, want);
+}
+
+static void test_corrupted(void)
+{
+	size_t size, off, sec_size = 0;
+	char *c = blob_copy(&size);
+	char *hit;
+
+	if (!c)
+		return;
+	expect_error("truncated to 40 bytes", c, 40,
+		     "BPF object: truncated (40 bytes, an ELF header alone is 64)");
+	{
+		/* The object changes with the BPF source: take its header's word. */
+		Elf64_Ehdr *eh = (Elf64_Ehdr *)c;
+		char want[128];
+
+		snprintf(want, sizeof(want),
+			 "BPF object: truncated: section headers end at byte %zu, the file has 1000",
+			 (size_t)(eh->e_shoff + (size_t)eh->e_shnum * 64));
+		CHECK(eh->e_shoff + (size_t)eh->e_shnum * 64 == size,
+		      "section headers end the file");
+		expect_error("truncated to 1000 bytes", c, 1000, want);
+	}
+	expect_error("not ELF", "this is not an ELF object at all, not even close to one ......",
+		     64, "BPF object: not an ELF file");
+
+	c[18] = 62;	/* e_machine = EM_X86_64 */
+	c[19] = 0;
+	expect_error("wrong machine", c, size,
+		     "BPF object: wrong machine 62 (expected EM_BPF, 247)");
+	memcpy(c, ext4dist_bpf_obj, size);
+
+	c[16] = ET_EXEC;
+	expect_error("not relocatable", c, size,
+		     "BPF object: not a relocatable object (e_type 2)");
+	memcpy(c, ext4dist_bpf_obj, size);
+
+	/* The first relocation of the first program, pushed past its end. */
+	off = section_offset(c, size, ".relkprobe/ext4_file_read_iter", &sec_size);
+	if (CHECK(off && sec_size >= 16, "found a relocation section")) {
+		unsigned long long bad = 8 * 1000;
+
+		memcpy(c + off, &bad, sizeof(bad));
+		expect_error("bad reloc offset", c, size,
+			     "BPF object: kprobe/ext4_file_read_iter: relocation offset 8000 is outside the program (19 instructions)");
+		bad = 8 * 3;	/* inside, but a store, not an ld_imm64 */
+		memcpy(c + off, &bad, sizeof(bad));
+		expect_error("reloc on a non-ld_imm64", c, size,
+			     "BPF object: kprobe/ext4_file_read_iter: relocation at instruction 3 does not point at a 64-bit load (code 0x63)");
+		bad = 8 * 1 + 3;
+		memcpy(c + off, &bad, sizeof(bad));
+		expect_error("misaligned reloc offset", c, size,
+			     "BPF object: kprobe/ext4_file_read_iter: relocation offset 11 is outside the program (19 instructions)");
+	}
+	memcpy(c, ext4dist_bpf_obj, size);
+
+	/*
+	 * Rename the section "license" so the object has none (its name may
+	 * share bytes with the symbol "_license": renaming both is fine).
+	 */
+	hit = memmem(c, size, "license\0", 8);
+	if (CHECK(hit, "found the license section name")) {
+		hit[0] = 'X';
+		expect_error("missing license", c, size,
+			     "BPF object: no license section (the kernel refuses GPL-only helpers without one)");
+	}
+	memcpy(c, ext4dist_bpf_obj, size);
+
+	/* A section header table offset past the end of the file. */
+	{
+		unsigned long long shoff = size * 4;
+
+		memcpy(c + 0x28, &shoff, sizeof(shoff));
+		char want[128];
+
+		snprintf(want, sizeof(want),
+			 "BPF object: truncated: section headers end at byte %zu, the file has %zu",
+			 (size_t)shoff + ((Elf64_Ehdr *)c)->e_shnum * 64, size);
+		expect_error("section headers past the end", c, size, want);
+	}
+	free(c);
+}
+
+/* Every truncation point and every single-byte flip: no crash, any result. */
+static void test_no_crash_sweep(void)
+{
+	size_t size, i, ok = 0, failed = 0;
+	char *c = blob_copy(&size);
+
+	if (!c)
+		return;
+	for (i = 0; i < size; i += 7) {
+		struct bpf_obj obj;
+		struct errbuf eb;
+
+		if (bpf_obj_parse(c, i, &obj, &eb) == 0) {
+			ok++;
+			bpf_obj_free(&obj);
+		} else {
+			failed++;
+		}
+	}
+	for (i = 0; i < size; i += 3) {
+		struct bpf_obj obj;
+		struct errbuf eb;
+
+		c[i] ^= 0x5a;
+		if (bpf_obj_parse(c, size, &obj, &eb) == 0)
+			bpf_obj_free(&obj);
+		c[i] ^= 0x5a;
+	}
+	check_int("every truncation short of the whole file fails", (long long)ok, 0);
+	CHECK(failed > 0, "truncation sweep ran");
+	free(c);
+}
+
+int main(void)
+{
+	elf_version(EV_CURRENT);
+	test_real_object();
+	test_corrupted();
+	test_no_crash_sweep();
+	return test_done();
+}

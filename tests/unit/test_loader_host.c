@@ -1,0 +1,125 @@
+/*
+ * The running kernel's verifier accepts every program of the embedded
+ * object, and every map is created, also with each fallback forced.
+ * (This host can load kprobe programs; it cannot attach them.)
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ext4dist_abi.h"
+#include "loader/bpf_sys.h"
+#include "loader/obj_load.h"
+#include "test.h"
+#include "tool/bpf_blob.h"
+
+static int map_info_type(int fd, unsigned int *type, char *name)
+{
+	struct bpf_map_info info;
+	uint32_t len = sizeof(info);
+	int err;
+
+	memset(&info, 0, sizeof(info));
+	err = bpf_obj_info(fd, &info, &len);
+	if (!err) {
+		*type = info.type;
+		memcpy(name, info.name, sizeof(info.name));
+	}
+	return err;
+}
+
+static void load_all(const char *label, const struct obj_load_opts *o,
+		     unsigned int want_hist_type, const char *want_name)
+{
+	struct obj_load_state st = { 0 };
+	struct errbuf eb = { "" };
+	struct bpf_obj obj;
+	char name[64];
+	unsigned int type = 0;
+	size_t i;
+	int err;
+
+	err = bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &obj,
+			    &eb);
+	if (!check_int("parse", err, 0))
+		return;
+	check_int("placeholder PATCH_TGID patched in every entry program",
+		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 6);
+	check_int("placeholder PATCH_FACTOR patched in every return program",
+		  bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000), 6);
+	check_int("PATCH_FOPS patched once", bpf_obj_patch_imm64(&obj, PATCH_FOPS, 0xffffffff81000000ULL), 1);
+	check_int("PATCH_FOP_OFF patched once", bpf_obj_patch_imm64(&obj, PATCH_FOP_OFF, 40), 1);
+	check_int("PATCH_SELF patched once", bpf_obj_patch_imm64(&obj, PATCH_SELF, (uint64_t)getpid()), 1);
+	check_int("no placeholder left after patching", bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 0);
+
+	err = bpf_obj_create_maps(&obj, o, &st, &eb);
+	snprintf(name, sizeof(name), "%s: all maps created", label);
+	if (!check_int(name, err, 0)) {
+		printf("  %s\n", eb.msg);
+		goto out;
+	}
+	for (i = 0; i < obj.nr_progs; i++) {
+		char tname[200];
+
+		err = bpf_obj_load_prog(&obj, &obj.progs[i], o, &st, &eb);
+		snprintf(tname, sizeof(tname), "%s: verifier accepts %s", label,
+			 obj.progs[i].section);
+		if (!check_int(tname, err, 0))
+			printf("  %s\n%s\n", eb.msg,
+			       st.verifier_log ? st.verifier_log : "");
+	}
+	err = map_info_type(bpf_obj_find_map(&obj, "hist")->fd, &type, name);
+	check_int("map info readable", err, 0);
+	check_int("hist map type as expected", type, want_hist_type);
+	check_str("hist map name as expected", name, want_name);
+out:
+	obj_load_state_free(&st);
+	bpf_obj_free(&obj);
+}
+
+static void test_verifier_rejection(void)
+{
+	struct obj_load_state st = { 0 };
+	struct obj_load_opts o = { 0 };
+	struct errbuf eb = { "" };
+	struct bpf_obj obj;
+	struct obj_prog *p;
+	int err;
+
+	if (bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &obj,
+			  &eb))
+		return;
+	bpf_obj_create_maps(&obj, &o, &st, &eb);
+	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_open", NULL);
+	/* r2 = *(u64 *)(ctx + 32760): far past struct pt_regs. */
+	p->insns[0].code = BPF_LDX | BPF_MEM | BPF_DW;
+	p->insns[0].dst_reg = 2;
+	p->insns[0].src_reg = 1;
+	p->insns[0].off = 32760;
+	p->insns[0].imm = 0;
+	err = bpf_obj_load_prog(&obj, p, &o, &st, &eb);
+	check_int("broken program refused with EACCES", err, -EACCES);
+	check_str("rejection message names the program", eb.msg,
+		  "the kernel's verifier rejected BPF program kprobe/ext4_file_open: Permission denied (verifier log follows)");
+	CHECK(st.verifier_log &&
+	      strstr(st.verifier_log, "invalid bpf_context access off=32760 size=8"),
+	      "verifier log kept and names the bad context access");
+	obj_load_state_free(&st);
+	bpf_obj_free(&obj);
+}
+
+int main(void)
+{
+	struct obj_load_opts o;
+
+	memset(&o, 0, sizeof(o));
+	load_all("default", &o, BPF_MAP_TYPE_PERCPU_ARRAY, "hist");
+	o.no_percpu = 1;
+	load_all("no per-CPU maps", &o, BPF_MAP_TYPE_ARRAY, "hist");
+	memset(&o, 0, sizeof(o));
+	o.no_names = 1;
+	load_all("no names", &o, BPF_MAP_TYPE_PERCPU_ARRAY, "");
+	test_verifier_rejection();
+	return test_done();
+}

@@ -1,0 +1,227 @@
+# Helpers for the scripts that run inside the test VM (busybox sh).
+# Results go to stdout (the serial console, mixed with kernel messages) and,
+# when the host attached it, to the second serial port /dev/ttyS1, which
+# carries nothing else: the host parses that one.
+
+KERNEL=$(uname -r)
+TRACEFS=/sys/kernel/tracing
+WORK=/tmp/ext4dist-test
+BANNER='Tracing ext4 operation latency... Hit Ctrl-C to end.'
+mkdir -p "$WORK"
+
+# out LINE...: one line to the console and to the results port.
+out() {
+	echo "$*"
+	if [ -c /dev/ttyS1 ]; then echo "$*" > /dev/ttyS1; fi
+}
+
+# out_file FILE PREFIX: a file's lines to both channels, each prefixed.
+out_file() {
+	[ -s "$1" ] || { out "$2(empty)"; return 0; }
+	while IFS= read -r line || [ -n "$line" ]; do out "$2$line"; done < "$1"
+}
+
+pass() { out "PASS $KERNEL $1"; }
+
+# fail NAME DETAILS [FILE...]: FAIL line, then the files' text indented.
+fail() {
+	local name=$1 details=$2 f
+	shift 2
+	out "FAIL $KERNEL $name: $details"
+	for f in "$@"; do
+		out "    --- $(basename "$f"):"
+		out_file "$f" "    | "
+	done
+}
+
+# check NAME GOT WANT [FILE...]: PASS when GOT = WANT, else FAIL with both.
+check() {
+	local name=$1 got=$2 want=$3
+	shift 3
+	if [ "$got" = "$want" ]; then
+		pass "$name"
+	else
+		fail "$name" "got '$got', want '$want'" "$@"
+	fi
+}
+
+# load_modules LIST: insmod the modules named in LIST (one file name a line,
+# in dependency order, produced on the host from modules.dep).
+load_modules() {
+	while read -r mod; do
+		[ -n "$mod" ] || continue
+		insmod "/lib/modules/$mod" || { echo "insmod $mod failed"; return 1; }
+	done < "$1"
+}
+
+# wait_block DEV...: virtio probing is asynchronous.
+wait_block() {
+	for dev in "$@"; do
+		i=0
+		while [ ! -e "/sys/block/$dev" ] || [ ! -b "/dev/$dev" ]; do
+			i=$((i + 1))
+			if [ "$i" -gt 300 ]; then
+				echo "timeout waiting for /dev/$dev"
+				return 1
+			fi
+			sleep 0.1
+		done
+	done
+}
+
+# running PID: true while PID exists and is not a zombie.
+running() {
+	[ -r "/proc/$1/stat" ] || return 1
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$state" ] && [ "$state" != Z ]
+}
+
+# wait_exit PID SECONDS: wait for PID to exit; sets RC to its status.
+# Returns 1 (and kills it) when it is still running after SECONDS.
+wait_exit() {
+	i=0
+	while running "$1"; do
+		i=$((i + 1))
+		if [ "$i" -gt $(($2 * 10)) ]; then
+			kill -9 "$1" 2>/dev/null || true
+			wait "$1" 2>/dev/null || true
+			RC=killed
+			return 1
+		fi
+		sleep 0.1
+	done
+	RC=0
+	wait "$1" || RC=$?
+}
+
+# wait_banner PID OUTFILE SECONDS: wait for the banner in OUTFILE.
+wait_banner() {
+	i=0
+	while ! grep -qxF "$BANNER" "$2"; do
+		running "$1" || return 1
+		i=$((i + 1))
+		[ "$i" -le $(($3 * 20)) ] || return 1
+		sleep 0.05
+	done
+}
+
+ensure_tracefs() {
+	[ -e "$TRACEFS/kprobe_events" ] || mount -t tracefs nodev "$TRACEFS"
+}
+
+# our_events [PID]: kprobe_events lines of ext4dist (of PID, if given).
+our_events() {
+	ensure_tracefs
+	grep "ext4dist_${1:-}" "$TRACEFS/kprobe_events" || true
+}
+
+# counts FILE: per-operation sums of the histogram rows in ext4dist output,
+# as "open=N read=N write=N fsync=N" plus "NAME=N" for any other operation.
+counts() {
+	awk '
+	/^operation = / { op = $3; gsub("\047", "", op); next }
+	/^ *[0-9]+ -> [0-9]+ *: / && op != "" { n[op] += $5 }
+	/^$/ { op = "" }
+	END {
+		printf "open=%d read=%d write=%d fsync=%d", n["open"], n["read"],
+			n["write"], n["fsync"]
+		for (k in n)
+			if (k != "open" && k != "read" && k != "write" && k != "fsync")
+				printf " %s=%d", k, n[k]
+		printf "\n"
+	}' "$1"
+}
+
+# format_errors FILE: lines of a histogram section that are not BCC's
+# format (header "     usecs               : count     distribution",
+# rows "%10d -> %-10d : %-8d |%-40s|").
+format_errors() {
+	awk '
+	/^operation = \047[a-z]+\047$/ { sec = 1; hdr = 1; next }
+	/^$/ { sec = 0; next }
+	!sec { next }
+	hdr {
+		hdr = 0
+		if ($0 !~ /^     (usecs|msecs)               : count     distribution$/)
+			print "bad header: " $0
+		next
+	}
+	{
+		if ($0 !~ /^ *[0-9]+ -> [0-9]+ *: [0-9]+ *\|\** *\|$/ ||
+		    (length($0) != 78 && $5 < 100000000))
+			print "bad row: " $0
+	}' "$1"
+}
+
+NOISE_PID=""
+# noise_start FILE: another process reading FILE in a loop (other pids).
+noise_start() {
+	( while :; do cat "$1" > /dev/null; sleep 0.02; done ) &
+	NOISE_PID=$!
+}
+
+noise_stop() {
+	[ -n "$NOISE_PID" ] || return 0
+	kill "$NOISE_PID" 2>/dev/null || true
+	wait "$NOISE_PID" 2>/dev/null || true
+	NOISE_PID=""
+}
+
+# traced_run NAME FILE OPENS READS WRITES FSYNCS [EXT4DIST ARGS...]
+# Starts the workload (waiting on a go file), then ext4dist with ARGS, in
+# which @PID@ stands for the workload's pid; waits for the banner, lets
+# the workload run, then stops ext4dist with SIGINT.
+# Sets OUT/ERR (ext4dist's stdout/stderr files), EPID, WPID and RC
+# (ext4dist's exit status).  On a harness-level problem it prints FAIL NAME
+# and returns 1.
+SIGNAL=INT
+traced_run() {
+	local name=$1 file=$2 o=$3 r=$4 w=$5 f=$6 go a args wrc
+	shift 6
+	OUT=$WORK/$name.out ERR=$WORK/$name.err
+	go=$WORK/go
+	rm -f "$go"
+	workload -g "$go" "$file" "$o" "$r" "$w" "$f" > "$WORK/$name.wl" 2>&1 &
+	WPID=$!
+	args=""
+	for a in "$@"; do
+		[ "$a" = @PID@ ] && a=$WPID
+		args="$args $a"
+	done
+	# shellcheck disable=SC2086 # args is a list of plain words
+	ext4dist $args > "$OUT" 2> "$ERR" &
+	EPID=$!
+	if ! wait_banner "$EPID" "$OUT" 60; then
+		fail "$name" "no banner from 'ext4dist$args' within 60 s" \
+			"$OUT" "$ERR"
+		kill -9 "$EPID" "$WPID" 2>/dev/null || true
+		wait "$EPID" 2>/dev/null || true
+		wait "$WPID" 2>/dev/null || true
+		return 1
+	fi
+	touch "$go"
+	wrc=0
+	wait "$WPID" || wrc=$?
+	if [ "$wrc" != 0 ]; then
+		fail "$name" "workload exited $wrc" "$WORK/$name.wl"
+		kill -9 "$EPID" 2>/dev/null || true
+		wait "$EPID" 2>/dev/null || true
+		return 1
+	fi
+	kill -"$SIGNAL" "$EPID"
+	if ! wait_exit "$EPID" 30; then
+		fail "$name" "ext4dist did not exit within 30 s of SIG$SIGNAL" \
+			"$OUT" "$ERR"
+		return 1
+	fi
+}
+
+# expect_counts NAME WANT: traced_run's output holds exactly WANT and
+# ext4dist exited 0.
+expect_counts() {
+	if [ "$RC" != 0 ]; then
+		fail "$1" "ext4dist exited $RC" "$OUT" "$ERR"
+		return 0
+	fi
+	check "$1" "$(counts "$OUT")" "$2" "$OUT" "$ERR"
+}

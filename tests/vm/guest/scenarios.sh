@@ -1,0 +1,252 @@
+#!/bin/sh
+# The ext4dist scenarios, run inside the VM by /init (ext4dist_mode=check).
+# On entry: devtmpfs/proc/sysfs mounted, virtio disks present
+# (vda = ext4, vdb = ext3, vdc = ext2 image), ext4 NOT loaded, tracefs NOT
+# mounted.  Every check prints "PASS <kernel> <name>" or
+# "FAIL <kernel> <name>: <details>".
+set -eu
+. /guest/lib.sh
+
+# Distinct counts, so a mix-up between operations cannot pass.
+O=5 R=7 W=11 F=3
+WANT="open=$O read=$R write=$W fsync=$F"
+ZERO="open=0 read=0 write=0 fsync=0"
+
+# --- 5a: ext4 not loaded: a clear error, before any module is loaded.
+scenario_no_ext4() {
+	if grep -q '^ext4 ' /proc/modules || [ -d /sys/module/ext4 ]; then
+		fail no-ext4-module "precondition: ext4 is already loaded"
+		return 0
+	fi
+	rc=0
+	timeout 30 ext4dist > "$WORK/noext4.out" 2> "$WORK/noext4.err" || rc=$?
+	if [ "$rc" = 0 ] || [ "$rc" = 143 ]; then
+		fail no-ext4-module "exit status $rc, want a non-zero error exit" \
+			"$WORK/noext4.out" "$WORK/noext4.err"
+	elif ! grep -q '^ext4dist: .*modprobe ext4' "$WORK/noext4.err"; then
+		fail no-ext4-module "exit $rc but no 'ext4dist: ...modprobe ext4' line on stderr" \
+			"$WORK/noext4.out" "$WORK/noext4.err"
+	elif grep -qxF "$BANNER" "$WORK/noext4.out"; then
+		fail no-ext4-module "printed the banner although it failed" \
+			"$WORK/noext4.out" "$WORK/noext4.err"
+	else
+		pass no-ext4-module
+	fi
+}
+
+setup_filesystems() {
+	load_modules /lib/modules/ext4.list
+	for fs in ext4 ext3 ext2 tmpfs; do mkdir -p "/mnt/$fs"; done
+	mount -t ext4 /dev/vda /mnt/ext4
+	mount -t ext4 /dev/vdb /mnt/ext3
+	mount -t ext4 /dev/vdc /mnt/ext2
+	mount -t tmpfs tmpfs /mnt/tmpfs
+	cp /mnt/ext4/data /mnt/tmpfs/data
+	for fs in ext4 ext3 ext2; do
+		type=$(awk -v m="/mnt/$fs" '$2 == m { print $3 }' /proc/mounts)
+		[ "$type" = ext4 ] || { echo "/mnt/$fs mounted as '$type'"; return 1; }
+	done
+}
+
+# --- 5b: tracefs not mounted: ext4dist mounts it itself (tracefs path).
+scenario_tracefs_unmounted() {
+	if grep -q ' tracefs ' /proc/mounts; then
+		fail tracefs-unmounted "precondition: tracefs is already mounted"
+		return 0
+	fi
+	traced_run tracefs-unmounted /mnt/ext4/s5 $O $R $W $F \
+		--attach=tracefs -p @PID@ || return 0
+	expect_counts tracefs-unmounted "$WANT"
+}
+
+# --- 1: exact counts with -p, despite another process reading ext4.
+scenario_pid_filter() {
+	noise_start /mnt/ext4/data
+	traced_run pid-filter-exact /mnt/ext4/s1 $O $R $W $F -p @PID@ || {
+		noise_stop
+		return 0
+	}
+	noise_stop
+	expect_counts pid-filter-exact "$WANT"
+	errs=$(format_errors "$OUT")
+	if ! grep -qxF "$BANNER" "$OUT"; then
+		fail bcc-format "banner line missing" "$OUT"
+	elif [ -n "$errs" ]; then
+		fail bcc-format "$(echo "$errs" | head -n 1)" "$OUT"
+	elif ! grep -qx "     usecs               : count     distribution" "$OUT"; then
+		fail bcc-format "no usecs header" "$OUT"
+	else
+		pass bcc-format
+	fi
+
+	# Without -p: at least the workload's operations (noise adds reads).
+	noise_start /mnt/ext4/data
+	traced_run no-pid-filter /mnt/ext4/s1b $O $R $W $F || {
+		noise_stop
+		return 0
+	}
+	noise_stop
+	if [ "$RC" != 0 ]; then
+		fail no-pid-filter "ext4dist exited $RC" "$OUT" "$ERR"
+		return 0
+	fi
+	got=$(counts "$OUT")
+	set -- $(echo "$got" | tr '=' ' ')
+	if [ "$2" -ge $O ] && [ "$4" -ge $R ] && [ "$6" -ge $W ] && [ "$8" -ge $F ]; then
+		pass no-pid-filter
+	else
+		fail no-pid-filter "got '$got', want each >= '$WANT'" "$OUT" "$ERR"
+	fi
+}
+
+# --- 2: both attach back-ends give the same exact counts.
+scenario_attach() {
+	for mode in pmu tracefs; do
+		noise_start /mnt/ext4/data
+		if traced_run "attach-$mode" "/mnt/ext4/s2-$mode" $O $R $W $F \
+			"--attach=$mode" -p @PID@; then
+			noise_stop
+			expect_counts "attach-$mode" "$WANT"
+		fi
+		noise_stop
+	done
+}
+
+# --- 3: interval mode, -T, -m.
+scenario_interval() {
+	ext4dist 1 3 > "$WORK/interval.out" 2> "$WORK/interval.err" &
+	pid=$!
+	if ! wait_exit "$pid" 20; then
+		fail interval-3-blocks "'ext4dist 1 3' still running after 20 s" \
+			"$WORK/interval.out" "$WORK/interval.err"
+	else
+		n=$(grep -c '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]:$' "$WORK/interval.out" || true)
+		if [ "$RC" != 0 ]; then
+			fail interval-3-blocks "exit status $RC" \
+				"$WORK/interval.out" "$WORK/interval.err"
+		else
+			check interval-3-blocks "$n timestamp lines" "3 timestamp lines" \
+				"$WORK/interval.out" "$WORK/interval.err"
+		fi
+	fi
+
+	ext4dist -T 1 2 > "$WORK/notime.out" 2> "$WORK/notime.err" &
+	pid=$!
+	if ! wait_exit "$pid" 20; then
+		fail interval-notimestamp "'ext4dist -T 1 2' still running after 20 s" \
+			"$WORK/notime.out" "$WORK/notime.err"
+	else
+		n=$(grep -c '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]:$' "$WORK/notime.out" || true)
+		if [ "$RC" != 0 ]; then
+			fail interval-notimestamp "exit status $RC" \
+				"$WORK/notime.out" "$WORK/notime.err"
+		else
+			check interval-notimestamp "$n timestamp lines" "0 timestamp lines" \
+				"$WORK/notime.out" "$WORK/notime.err"
+		fi
+	fi
+
+	traced_run msecs /mnt/ext4/s3 $O $R $W $F -m -p @PID@ || return 0
+	if [ "$RC" != 0 ]; then
+		fail msecs "ext4dist exited $RC" "$OUT" "$ERR"
+	elif ! grep -qx "     msecs               : count     distribution" "$OUT"; then
+		fail msecs "no msecs header" "$OUT" "$ERR"
+	elif grep -q usecs "$OUT"; then
+		fail msecs "usecs printed with -m" "$OUT" "$ERR"
+	else
+		check msecs "$(counts "$OUT")" "$WANT" "$OUT" "$ERR"
+	fi
+}
+
+# --- 4: SIGINT/SIGTERM, and recovery after SIGKILL.
+scenario_signals() {
+	ensure_tracefs
+	for sig in INT TERM; do
+		for mode in default tracefs; do
+			name=sig$(echo "$sig" | tr 'A-Z' 'a-z')-$mode
+			attach=""
+			[ "$mode" = default ] || attach=--attach=$mode
+			SIGNAL=$sig
+			traced_run "$name" "/mnt/ext4/s4-$name" $O $R $W $F \
+				$attach -p @PID@ || { SIGNAL=INT; continue; }
+			SIGNAL=INT
+			left=$(our_events)
+			if [ "$RC" != 0 ]; then
+				fail "$name" "exit status $RC after SIG$sig" "$OUT" "$ERR"
+			elif [ -n "$left" ]; then
+				fail "$name" "kprobe_events still holds: $left" "$OUT" "$ERR"
+			else
+				check "$name" "$(counts "$OUT")" "$WANT" "$OUT" "$ERR"
+			fi
+		done
+	done
+
+	# kill -9 on the tracefs path leaves its events behind ...
+	ext4dist --attach=tracefs > "$WORK/kill9.out" 2> "$WORK/kill9.err" &
+	pid=$!
+	if ! wait_banner "$pid" "$WORK/kill9.out" 60; then
+		fail kill9-leaves-event "no banner within 60 s" \
+			"$WORK/kill9.out" "$WORK/kill9.err"
+		kill -9 "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		return 0
+	fi
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null || true
+	left=$(our_events "${pid}_")
+	if [ -n "$left" ]; then
+		pass kill9-leaves-event
+	else
+		fail kill9-leaves-event "no ext4dist_${pid}_ entry in kprobe_events after kill -9 (expected the tracefs path to leave one)"
+	fi
+
+	# ... which the next run removes, with a message, and works.
+	traced_run stale-event-removed /mnt/ext4/s4-stale $O $R $W $F \
+		--attach=tracefs -p @PID@ || return 0
+	if [ "$RC" != 0 ]; then
+		fail stale-event-removed "exit status $RC" "$OUT" "$ERR"
+	elif [ -n "$left" ] && ! grep -q '^ext4dist: removed .*stale kprobe event' "$ERR"; then
+		fail stale-event-removed "no 'ext4dist: removed ... stale kprobe event' on stderr" \
+			"$OUT" "$ERR"
+	elif [ -n "$(our_events)" ]; then
+		fail stale-event-removed "kprobe_events still holds: $(our_events | tr '\n' ' ')" \
+			"$OUT" "$ERR"
+	else
+		check stale-event-removed "$(counts "$OUT")" "$WANT" "$OUT" "$ERR"
+	fi
+}
+
+# --- 6: tmpfs is not ext4: nothing counted.
+scenario_tmpfs() {
+	traced_run tmpfs-zero /mnt/tmpfs/s6 $O $R $W $F -p @PID@ || return 0
+	if grep -q '^operation = ' "$OUT"; then
+		fail tmpfs-zero "an operation was printed for tmpfs" "$OUT" "$ERR"
+	else
+		expect_counts tmpfs-zero "$ZERO"
+	fi
+}
+
+# --- 7: ext3 and ext2 file systems driven by the ext4 module.
+scenario_ext23() {
+	for fs in ext3 ext2; do
+		traced_run "$fs-as-ext4" "/mnt/$fs/s7" $O $R $W $F -p @PID@ || continue
+		expect_counts "$fs-as-ext4" "$WANT"
+	done
+}
+
+scenario_no_ext4
+setup_filesystems
+scenario_tracefs_unmounted
+scenario_pid_filter
+scenario_attach
+scenario_interval
+scenario_signals
+scenario_tmpfs
+scenario_ext23
+
+left=$(our_events)
+if [ -z "$left" ]; then
+	pass no-leftover-events
+else
+	fail no-leftover-events "kprobe_events at the end: $(echo "$left" | tr '\n' ' ')"
+fi

@@ -1,0 +1,78 @@
+#!/bin/bash
+# VM tests: boots each Debian kernel series once in qemu and runs all
+# scenarios of guest/scenarios.sh there.  Prints the guest's
+# "PASS <kernel> <name>" / "FAIL <kernel> <name>: <details>" lines (with
+# indented context under a FAIL) plus FAIL lines of its own when a VM
+# cannot be prepared or does not reach its end marker.
+#
+#   tests/vm/run.sh [SERIES...]      default: 6.1 6.12
+#
+# Exit status 1 when anything failed.  Prints "SKIP vm: <reason>" and exits
+# 0 only when qemu is not installed, or (outside CI) when a kernel package
+# cannot be downloaded.  See lib.sh for the environment variables.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v qemu-system-x86_64 > /dev/null; then
+	echo "SKIP vm: qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+	echo "SKIP vm: NO VM TESTS WERE RUN"
+	exit 0
+fi
+
+status=0
+failed() { echo "FAIL $1"; status=1; }
+
+if ! vm_build_tools; then
+	failed "vm build: cannot compile tests/vm/workload.c statically"
+	exit 1
+fi
+
+for series in ${*:-6.1 6.12}; do
+	if ! kdir=$(vm_fetch_kernel "$series"); then
+		if [ "${CI:-}" = true ]; then
+			failed "$series kernel-package: cannot download the Debian $series kernel package"
+		else
+			echo "SKIP vm: cannot download the Debian $series kernel package: NO VM TESTS FOR $series"
+		fi
+		continue
+	fi
+	kver=$(vm_kernel_version "$kdir")
+	out=$VM_BUILD/$kver
+	mkdir -p "$out"
+	if ! vm_build_initramfs "$kdir" "$out/initramfs.cpio.gz"; then
+		failed "$kver initramfs: cannot build the initramfs (see above)"
+		continue
+	fi
+	if ! vm_make_images "$out/images"; then
+		failed "$kver images: mkfs failed (see above)"
+		continue
+	fi
+	echo "vm: booting $kver ($([ "${EXT4DIST_VM_KVM:-0}" = 1 ] && echo kvm || echo tcg)), log in $out/console.log" >&2
+	start=$(date +%s)
+	rc=0
+	vm_boot "$kdir" "$out/initramfs.cpio.gz" check "$out/console.log" \
+		"$out/results.log" "$out/images/ext4.img" "$out/images/ext3.img" \
+		"$out/images/ext2.img" || rc=$?
+	echo "vm: $kver finished in $(( $(date +%s) - start )) s" >&2
+
+	results=$(vm_results "$out/results.log")
+	# Result lines and the indented context under FAIL lines.
+	printf '%s\n' "$results" | grep -E '^(PASS|FAIL) |^    ' || true
+	grep -q '^FAIL ' <<< "$results" && status=1
+	end=$(grep '^EXT4DIST-VM-END ' <<< "$results" || true)
+	if [ -z "$end" ]; then
+		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			why="hard timeout of $VM_TIMEOUT s hit"
+		else
+			why="qemu exited $rc"
+		fi
+		failed "$kver vm-complete: the guest did not reach its end marker ($why); console tail:"
+		tail -n 40 "$out/console.log" | tr -d '\r' | sed 's/^/    | /'
+	elif [ "${end##* rc=}" != 0 ]; then
+		failed "$kver vm-complete: guest scripts stopped early (${end##* }); console tail:"
+		tail -n 40 "$out/console.log" | tr -d '\r' | sed 's/^/    | /'
+	elif ! grep -q '^PASS ' <<< "$results"; then
+		failed "$kver vm-complete: no PASS line at all"
+	fi
+done
+exit "$status"
