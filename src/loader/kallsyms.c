@@ -16,7 +16,7 @@ struct line_reader {
 	int eof;
 	size_t start;			/* first unconsumed byte */
 	size_t end;			/* one past the last byte read */
-	unsigned long too_long;		/* lines dropped for their length */
+	unsigned long too_long;		/* lines dropped: too long */
 	char buf[KALLSYMS_MAX_LINE + 1];	/* one line and its '\n' */
 };
 

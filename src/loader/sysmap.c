@@ -253,7 +253,7 @@ static int unxz(const struct buf *in, struct buf *out)
 		}
 		s.next_out = out->data + out->len;
 		s.avail_out = out->cap - out->len;
-		/* LZMA_FINISH: all input is there, so a short one is an error */
+		/* LZMA_FINISH: all input is there; short input is an error */
 		ret = lzma_code(&s, LZMA_FINISH);
 		out->len = out->cap - s.avail_out;
 	} while (ret == LZMA_OK);
@@ -472,7 +472,7 @@ static int elf_find(Elf *e, const char *sym, char *section,
 			if (!name || strcmp(name, sym) != 0)
 				continue;
 			if (s.st_shndx == SHN_UNDEF)
-				continue;	/* a reference, not the definition */
+				continue;	/* a reference, not a definition */
 			if (s.st_shndx == SHN_XINDEX && !xdata)
 				return -EINVAL;
 			if (s.st_shndx >= SHN_LORESERVE &&
@@ -592,7 +592,8 @@ int modsym_resolve(const char *ko_path, const char *sections_dir,
 		return err;
 	err = modsym_section_addr(sections_dir, section, &base);
 	if (err == -EPERM) {
-		set_err(errbuf, errlen, "%s/%s: address hidden (needs CAP_SYSLOG)",
+		set_err(errbuf, errlen,
+			"%s/%s: address hidden (needs CAP_SYSLOG)",
 			sections_dir, section);
 		return err;
 	}

@@ -4,6 +4,9 @@
 #include "numfmt.h"
 #include "report.h"
 
+#define HEADER "     %-19s : count     distribution\n"
+#define WIDE_HEADER "               %-29s : count     distribution\n"
+
 /* Index of the highest set bit of m > 0. */
 static unsigned int ilog2(unsigned long long m)
 {
@@ -78,14 +81,8 @@ int report_log2_hist(FILE *f, const unsigned long long *vals, unsigned int n,
 	}
 	wide = idx_max > 32;
 	width = wide ? REPORT_STARS_MAX / 2 : REPORT_STARS_MAX;
-	if (idx_max > 0) {
-		if (wide)
-			fprintf(f, "               %-29s : count     distribution\n",
-				label);
-		else
-			fprintf(f, "     %-19s : count     distribution\n",
-				label);
-	}
+	if (idx_max > 0)
+		fprintf(f, wide ? WIDE_HEADER : HEADER, label);
 	for (i = 1; (int)i <= idx_max; i++) {
 		report_slot_bounds(i, &low, &high);
 		if (wide)

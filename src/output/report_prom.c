@@ -15,7 +15,8 @@ static int put_op(FILE *f, const char *name, const struct op_hist *h,
 
 	for (s = 1; s < NR_SLOTS; s++) {
 		running += h->slots[s];
-		if (numfmt_decimal(le, sizeof(le), (u128)1 << s, scale, 1) < 0 ||
+		if (numfmt_decimal(le, sizeof(le), (u128)1 << s, scale,
+				   1) < 0 ||
 		    numfmt_u128(cum, sizeof(cum), running) < 0)
 			return -ENOSPC;
 		fprintf(f, METRIC "_bucket{op=\"%s\",le=\"%s\"} %s\n", name, le,

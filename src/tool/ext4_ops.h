@@ -16,4 +16,7 @@ struct ext4_op {
 
 const struct ext4_op *ext4_op_get(enum ext4dist_op op);
 
+/* 1 when /proc/filesystems (path NULL) lists ext4, 0 if not, -errno. */
+int ext4_fs_registered(const char *path);
+
 #endif

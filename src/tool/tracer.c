@@ -15,26 +15,6 @@
 
 #define TOOL_NAME "ext4dist"
 
-static int ext4_registered(const char *path)
-{
-	FILE *f = fopen(path ? path : "/proc/filesystems", "re");
-	char line[128];
-	int found = 0;
-
-	if (!f)
-		return -errno;
-	/* Lines are "nodev\ttmpfs" or "\text4". */
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *fs = strrchr(line, '\t');
-
-		fs = fs ? fs + 1 : line;
-		fs[strcspn(fs, "\n")] = '\0';
-		found = strcmp(fs, "ext4") == 0;
-	}
-	fclose(f);
-	return found;
-}
-
 static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		       struct obj_load_opts *lo, struct errbuf *eb)
 {
@@ -185,7 +165,7 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 		fprintf(stderr, "ext4dist: removed %d stale kprobe event%s left by %s processes that are gone\n",
 			t->stale_removed, t->stale_removed == 1 ? "" : "s",
 			TOOL_NAME);
-	err = ext4_registered(cfg->filesystems_path);
+	err = ext4_fs_registered(cfg->filesystems_path);
 	if (err <= 0)
 		return errbuf_set(eb, -ENOENT,
 				  "ext4 is not loaded in this kernel (no ext4 in /proc/filesystems): run 'modprobe ext4' or mount an ext4 file system, then try again");

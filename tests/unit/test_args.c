@@ -7,6 +7,10 @@
 #include "test.h"
 #include "tool/args.h"
 
+#ifndef EXT4DIST_VERSION
+#define EXT4DIST_VERSION "unknown"	/* the fallback of args.c */
+#endif
+
 #define USAGE "usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]\n"
 #define ERR(msg) USAGE "ext4dist: error: " msg "\n"
 #define DEFAULT_OPS 0xfu

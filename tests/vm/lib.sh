@@ -110,38 +110,40 @@ vm_kernel_image() { echo "$1/root/boot/vmlinuz-$(vm_kernel_version "$1")"; }
 # load order, as paths relative to lib/modules/<ver>.  Built-in modules are
 # skipped; an unknown name is an error.
 vm_module_order() {
-	local kdir=$1 mdir line key deps path name
+	local kdir=$1 mdir
 	shift
 	mdir=$kdir/root/lib/modules/$(vm_kernel_version "$kdir")
-	declare -A dep_of=() path_of=() done_=()
-	while IFS= read -r line; do
-		key=${line%%:*}
-		deps=${line#*:}
-		name=$(basename "$key")
-		name=${name%%.ko*}
-		name=${name//-/_}
-		path_of[$name]=$key
-		dep_of[$key]=$deps
-	done < "$mdir/modules.dep"
-	visit() {
-		local p=$1 d
-		[ -z "${done_[$p]:-}" ] || return 0
-		done_[$p]=1
-		# modules.dep lists all (transitive) dependencies; visiting each
-		# one first gives a valid order whatever order they are listed in.
-		for d in ${dep_of[$p]}; do visit "$d"; done
-		echo "$p"
+	awk -v want="$*" '
+	function modname(p) {
+		sub(/.*\//, "", p); sub(/\.ko.*/, "", p); gsub(/-/, "_", p)
+		return p
 	}
-	for name in "$@"; do
-		path=${path_of[$name]:-}
-		if [ -n "$path" ]; then
-			visit "$path"
-		elif ! sed 's|.*/||; s|\.ko.*||; s|-|_|g' "$mdir/modules.builtin" |
-				grep -qx "$name"; then
-			vm_log "module $name is neither in modules.dep nor built in"
-			return 1
-		fi
-	done
+	# modules.dep lists all (transitive) dependencies of a module;
+	# visiting each one first gives a valid order whatever their order.
+	function visit(p,   n, d, i) {
+		if (p in done) return
+		done[p] = 1
+		n = split(deps[p], d, " ")
+		for (i = 1; i <= n; i++) visit(d[i])
+		print p
+	}
+	FILENAME ~ /modules\.builtin$/ { builtin[modname($0)] = 1; next }
+	{
+		key = $0; sub(/:.*/, "", key)
+		rest = $0; sub(/^[^:]*:/, "", rest)
+		path[modname(key)] = key
+		deps[key] = rest
+	}
+	END {
+		n = split(want, w, " ")
+		for (i = 1; i <= n; i++) {
+			if (w[i] in path) visit(path[w[i]])
+			else if (!(w[i] in builtin)) {
+				print "vm: module " w[i] " is neither in modules.dep nor built in" > "/dev/stderr"
+				exit 1
+			}
+		}
+	}' "$mdir/modules.dep" "$mdir/modules.builtin"
 }
 
 # vm_is_static FILE: true for a static ELF (no program interpreter).
@@ -238,7 +240,7 @@ vm_make_images() {
 	head -c 262144 /dev/urandom > "$dir/content/data"
 	for fs in ext4 ext3 ext2; do
 		rm -f "$dir/$fs.img"
-		"mkfs.$fs" -q -F -b 4096 -d "$dir/content" "$dir/$fs.img" 64M ||
+		"mkfs.$fs" -q -F -b 4096 -d "$dir/content" "$dir/$fs.img" 64M > /dev/null ||
 			return 1
 	done
 }
