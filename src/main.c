@@ -10,6 +10,7 @@
 #include "ext4dist_abi.h"
 #include "loader/vlog.h"
 #include "tool/args.h"
+#include "tool/check.h"
 #include "tool/run_loop.h"
 #include "tool/tracer.h"
 
@@ -50,6 +51,8 @@ int main(int argc, char **argv)
 		return args_exit_code(err);
 	vlog_set(args.verbose, stderr);
 	config_from_args(&args, &cfg);
+	if (args.check)
+		return check_run(stdout, &cfg);
 	err = run_loop_signals_setup();
 	if (err) {
 		fprintf(stderr, "ext4dist: cannot set up signal handling: %s\n",

@@ -52,6 +52,7 @@ vm_resolve_package() {
 # the newest cached kernel of SERIES when apt cannot resolve or download.
 vm_fetch_kernel() {
 	local series=$1 pkg ver dir tmp deb kver old
+	local -a sandbox
 	mkdir -p "$VM_CACHE"
 	pkg=$(vm_resolve_package "$series") || true
 	if [ -n "$pkg" ]; then
@@ -65,8 +66,11 @@ vm_fetch_kernel() {
 		if [ -n "$ver" ]; then
 			vm_log "fetching $pkg $ver into $VM_CACHE"
 			tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
-			chmod 755 "$tmp"   # apt-get download drops to _apt when it can
-			if (cd "$tmp" && apt-get download -q "$pkg=$ver" >&2) &&
+			# As root, apt would try to drop to _apt, which cannot
+			# write to $tmp, and warn.
+			sandbox=()
+			[ "$(id -u)" != 0 ] || sandbox=(-o APT::Sandbox::User=root)
+			if (cd "$tmp" && apt-get download -q "${sandbox[@]}" "$pkg=$ver" >&2) &&
 			   deb=$(ls "$tmp"/*.deb) &&
 			   dpkg-deb -x "$deb" "$tmp/root" &&
 			   kver=$(ls "$tmp/root/lib/modules") &&

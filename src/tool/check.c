@@ -1,0 +1,177 @@
+#include "tool/check.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "loader/kallsyms.h"
+#include "loader/kversion.h"
+#include "loader/obj_load.h"
+#include "loader/privileges.h"
+#include "tool/bpf_blob.h"
+#include "tool/ext4_ops.h"
+
+#define ROW "%-22s %s\n"
+
+static void row(FILE *out, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void row(FILE *out, const char *name, const char *fmt, ...)
+{
+	char value[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	fprintf(out, ROW, name, value);
+}
+
+/* Loads every program of the embedded object; 0 when all pass. */
+static int check_programs(FILE *out)
+{
+	struct obj_load_state st = { 0 };
+	struct obj_load_opts o = { 0 };
+	struct errbuf eb = { "" };
+	struct bpf_obj obj;
+	struct obj_map *h;
+	unsigned int code = 0;
+	size_t i;
+	int err;
+
+	err = bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &obj,
+			    &eb);
+	if (err) {
+		row(out, "bpf programs", "no: %s", eb.msg);
+		return err;
+	}
+	kversion_get(NULL, &code);
+	o.kern_version = code;
+	privileges_raise_memlock();
+	err = bpf_obj_create_maps(&obj, &o, &st, &eb);
+	for (i = 0; !err && i < obj.nr_progs; i++)
+		err = bpf_obj_load_prog(&obj, &obj.progs[i], &o, &st, &eb);
+	if (err) {
+		row(out, "bpf programs", "no: %s", eb.msg);
+	} else {
+		h = bpf_obj_find_map(&obj, "hist");
+		row(out, "bpf programs", "yes: %zu programs pass the verifier, %zu maps created (histograms in a %s map%s)",
+		    obj.nr_progs, obj.nr_maps,
+		    h ? map_type_name(h->def.type) : "?",
+		    st.names_ok ? ", named" : ", unnamed: kernel before 4.15");
+	}
+	obj_load_state_free(&st);
+	bpf_obj_free(&obj);
+	return err;
+}
+
+/* Tries an "r1:" definition: maxactive arrived in 4.12. */
+static const char *check_maxactive(struct attach_ctx *ctx, int ext4)
+{
+	char def[160], rm[128], ev[64];
+	int err;
+
+	if (!ctx->tf.has_kprobe_events)
+		return "no (no kprobe_events)";
+	if (!ext4)
+		return "unknown (ext4 not loaded to try it on)";
+	snprintf(ev, sizeof(ev), "%s_%d_check", ctx->prefix, (int)ctx->pid);
+	snprintf(def, sizeof(def), "r1:kprobes/%s ext4_sync_file\n", ev);
+	err = tracefs_write(&ctx->tf, "kprobe_events", def);
+	if (err)
+		return "no (kernel before 4.12: return probes use the default)";
+	snprintf(rm, sizeof(rm), "-:kprobes/%s\n", ev);
+	tracefs_write(&ctx->tf, "kprobe_events", rm);
+	return "yes";
+}
+
+int check_run(FILE *out, const struct tracer_config *cfg)
+{
+	const char *names[] = { "ext4_file_read_iter", GENERIC_READ_FUNC,
+				FOPS_SYMBOL };
+	struct ksym_result ks[3];
+	struct attach_ctx actx;
+	const struct attach_ops *ops;
+	struct errbuf eb = { "" }, why = { "" };
+	struct utsname u;
+	unsigned int code = 0;
+	int priv, ext4, progs, nks, can = 1;
+	const char *kpath = cfg->kallsyms_path ? cfg->kallsyms_path :
+						 KALLSYMS_PATH;
+
+	uname(&u);
+	row(out, "kernel", "%s", u.release);
+	if (kversion_get(NULL, &code) == 0)
+		row(out, "kern_version", "0x%06x (%u.%u.%u)", code, code >> 16,
+		    (code >> 8) & 0xff, code & 0xff);
+	else
+		row(out, "kern_version", "unknown (0 is used)");
+	priv = privileges_check();
+	row(out, "privileges", "%s", priv ? "no: run as root (or with CAP_BPF and CAP_PERFMON)" : "yes");
+	if (priv) {
+		can = 0;
+		errbuf_set(&why, -EPERM, "not enough privileges: run as root");
+	} else {
+		progs = check_programs(out);
+		if (progs) {
+			can = 0;
+			errbuf_set(&why, progs, "the BPF programs do not load here");
+		}
+	}
+
+	attach_ctx_init(&actx, "ext4dist", cfg->sysfs_kprobe, cfg->tracefs);
+	if (actx.pmu_type >= 0)
+		row(out, "kprobe PMU", "yes (perf type %d)", actx.pmu_type);
+	else
+		row(out, "kprobe PMU", "no (%s/type missing: kernel before 4.17, or no kprobes)",
+		    actx.sysfs_kprobe);
+	if (actx.tf.dir[0])
+		row(out, "tracing dir", "%s%s", actx.tf.dir,
+		    actx.tf.mounted[0] ? " (mounted for this check, unmounted again)" : "");
+	else
+		row(out, "tracing dir", "none (tracefs/debugfs not mountable)");
+	row(out, "kprobe_events", "%s", actx.tf.has_kprobe_events ? "yes" : "no");
+	ext4 = ext4_fs_registered(cfg->filesystems_path) > 0;
+	row(out, "ext4", "%s", ext4 ? "loaded" : "not loaded: run 'modprobe ext4'");
+	row(out, "maxactive", "%s", check_maxactive(&actx, ext4));
+
+	nks = kallsyms_lookup(kpath, names, 3, 0, ks, NULL);
+	if (nks == -EPERM) {
+		row(out, "kallsyms", "addresses hidden (kernel.kptr_restrict): run as root");
+	} else if (nks < 0) {
+		row(out, "kallsyms", "unreadable: %s", strerror(-nks));
+	} else {
+		row(out, "read path", "%s", ks[0].found ?
+		    "ext4_file_read_iter (kernel 4.10+)" :
+		    "generic_file_read_iter + f_op filter (no ext4_file_read_iter)");
+		if (ks[2].found)
+			row(out, FOPS_SYMBOL, "0x%llx%s%s%s", ks[2].addr,
+			    ks[2].module[0] ? " [" : "", ks[2].module,
+			    ks[2].module[0] ? "]" : "");
+		else
+			row(out, FOPS_SYMBOL, "%s", ext4 ?
+			    "not in kallsyms (CONFIG_KALLSYMS_ALL off): needed only by the generic read path; System.map, the module file or --fops-addr can stand in" :
+			    "not in kallsyms (ext4 not loaded)");
+	}
+
+	ops = attach_choose(&actx, cfg->attach, cfg->maxactive != 0, &eb);
+	row(out, "attach path", "%s", ops ? ops->name : "none");
+	if (!ops && can) {
+		can = 0;
+		why = eb;
+	} else if (!ops) {
+		fprintf(out, ROW, "", eb.msg);
+	}
+	if (!ext4 && can) {
+		can = 0;
+		errbuf_set(&why, -ENOENT, "ext4 is not loaded: run 'modprobe ext4'");
+	}
+	attach_ctx_release(&actx);
+	if (can)
+		row(out, "verdict", "ext4dist can trace here");
+	else
+		row(out, "verdict", "ext4dist cannot trace here: %s", why.msg);
+	return can ? 0 : 1;
+}

@@ -1,0 +1,16 @@
+/* --check: what this kernel offers ext4dist, and whether tracing can work. */
+#ifndef EXT4DIST_CHECK_H
+#define EXT4DIST_CHECK_H
+
+#include <stdio.h>
+
+#include "tool/tracer.h"
+
+/*
+ * Prints one "name  value" line per capability to out, then a verdict.
+ * Returns 0 when tracing can work here, 1 when not.  Uses cfg's test
+ * path overrides; leaves nothing behind (probes, mounts, fds).
+ */
+int check_run(FILE *out, const struct tracer_config *cfg);
+
+#endif

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The ext4dist binary on this host, whose kernel has no kprobes: the clear
+# error, exit codes, nothing left behind, argument errors, static linking,
+# make install.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+NO_KPROBES="ext4dist: this kernel has no kprobes: there is no kprobe PMU (/sys/bus/event_source/devices/kprobe) and no kprobe_events in /sys/kernel/tracing; ext4dist needs a kernel built with CONFIG_KPROBES=y and CONFIG_KPROBE_EVENTS=y"
+
+if [ -e /sys/bus/event_source/devices/kprobe/type ]; then
+	echo "SKIP host: this kernel has kprobes: the no-kprobes checks do not apply"
+else
+	mounts_before=$(grep -c -E ' (tracefs|debugfs) ' /proc/self/mounts)
+	run_bin "$BIN"
+	expect_eq "no kprobes: exit status" "$RC" 1
+	expect_eq "no kprobes: message" "$ERR" "$NO_KPROBES"
+	expect_eq "no kprobes: nothing on stdout" "$OUT" ""
+	expect_eq "no kprobes: tracefs mounts as before" \
+		"$(grep -c -E ' (tracefs|debugfs) ' /proc/self/mounts)" "$mounts_before"
+	run_bin "$BIN" --attach=tracefs -p 1 -m 1 1
+	expect_eq "no kprobes, --attach=tracefs: same message" "$ERR" "$NO_KPROBES"
+	run_bin "$BIN" --attach=pmu
+	expect_eq "no kprobes, --attach=pmu: same message" "$ERR" "$NO_KPROBES"
+fi
+
+if command -v setpriv > /dev/null; then
+	run_bin setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		--inh-caps=-all "$BIN"
+	expect_eq "unprivileged: exit status" "$RC" 1
+	expect_eq "unprivileged: message" "$ERR" \
+		"ext4dist: permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)"
+else
+	fail "unprivileged" "setpriv (util-linux) is missing"
+fi
+
+run_bin "$BIN" 0
+expect_eq "interval 0: exit status" "$RC" 1
+expect_eq "interval 0: message" "$ERR" "ERROR: interval 0. Exiting."
+
+run_bin "$BIN" -p abc
+expect_eq "pid not a number: exit status" "$RC" 2
+expect_eq "pid not a number: message" "$ERR" "usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]
+ext4dist: error: argument -p/--pid: invalid int value: 'abc'"
+
+run_bin "$BIN" -5
+expect_eq "negative interval: exit status" "$RC" 2
+
+run_bin "$BIN" 1 2 3
+expect_eq "three positionals: exit status" "$RC" 2
+expect_eq "three positionals: message" "$(echo "$ERR" | tail -n 1)" \
+	"ext4dist: error: unrecognized arguments: 3"
+
+run_bin "$BIN" --version
+expect_eq "--version" "$OUT" "ext4dist $(sed -n 's/^VERSION *:= *//p' Makefile)"
+
+run_bin "$BIN" -h
+expect_eq "-h: exit status" "$RC" 0
+expect_eq "-h: first line" "$(echo "$OUT" | head -n 1)" \
+	"usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]"
+
+if readelf -l "$BIN" | grep -q 'program interpreter'; then
+	fail "static binary" "$BIN has a program interpreter"
+else
+	pass "static binary"
+fi
+expect_eq "ldd says not dynamic" "$(ldd "$BIN" 2>&1 | tr -d '\t ')" "notadynamicexecutable"
+
+make -s install DESTDIR="$TMP/root" PREFIX=/usr > "$TMP/install.log" 2>&1
+expect_eq "make install: binary" "$(cmp -s "$BIN" "$TMP/root/usr/sbin/ext4dist" && echo same)" same
+expect_eq "make install: man page" "$(test -s "$TMP/root/usr/share/man/man8/ext4dist.8" && echo present)" present
+
+# --check on this host: it must explain that kprobes are off.
+if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
+	run_bin "$BIN" --check
+	expect_eq "--check: exit status" "$RC" 1
+	expect_eq "--check: privileges" "$(grep '^privileges ' "$TMP/out")" \
+		"privileges             yes"
+	expect_eq "--check: programs load" "$(grep '^bpf programs ' "$TMP/out" | cut -c24-57)" \
+		"yes: 13 programs pass the verifier"
+	expect_eq "--check: kprobe PMU" "$(grep '^kprobe PMU ' "$TMP/out")" \
+		"kprobe PMU             no (/sys/bus/event_source/devices/kprobe/type missing: kernel before 4.17, or no kprobes)"
+	expect_eq "--check: kprobe_events" "$(grep '^kprobe_events ' "$TMP/out")" \
+		"kprobe_events          no"
+	expect_eq "--check: attach path" "$(grep '^attach path ' "$TMP/out")" \
+		"attach path            none"
+	expect_eq "--check: verdict" "$(grep '^verdict ' "$TMP/out")" \
+		"verdict                ext4dist cannot trace here: ${NO_KPROBES#ext4dist: }"
+	expect_eq "--check: tracefs mounts as before" \
+		"$(grep -c -E ' (tracefs|debugfs) ' /proc/self/mounts)" "$mounts_before"
+fi
