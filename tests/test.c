@@ -110,6 +110,6 @@ int check_golden(const char *name, const char *got, size_t got_len,
 
 int test_done(void)
 {
-	printf("# %d passed, %d failed\n", test_passed, test_failed);
+	printf("# totals: pass=%d fail=%d\n", test_passed, test_failed);
 	return test_failed ? 1 : 0;
 }

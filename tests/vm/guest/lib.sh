@@ -154,9 +154,14 @@ format_errors() {
 }
 
 NOISE_PID=""
-# noise_start FILE: another process reading FILE in a loop (other pids).
+# noise_start DIR: other processes doing every traced operation on a file
+# in DIR, in a loop, while a -p run traces the workload.  (Not cat: busybox
+# cat uses sendfile, which does not go through ext4_file_read_iter.)
 noise_start() {
-	( while :; do cat "$1" > /dev/null; sleep 0.02; done ) &
+	( while :; do
+		workload -b 1024 "$1/noise" 1 8 4 1 > /dev/null || true
+		sleep 0.02
+	done ) &
 	NOISE_PID=$!
 }
 
@@ -216,12 +221,17 @@ traced_run() {
 	fi
 }
 
-# expect_counts NAME WANT: traced_run's output holds exactly WANT and
-# ext4dist exited 0.
+# expect_counts NAME WANT: traced_run's output holds exactly WANT,
+# ext4dist exited 0 and left no kprobe event of its own behind.
 expect_counts() {
+	local left
+	left=$(our_events "${EPID}_")
 	if [ "$RC" != 0 ]; then
 		fail "$1" "ext4dist exited $RC" "$OUT" "$ERR"
-		return 0
+	elif [ -n "$left" ]; then
+		fail "$1" "kprobe_events still holds after exit: $(echo "$left" | tr '\n' ' ')" \
+			"$OUT" "$ERR"
+	else
+		check "$1" "$(counts "$OUT")" "$2" "$OUT" "$ERR"
 	fi
-	check "$1" "$(counts "$OUT")" "$2" "$OUT" "$ERR"
 }
