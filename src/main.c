@@ -15,9 +15,22 @@
 #include "tool/tracer.h"
 
 static void config_from_args(const struct ext4dist_args *a,
-			     struct tracer_config *cfg)
+			     struct tracer_config *cfg,
+			     struct tracefs_paths *tracefs)
 {
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->kallsyms_path = a->test_kallsyms;
+	cfg->sysfs_kprobe = a->test_sysfs_kprobe;
+	if (a->test_tracing || a->test_debugfs) {
+		tracefs->tracing = a->test_tracing ? a->test_tracing :
+						     "/sys/kernel/tracing";
+		tracefs->debugfs = a->test_debugfs ? a->test_debugfs :
+						     "/sys/kernel/debug";
+		cfg->tracefs = tracefs;
+	}
+	cfg->load.no_percpu = !!(a->force_fallback & FORCE_NO_PERCPU);
+	cfg->load.no_lru = !!(a->force_fallback & FORCE_NO_LRU);
+	cfg->load.no_names = !!(a->force_fallback & FORCE_NO_NAMES);
 	cfg->tgid = a->pid;
 	cfg->factor = a->milliseconds ? 1000000ULL : 1000ULL;
 	cfg->ops_mask = a->ops_mask;
@@ -42,6 +55,7 @@ int main(int argc, char **argv)
 {
 	struct ext4dist_args args;
 	struct tracer_config cfg;
+	struct tracefs_paths tracefs;
 	struct tracer t;
 	struct errbuf eb = { "" };
 	int err;
@@ -50,7 +64,7 @@ int main(int argc, char **argv)
 	if (err)
 		return args_exit_code(err);
 	vlog_set(args.verbose, stderr);
-	config_from_args(&args, &cfg);
+	config_from_args(&args, &cfg, &tracefs);
 	if (args.check)
 		return check_run(stdout, &cfg);
 	err = run_loop_signals_setup();

@@ -8,6 +8,7 @@
  * elsewhere.
  */
 #include "loader/kversion.h"
+#include "loader/vdso_version.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -168,4 +169,14 @@ int kversion_get(const char *signature_path, unsigned int *code)
 	else if (err)
 		return err;
 	return kversion_from(u.release, u.version, sig[0] ? sig : NULL, code);
+}
+
+int kversion_running(unsigned int *code, const char **source)
+{
+	if (vdso_version_code(code) == 0) {
+		*source = "vDSO note";
+		return 0;
+	}
+	*source = "uname";
+	return kversion_get(NULL, code);
 }

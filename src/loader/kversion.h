@@ -40,4 +40,10 @@ int kversion_from(const char *release, const char *uname_version,
  */
 int kversion_get(const char *signature_path, unsigned int *code);
 
+/*
+ * The kern_version to load programs with: the vDSO's own note when there
+ * is one (*source = "vDSO note"), else kversion_get() (*source = "uname").
+ */
+int kversion_running(unsigned int *code, const char **source);
+
 #endif

@@ -99,6 +99,9 @@ static int create_one(struct obj_map *m, const struct obj_load_opts *o,
 	const char *name;
 	int fd;
 
+	if (type != m->def.type)
+		vlog(1, "map %s: %s forced to %s (test hook)", m->name,
+		     map_type_name(m->def.type), map_type_name(type));
 	for (;;) {
 		name = st->names_ok ? m->name : NULL;
 		fd = bpf_map_create_fd(type, m->def.key_size,

@@ -95,6 +95,11 @@ enum opt_id {
 	OPT_CHECK,
 	OPT_DUMP_BPF,
 	OPT_VERSION,
+	OPT_TEST_KALLSYMS,
+	OPT_TEST_SYSFS_KPROBE,
+	OPT_TEST_TRACING,
+	OPT_TEST_DEBUGFS,
+	OPT_TEST_FALLBACK,
 };
 
 struct opt_def {
@@ -122,6 +127,14 @@ static const struct opt_def opt_defs[] = {
 	{ 0, "check", "--check", 0, OPT_CHECK },
 	{ 0, "dump-bpf", "--dump-bpf", 0, OPT_DUMP_BPF },
 	{ 0, "version", "--version", 0, OPT_VERSION },
+	/* Test-only, not in the help text: see README, "Testing hooks". */
+	{ 0, "test-kallsyms", "--test-kallsyms", 1, OPT_TEST_KALLSYMS },
+	{ 0, "test-sysfs-kprobe", "--test-sysfs-kprobe", 1,
+	  OPT_TEST_SYSFS_KPROBE },
+	{ 0, "test-tracing-dir", "--test-tracing-dir", 1, OPT_TEST_TRACING },
+	{ 0, "test-debugfs-dir", "--test-debugfs-dir", 1, OPT_TEST_DEBUGFS },
+	{ 0, "test-force-fallback", "--test-force-fallback", 1,
+	  OPT_TEST_FALLBACK },
 };
 
 #define NR_OPT_DEFS (sizeof(opt_defs) / sizeof(opt_defs[0]))
@@ -329,6 +342,37 @@ static int set_pid(struct parser *p, const char *opt, const char *s)
 	return err;
 }
 
+/* A path for a test hook: absolute, so no working directory matters. */
+static int test_path(struct parser *p, const struct opt_def *o,
+		     const char *val, const char **out)
+{
+	if (val[0] != '/' || strlen(val) > 200)
+		return value_error(p, o->shown, "expected an absolute path",
+				   val, strlen(val), "");
+	*out = val;
+	return 0;
+}
+
+static int get_fallbacks(struct parser *p, const struct opt_def *o,
+			 const char *s, unsigned int *mask)
+{
+	static const char *const names[] = { "percpu", "lru", "names" };
+	const char *item = s;
+
+	*mask = 0;
+	for (;;) {
+		size_t len = strcspn(item, ",");
+		int i = get_choice(p, o->shown, item, len, names, 3);
+
+		if (i < 0)
+			return i;
+		*mask |= 1u << i;
+		if (item[len] == '\0')
+			return 0;
+		item += len + 1;
+	}
+}
+
 static int with_value(struct parser *p, const struct opt_def *o,
 		      const char *val)
 {
@@ -369,6 +413,16 @@ static int with_value(struct parser *p, const struct opt_def *o,
 		return err;
 	case OPT_FOPS_ADDR:
 		return get_address(p, val, &a->fops_addr);
+	case OPT_TEST_KALLSYMS:
+		return test_path(p, o, val, &a->test_kallsyms);
+	case OPT_TEST_SYSFS_KPROBE:
+		return test_path(p, o, val, &a->test_sysfs_kprobe);
+	case OPT_TEST_TRACING:
+		return test_path(p, o, val, &a->test_tracing);
+	case OPT_TEST_DEBUGFS:
+		return test_path(p, o, val, &a->test_debugfs);
+	case OPT_TEST_FALLBACK:
+		return get_fallbacks(p, o, val, &a->force_fallback);
 	default:
 		return -EINVAL;	/* not reached: table and switch agree */
 	}

@@ -25,7 +25,21 @@ struct ext4dist_args {
 	enum read_path_mode read_path;	/* --read-path=generic */
 	unsigned int maxactive;		/* --maxactive N, 0 = kernel default */
 	unsigned long long fops_addr;	/* --fops-addr ADDR, 0 = look it up */
+	/*
+	 * For tests only (not in -h): system paths pointed at fixtures, and
+	 * the fallbacks old kernels need, forced on a new one.
+	 */
+	const char *test_kallsyms;	/* --test-kallsyms FILE */
+	const char *test_sysfs_kprobe;	/* --test-sysfs-kprobe DIR */
+	const char *test_tracing;	/* --test-tracing-dir DIR */
+	const char *test_debugfs;	/* --test-debugfs-dir DIR */
+	unsigned int force_fallback;	/* --test-force-fallback LIST */
 };
+
+/* Bits of force_fallback. */
+#define FORCE_NO_PERCPU	0x1	/* per-CPU maps -> plain (before 4.6) */
+#define FORCE_NO_LRU	0x2	/* LRU hash -> hash (before 4.10) */
+#define FORCE_NO_NAMES	0x4	/* no map/program names (before 4.15) */
 
 /*
  * Parses argv into *a.  Returns 0 to run, ARGS_EXIT_OK when the request was

@@ -29,6 +29,23 @@ static void row(FILE *out, const char *name, const char *fmt, ...)
 	fprintf(out, ROW, name, value);
 }
 
+/* The code from the vDSO, and whether parsing uname strings agrees. */
+static void check_kern_version(FILE *out)
+{
+	unsigned int code = 0, parsed = 0;
+	const char *source;
+	int perr;
+
+	if (kversion_running(&code, &source)) {
+		row(out, "kern_version", "unknown (0 is used)");
+		return;
+	}
+	perr = kversion_get(NULL, &parsed);
+	row(out, "kern_version", "0x%06x (%u.%u.%u) from the %s; uname parsing %s",
+	    code, code >> 16, (code >> 8) & 0xff, code & 0xff, source,
+	    perr ? "fails" : parsed == code ? "agrees" : "differs");
+}
+
 /* Loads every program of the embedded object; 0 when all pass. */
 static int check_programs(FILE *out)
 {
@@ -47,7 +64,11 @@ static int check_programs(FILE *out)
 		row(out, "bpf programs", "no: %s", eb.msg);
 		return err;
 	}
-	kversion_get(NULL, &code);
+	{
+		const char *source;
+
+		kversion_running(&code, &source);
+	}
 	o.kern_version = code;
 	privileges_raise_memlock();
 	err = bpf_obj_create_maps(&obj, &o, &st, &eb);
@@ -96,18 +117,13 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	const struct attach_ops *ops;
 	struct errbuf eb = { "" }, why = { "" };
 	struct utsname u;
-	unsigned int code = 0;
 	int priv, ext4, progs, nks, can = 1;
 	const char *kpath = cfg->kallsyms_path ? cfg->kallsyms_path :
 						 KALLSYMS_PATH;
 
 	uname(&u);
 	row(out, "kernel", "%s", u.release);
-	if (kversion_get(NULL, &code) == 0)
-		row(out, "kern_version", "0x%06x (%u.%u.%u)", code, code >> 16,
-		    (code >> 8) & 0xff, code & 0xff);
-	else
-		row(out, "kern_version", "unknown (0 is used)");
+	check_kern_version(out);
 	priv = privileges_check();
 	row(out, "privileges", "%s", priv ? "no: run as root (or with CAP_BPF and CAP_PERFMON)" : "yes");
 	if (priv) {

@@ -19,6 +19,7 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		       struct obj_load_opts *lo, struct errbuf *eb)
 {
 	unsigned int code = 0;
+	const char *source;
 	int err;
 
 	err = bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &t->obj,
@@ -30,13 +31,13 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	     t->obj.nr_maps);
 	*lo = cfg->load;
 	/* kern_version must match the running kernel before 5.0. */
-	err = kversion_get(NULL, &code);
+	err = kversion_running(&code, &source);
 	if (err)
 		vlog(1, "cannot tell the kernel version (%s): kern_version 0",
 		     strerror(-err));
 	lo->kern_version = code;
-	vlog(1, "kern_version 0x%06x (%u.%u.%u)", code, code >> 16,
-	     (code >> 8) & 0xff, code & 0xff);
+	vlog(1, "kern_version 0x%06x (%u.%u.%u) from the %s", code, code >> 16,
+	     (code >> 8) & 0xff, code & 0xff, source);
 	bpf_obj_patch_imm64(&t->obj, PATCH_TGID, cfg->tgid);
 	bpf_obj_patch_imm64(&t->obj, PATCH_FACTOR, cfg->factor);
 	if (cfg->tgid)

@@ -566,8 +566,37 @@ static void test_argc_zero(void)
 	check_int("argc 0 gives defaults", (long long)a.count, 99999999);
 }
 
+static void test_hooks(void)
+{
+	struct run r;
+
+	run_args(&r, "--test-kallsyms", "/fix/kallsyms", "--test-sysfs-kprobe=/none",
+		 "--test-tracing-dir", "/t", "--test-debugfs-dir", "/d",
+		 "--test-force-fallback", "percpu,names", NULL);
+	if (ok("test hooks", &r)) {
+		check_str("--test-kallsyms", r.a.test_kallsyms, "/fix/kallsyms");
+		check_str("--test-sysfs-kprobe", r.a.test_sysfs_kprobe, "/none");
+		check_str("--test-tracing-dir", r.a.test_tracing, "/t");
+		check_str("--test-debugfs-dir", r.a.test_debugfs, "/d");
+		check_int("--test-force-fallback percpu,names",
+			  r.a.force_fallback, FORCE_NO_PERCPU | FORCE_NO_NAMES);
+	}
+	run_free(&r);
+	run_args(&r, NULL);
+	CHECK(!r.a.test_kallsyms && !r.a.test_tracing && !r.a.force_fallback,
+	      "test hooks off by default");
+	run_free(&r);
+	FAILS("relative test path",
+	      "argument --test-kallsyms: expected an absolute path 'rel'",
+	      "--test-kallsyms", "rel");
+	FAILS("unknown fallback",
+	      "argument --test-force-fallback: invalid choice: 'btf' (choose from 'percpu', 'lru', 'names')",
+	      "--test-force-fallback=lru,btf");
+}
+
 int main(void)
 {
+	test_hooks();
 	test_defaults();
 	test_bcc_options();
 	test_own_options();

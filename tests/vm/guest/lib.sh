@@ -175,13 +175,15 @@ noise_stop() {
 # traced_run NAME FILE OPENS READS WRITES FSYNCS [EXT4DIST ARGS...]
 # Starts the workload (waiting on a go file), then ext4dist with ARGS, in
 # which @PID@ stands for the workload's pid; waits for the banner, lets
-# the workload run, then stops ext4dist with SIGINT.
+# the workload run, then stops ext4dist with SIG$SIGNAL (INT by default).
+# With -p (@PID@), other processes do the same operations on ext4 meanwhile
+# (noise_start), so a broken pid filter shows up as extra counts.
 # Sets OUT/ERR (ext4dist's stdout/stderr files), EPID, WPID and RC
 # (ext4dist's exit status).  On a harness-level problem it prints FAIL NAME
 # and returns 1.
 SIGNAL=INT
 traced_run() {
-	local name=$1 file=$2 o=$3 r=$4 w=$5 f=$6 go a args wrc
+	local name=$1 file=$2 o=$3 r=$4 w=$5 f=$6 go a args wrc noise=0
 	shift 6
 	OUT=$WORK/$name.out ERR=$WORK/$name.err
 	go=$WORK/go
@@ -190,9 +192,10 @@ traced_run() {
 	WPID=$!
 	args=""
 	for a in "$@"; do
-		[ "$a" = @PID@ ] && a=$WPID
+		if [ "$a" = @PID@ ]; then a=$WPID; noise=1; fi
 		args="$args $a"
 	done
+	[ "$noise" = 0 ] || noise_start /mnt/ext4
 	# shellcheck disable=SC2086 # args is a list of plain words
 	ext4dist $args > "$OUT" 2> "$ERR" &
 	EPID=$!
@@ -200,6 +203,7 @@ traced_run() {
 		fail "$name" "no banner from 'ext4dist$args' within 60 s" \
 			"$OUT" "$ERR"
 		kill -9 "$EPID" "$WPID" 2>/dev/null || true
+		noise_stop
 		wait "$EPID" 2>/dev/null || true
 		wait "$WPID" 2>/dev/null || true
 		return 1
@@ -207,6 +211,9 @@ traced_run() {
 	touch "$go"
 	wrc=0
 	wait "$WPID" || wrc=$?
+	# Give the noise time to run inside the traced window for sure.
+	[ "$noise" = 0 ] || sleep 0.3
+	noise_stop
 	if [ "$wrc" != 0 ]; then
 		fail "$name" "workload exited $wrc" "$WORK/$name.wl"
 		kill -9 "$EPID" 2>/dev/null || true
