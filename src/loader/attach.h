@@ -76,6 +76,15 @@ void probe_detach(struct attach_ctx *ctx, struct probe_link *link);
  */
 int attach_remove_stale(struct attach_ctx *ctx);
 
+/*
+ * Sum of the misses tracefs reports in kprobe_profile for the given links
+ * (tracefs ones; a kretprobe misses when its maxactive instances are all
+ * in use).  -ENOTSUP when none of them is a tracefs probe.
+ */
+int attach_tracefs_missed(struct attach_ctx *ctx,
+			  const struct probe_link *links, unsigned int n,
+			  unsigned long long *missed);
+
 /* Event name for a probe: <prefix>_<pid>_<p|r>_<func>, cut to 63 chars. */
 void attach_event_name(const struct attach_ctx *ctx,
 		       const struct probe_spec *spec, char *buf, size_t size);

@@ -206,3 +206,38 @@ int attach_remove_stale(struct attach_ctx *ctx)
 	free(text);
 	return removed;
 }
+
+int attach_tracefs_missed(struct attach_ctx *ctx,
+			  const struct probe_link *links, unsigned int n,
+			  unsigned long long *missed)
+{
+	char *text = NULL, *line, *next;
+	unsigned int i, ours = 0;
+	int err;
+
+	for (i = 0; i < n; i++)
+		ours += links[i].ops == &attach_tracefs_ops && links[i].event[0];
+	if (!ours)
+		return -ENOTSUP;
+	err = tracefs_read(&ctx->tf, "kprobe_profile", &text);
+	if (err)
+		return err;
+	*missed = 0;
+	/* "  <event>   <hits>   <misses>", one line per kprobe event. */
+	for (line = text; line && *line; line = next) {
+		char name[64];
+		unsigned long long hits, miss;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(line, "%63s %llu %llu", name, &hits, &miss) != 3)
+			continue;
+		for (i = 0; i < n; i++)
+			if (links[i].ops == &attach_tracefs_ops &&
+			    strcmp(links[i].event, name) == 0)
+				*missed += miss;
+	}
+	free(text);
+	return 0;
+}

@@ -85,6 +85,27 @@ static void interval_delta(struct op_hist *cur, const struct op_hist *prev,
 	}
 }
 
+/*
+ * Returns that never met their entry (or entries never met by a return)
+ * mean the histograms undercount: say so, with the numbers.
+ */
+static void warn_losses(struct tracer *t, unsigned long long *prev_missed,
+			unsigned long long *prev_orphans)
+{
+	unsigned long long missed, orphans, dm, dor;
+
+	tracer_losses(t, &missed, &orphans);
+	dm = missed - *prev_missed;
+	dor = orphans - *prev_orphans;
+	*prev_missed = missed;
+	*prev_orphans = orphans;
+	if (!dm && !dor)
+		return;
+	fprintf(stderr, "ext4dist: warning: in this interval %llu probe hit%s missed (kretprobe instances exhausted: raise --maxactive) and %llu call%s lost %s return (thread exited); these calls are missing from the histograms above\n",
+		dm, dm == 1 ? " was" : "s were", dor, dor == 1 ? "" : "s",
+		dor == 1 ? "its" : "their");
+}
+
 static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
 		struct op_hist *prev)
 {
@@ -118,6 +139,7 @@ static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
 int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 {
 	struct op_hist prev[NR_OPS];
+	unsigned long long missed = 0, orphans = 0;
 	struct timespec deadline;
 	unsigned long left = a->count;
 	int err;
@@ -135,6 +157,7 @@ int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 		err = emit(t, a, out, prev);
 		if (err)
 			return err;
+		warn_losses(t, &missed, &orphans);
 		if (stopped || a->interval == 0 || --left == 0)
 			return 0;
 	}

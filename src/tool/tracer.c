@@ -1,6 +1,7 @@
 #include "tool/tracer.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,11 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 					  "BPF object: no \"hist\" map of struct op_hist");
 		t->hist_fd = h->fd;
 		t->hist_percpu = h->def.type == BPF_MAP_TYPE_PERCPU_ARRAY;
+		h = bpf_obj_find_map(&t->obj, "start");
+		if (!h || h->def.key_size != sizeof(__u32))
+			return errbuf_set(eb, -EINVAL,
+					  "BPF object: no \"start\" map keyed by thread id");
+		t->start_fd = h->fd;
 	}
 	t->ncpus = possible_cpus();
 	if (t->ncpus < 0)
@@ -152,6 +158,7 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 
 	memset(t, 0, sizeof(*t));
 	t->hist_fd = -1;
+	t->start_fd = -1;
 	if (privileges_check())
 		return errbuf_set(eb, -EPERM,
 				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
@@ -215,6 +222,35 @@ int tracer_read(struct tracer *t, struct op_hist *out)
 	return err;
 }
 
+/* A thread id with no thread behind it (kill() finds threads by tid). */
+static int thread_gone(unsigned int tid)
+{
+	return kill((pid_t)tid, 0) && errno == ESRCH;
+}
+
+void tracer_losses(struct tracer *t, unsigned long long *missed,
+		   unsigned long long *orphans)
+{
+	unsigned int key, next, gone[256];
+	unsigned int i, n = 0;
+	int err;
+
+	*missed = 0;
+	attach_tracefs_missed(&t->actx, t->links, t->nr_links, missed);
+	/* Collect first: deleting while walking restarts the walk. */
+	err = bpf_map_next_key(t->start_fd, NULL, &next);
+	while (!err && n < sizeof(gone) / sizeof(gone[0])) {
+		key = next;
+		if (thread_gone(key))
+			gone[n++] = key;
+		err = bpf_map_next_key(t->start_fd, &key, &next);
+	}
+	for (i = 0; i < n; i++)
+		if (bpf_map_delete(t->start_fd, &gone[i]) == 0)
+			t->orphans++;
+	*orphans = t->orphans;
+}
+
 void tracer_stop(struct tracer *t)
 {
 	unsigned int i;
@@ -235,4 +271,5 @@ void tracer_stop(struct tracer *t)
 	obj_load_state_free(&t->load);
 	bpf_obj_free(&t->obj);
 	t->hist_fd = -1;
+	t->start_fd = -1;
 }

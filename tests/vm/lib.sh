@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Host side of the VM tests (sourced by run.sh and demo.sh; bash).
 #
 # Fetches Debian kernel packages (cached outside git), builds an initramfs
@@ -194,7 +195,7 @@ vm_copy_modules() {
 
 # vm_build_initramfs KDIR OUT: initramfs (gzip'ed newc cpio) for KDIR.
 vm_build_initramfs() {
-	local kdir=$1 out=$2 stage bin applet busybox
+	local kdir=$1 out=$2 stage applet busybox
 	local ext4dist=${EXT4DIST_BIN:-$VM_TOP/ext4dist}
 	stage=$VM_BUILD/initramfs-$(vm_kernel_version "$kdir")
 	rm -rf "$stage"
@@ -229,6 +230,7 @@ vm_build_initramfs() {
 	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
 	chmod 755 "$stage/init" "$stage"/guest/*.sh
 
+	# shellcheck disable=SC2086 # lists of module names
 	vm_copy_modules "$kdir" "$stage/lib/modules" early.list $VM_EARLY_MODULES &&
 	vm_copy_modules "$kdir" "$stage/lib/modules" ext4.list $VM_EXT4_MODULES ||
 		return 1

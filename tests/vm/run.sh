@@ -27,7 +27,8 @@ if ! vm_build_tools; then
 	exit 1
 fi
 
-for series in ${*:-6.1 6.12}; do
+[ $# -gt 0 ] || set -- 6.1 6.12
+for series in "$@"; do
 	if ! kdir=$(vm_fetch_kernel "$series"); then
 		if [ "${CI:-}" = true ]; then
 			failed "$series kernel-package: cannot download the Debian $series kernel package"

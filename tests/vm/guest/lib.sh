@@ -1,3 +1,4 @@
+# shellcheck shell=dash disable=SC3043 # busybox ash has local
 # Helpers for the scripts that run inside the test VM (busybox sh).
 # Results go to stdout (the serial console, mixed with kernel messages) and,
 # when the host attached it, to the second serial port /dev/ttyS1, which
@@ -25,7 +26,7 @@ pass() { out "PASS $KERNEL $1"; }
 
 # fail NAME DETAILS [FILE...]: FAIL line, then the files' text indented.
 fail() {
-	local name=$1 details=$2 f
+	local name="$1" details="$2" f
 	shift 2
 	out "FAIL $KERNEL $name: $details"
 	for f in "$@"; do
@@ -36,7 +37,7 @@ fail() {
 
 # check NAME GOT WANT [FILE...]: PASS when GOT = WANT, else FAIL with both.
 check() {
-	local name=$1 got=$2 want=$3
+	local name="$1" got="$2" want="$3"
 	shift 3
 	if [ "$got" = "$want" ]; then
 		pass "$name"
@@ -183,7 +184,7 @@ noise_stop() {
 # and returns 1.
 SIGNAL=INT
 traced_run() {
-	local name=$1 file=$2 o=$3 r=$4 w=$5 f=$6 go a args wrc noise=0
+	local name="$1" file="$2" o="$3" r="$4" w="$5" f="$6" go a args wrc noise=0
 	shift 6
 	OUT=$WORK/$name.out ERR=$WORK/$name.err
 	go=$WORK/go

@@ -82,6 +82,7 @@ scenario_pid_filter() {
 		return 0
 	fi
 	got=$(counts "$OUT")
+	# shellcheck disable=SC2046 # "open N read N write N fsync N"
 	set -- $(echo "$got" | tr '=' ' ')
 	if [ "$2" -ge $O ] && [ "$4" -ge $R ] && [ "$6" -ge $W ] && [ "$8" -ge $F ]; then
 		pass no-pid-filter
@@ -150,7 +151,7 @@ scenario_signals() {
 	ensure_tracefs
 	for sig in INT TERM; do
 		for mode in default tracefs; do
-			name=sig$(echo "$sig" | tr 'A-Z' 'a-z')-$mode
+			name=sig$(echo "$sig" | tr '[:upper:]' '[:lower:]')-$mode
 			attach=""
 			[ "$mode" = default ] || attach=--attach=$mode
 			SIGNAL=$sig

@@ -37,6 +37,7 @@ fi
 [ -e "$T/kprobe_events" ] || mount -t tracefs nodev "$T"
 
 stale=0
+# shellcheck disable=SC2013 # event names have no blanks
 for ev in $(sed -n 's/^p:kprobes\/\(ext4dist_[0-9]*_[a-z]*\) .*/\1/p' "$T/kprobe_events"); do
 	owner=${ev#ext4dist_}
 	owner=${owner%%_*}
@@ -48,12 +49,13 @@ done
 [ "$stale" = 0 ] || echo "ext4dist: removed $stale stale kprobe events" >&2
 
 ops="open read write fsync"
-fn_open=ext4_file_open
-fn_read=ext4_file_read_iter
-fn_write=ext4_file_write_iter
-fn_fsync=ext4_sync_file
 for op in $ops; do
-	eval fn=\$fn_$op
+	case $op in
+	open) fn=ext4_file_open ;;
+	read) fn=ext4_file_read_iter ;;
+	write) fn=ext4_file_write_iter ;;
+	fsync) fn=ext4_sync_file ;;
+	esac
 	echo "p:kprobes/ext4dist_$$_$op $fn" >> "$T/kprobe_events"
 	[ -z "$pid" ] || echo "common_pid == $pid" > "$T/events/kprobes/ext4dist_$$_$op/filter"
 done
