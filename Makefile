@@ -80,13 +80,18 @@ $(BUILD)/ext4dist-dyn: $(MAIN_OBJ) $(BUILD)/libext4dist.a
 unit-tests: $(TEST_BIN)
 
 # The closing line "N passed, N failed" is printed by tests/run-all.sh.
-check: ext4dist $(TEST_BIN) $(BUILD)/ext4dist-dyn
+# Packages first (tests/deps.sh), then a fresh make sees the tools.
+check:
+	@tests/deps.sh
+	@$(MAKE) --no-print-directory ext4dist unit-tests $(BUILD)/ext4dist-dyn
 	@tests/run-all.sh
 
 check-unit: $(TEST_BIN)
 	@tests/run-all.sh unit
 
-demo: ext4dist
+demo:
+	@tests/deps.sh
+	@$(MAKE) --no-print-directory ext4dist
 	@tests/vm/demo.sh
 
 install: ext4dist

@@ -49,10 +49,11 @@
 
 /*
  * Helper names by number, from the UAPI header's own list, so every helper
- * the build host's kernel headers know gets its name.
+ * the build host's kernel headers know gets its name.  The list puts the
+ * commas itself (up to 6.1 between the entries, from 6.2 after each).
  */
 #ifdef __BPF_FUNC_MAPPER
-#define HELPER_NAME(x) [BPF_FUNC_##x] = "bpf_" #x,
+#define HELPER_NAME(x) [BPF_FUNC_##x] = "bpf_" #x
 static const char *const helper_names[] = {
 	__BPF_FUNC_MAPPER(HELPER_NAME)
 };
@@ -148,35 +149,41 @@ static void jmp_imm_text(char *out, size_t len, int32_t imm)
 		snprintf(out, len, "0x%llx", v);
 }
 
-static void print_alu(const struct bpf_insn *in, char *buf, size_t len)
+/*
+ * The printers below return 0 when they wrote the instruction's text, -1
+ * when they do not understand it (and wrote nothing).
+ */
+static int print_alu(const struct bpf_insn *in, char *buf, size_t len)
 {
 	int is64 = BPF_CLASS(in->code) == BPF_ALU64;
 	char r = is64 ? 'r' : 'w';
 	unsigned int op = BPF_OP(in->code);
 	int is_x = BPF_SRC(in->code) == BPF_X;
+	const char *kind;
 	char src[16];
 
-	if (op == BPF_NEG) {
+	switch (op) {
+	case BPF_NEG:
 		if (is_x || in->off)
-			goto unknown;
+			return -1;
 		snprintf(buf, len, "%c%u = -%c%u", r, in->dst_reg, r,
 			 in->dst_reg);
-		return;
-	}
-	if (op == BPF_END) {
-		/* ALU: to little/big endian; ALU64 (src bit clear): bswap. */
-		const char *kind = !is64 ? (is_x ? "be" : "le") :
-				   (is_x ? NULL : "bswap");
-
+		return 0;
+	case BPF_END:
+		/* ALU: to little/big endian; ALU64 with the src bit clear: bswap. */
+		if (!is64)
+			kind = is_x ? "be" : "le";
+		else
+			kind = is_x ? NULL : "bswap";
 		if (!kind || in->off ||
 		    (in->imm != 16 && in->imm != 32 && in->imm != 64))
-			goto unknown;
+			return -1;
 		snprintf(buf, len, "r%u = %s%d r%u", in->dst_reg, kind, in->imm,
 			 in->dst_reg);
-		return;
+		return 0;
 	}
 	if (!alu_ops[op >> 4])
-		goto unknown;
+		return -1;
 	if (is_x)
 		snprintf(src, sizeof(src), "%c%u", r, in->src_reg);
 	else
@@ -186,22 +193,21 @@ static void print_alu(const struct bpf_insn *in, char *buf, size_t len)
 	    (in->off == 8 || in->off == 16 || (is64 && in->off == 32))) {
 		snprintf(buf, len, "%c%u = (s%d)%s", r, in->dst_reg, in->off,
 			 src);
-		return;
+		return 0;
 	}
 	if ((op == BPF_DIV || op == BPF_MOD) && in->off == 1) {
 		snprintf(buf, len, "%c%u s%s %s", r, in->dst_reg,
 			 alu_ops[op >> 4], src);
-		return;
+		return 0;
 	}
+	/* Every other use of off is an extension this does not know. */
 	if (in->off)
-		goto unknown;
+		return -1;
 	snprintf(buf, len, "%c%u %s %s", r, in->dst_reg, alu_ops[op >> 4], src);
-	return;
-unknown:
-	print_unknown(in, buf, len);
+	return 0;
 }
 
-/* ld_imm64: both halves present; what the value is depends on src_reg. */
+/* ld_imm64, both halves present: what the value is depends on src_reg. */
 static int print_ld_imm64(const struct bpf_insn *in, char *buf, size_t len)
 {
 	uint32_t hi = (uint32_t)in[1].imm;
@@ -211,122 +217,111 @@ static int print_ld_imm64(const struct bpf_insn *in, char *buf, size_t len)
 	switch (in->src_reg) {
 	case 0:
 		snprintf(buf, len, "r%u = 0x%llx ll", d, (unsigned long long)v);
-		break;
+		return 0;
 	case PSEUDO_LD_MAP_FD:
 		snprintf(buf, len, "r%u = map_fd[%d] ll", d, in->imm);
-		break;
+		return 0;
 	case PSEUDO_LD_MAP_VALUE:
 		snprintf(buf, len, "r%u = map_value_fd[%d] + %u ll", d, in->imm,
 			 hi);
-		break;
+		return 0;
 	case PSEUDO_LD_BTF_ID:
 		snprintf(buf, len, "r%u = btf_id[%d] ll", d, in->imm);
-		break;
+		return 0;
 	case PSEUDO_LD_FUNC:
 		snprintf(buf, len, "r%u = func[%+d] ll", d, in->imm);
-		break;
+		return 0;
 	case PSEUDO_LD_MAP_IDX:
 		snprintf(buf, len, "r%u = map_idx[%d] ll", d, in->imm);
-		break;
+		return 0;
 	case PSEUDO_LD_MAP_IDX_VALUE:
 		snprintf(buf, len, "r%u = map_value_idx[%d] + %u ll", d,
 			 in->imm, hi);
-		break;
+		return 0;
 	default:
-		snprintf(buf, len,
-			 ".insn 0x%02x dst=r%u src=r%u off=%d imm=%d imm2=%d",
-			 in->code, in->dst_reg, in->src_reg, in->off, in->imm,
-			 in[1].imm);
-		break;
+		return -1;
 	}
-	return 2;
 }
 
-/* Class LD: ld_imm64 and the packet loads of classic BPF. */
-static int print_ld(const struct bpf_insn *insns, size_t cnt, size_t i,
-		    char *buf, size_t len)
+/* Class LD: ld_imm64 and the packet loads kept from classic BPF. */
+static int print_ld(const struct bpf_insn *in, char *buf, size_t len)
 {
-	const struct bpf_insn *in = &insns[i];
 	unsigned int mode = BPF_MODE(in->code);
 	unsigned int bits = size_bits(in->code);
 
-	if (in->code == LD_IMM64) {
-		if (i + 1 < cnt)
-			return print_ld_imm64(in, buf, len);
-	} else if (mode == BPF_ABS && bits != 64) {
+	if (bits == 64)
+		return -1;
+	if (mode == BPF_ABS) {
 		snprintf(buf, len, "r0 = *(u%u *)skb[%d]", bits, in->imm);
-		return 1;
-	} else if (mode == BPF_IND && bits != 64) {
+		return 0;
+	}
+	if (mode == BPF_IND) {
 		snprintf(buf, len, "r0 = *(u%u *)skb[r%u %c %lld]", bits,
 			 in->src_reg, in->imm < 0 ? '-' : '+',
 			 llabs((long long)in->imm));
-		return 1;
+		return 0;
 	}
-	print_unknown(in, buf, len);
-	return 1;
+	return -1;
 }
 
-static void print_ldx(const struct bpf_insn *in, char *buf, size_t len)
+static int print_ldx(const struct bpf_insn *in, char *buf, size_t len)
 {
 	unsigned int mode = BPF_MODE(in->code);
 	unsigned int bits = size_bits(in->code);
 	char addr[48];
 
-	if (mode == BPF_MEM || (mode == MODE_MEMSX && bits != 64)) {
-		addr_text(addr, sizeof(addr), mode == BPF_MEM ? 'u' : 's',
-			  bits, in->src_reg, in->off);
-		snprintf(buf, len, "r%u = *%s", in->dst_reg, addr);
-		return;
-	}
-	print_unknown(in, buf, len);
+	if (mode != BPF_MEM && (mode != MODE_MEMSX || bits == 64))
+		return -1;
+	addr_text(addr, sizeof(addr), mode == BPF_MEM ? 'u' : 's', bits,
+		  in->src_reg, in->off);
+	snprintf(buf, len, "r%u = *%s", in->dst_reg, addr);
+	return 0;
 }
 
-static void print_st(const struct bpf_insn *in, char *buf, size_t len)
+static int print_st(const struct bpf_insn *in, char *buf, size_t len)
 {
 	char addr[48];
 
-	if (BPF_MODE(in->code) == BPF_MEM) {
-		addr_text(addr, sizeof(addr), 'u', size_bits(in->code),
-			  in->dst_reg, in->off);
-		snprintf(buf, len, "*%s = %d", addr, in->imm);
-		return;
-	}
-	print_unknown(in, buf, len);
+	if (BPF_MODE(in->code) != BPF_MEM)
+		return -1;
+	addr_text(addr, sizeof(addr), 'u', size_bits(in->code), in->dst_reg,
+		  in->off);
+	snprintf(buf, len, "*%s = %d", addr, in->imm);
+	return 0;
 }
 
 /* Atomic operations: the operation is in imm, the width in the size. */
-static void print_atomic(const struct bpf_insn *in, char *buf, size_t len)
+static int print_atomic(const struct bpf_insn *in, char *buf, size_t len)
 {
 	unsigned int bits = size_bits(in->code);
 	char r = bits == 64 ? 'r' : 'w';
-	int op = in->imm & ~BPF_FETCH;
 	const char *name, *sym;
 	char addr[48];
 
-	addr_text(addr, sizeof(addr), 'u', bits, in->dst_reg, in->off);
 	if (in->imm == ATOMIC_LOAD_ACQ) {
-		/* Loads from src + off into dst, unlike the others. */
+		/* Loads from src + off into dst, unlike all the others. */
 		addr_text(addr, sizeof(addr), 'u', bits, in->src_reg, in->off);
 		snprintf(buf, len, "r%u = load_acquire(%s)", in->dst_reg, addr);
-		return;
+		return 0;
 	}
+	addr_text(addr, sizeof(addr), 'u', bits, in->dst_reg, in->off);
 	if (in->imm == ATOMIC_STORE_REL) {
 		snprintf(buf, len, "store_release(%s, r%u)", addr, in->src_reg);
-		return;
+		return 0;
 	}
 	if (bits != 32 && bits != 64)
-		goto unknown;
+		return -1;
 	if (in->imm == ATOMIC_XCHG) {
 		snprintf(buf, len, "%c%u = atomic_xchg(%s, %c%u)", r,
 			 in->src_reg, addr, r, in->src_reg);
-		return;
+		return 0;
 	}
 	if (in->imm == ATOMIC_CMPXCHG) {
 		snprintf(buf, len, "%c0 = atomic_cmpxchg(%s, %c0, %c%u)", r,
 			 addr, r, r, in->src_reg);
-		return;
+		return 0;
 	}
-	switch (op) {
+	switch (in->imm & ~BPF_FETCH) {
 	case BPF_ADD:
 		name = "add";
 		sym = "+=";
@@ -344,7 +339,7 @@ static void print_atomic(const struct bpf_insn *in, char *buf, size_t len)
 		sym = "^=";
 		break;
 	default:
-		goto unknown;
+		return -1;
 	}
 	if (in->imm & BPF_FETCH)
 		snprintf(buf, len, "%c%u = atomic_fetch_%s(%s, %c%u)", r,
@@ -352,12 +347,10 @@ static void print_atomic(const struct bpf_insn *in, char *buf, size_t len)
 	else
 		snprintf(buf, len, "lock *%s %s %c%u", addr, sym, r,
 			 in->src_reg);
-	return;
-unknown:
-	print_unknown(in, buf, len);
+	return 0;
 }
 
-static void print_stx(const struct bpf_insn *in, char *buf, size_t len)
+static int print_stx(const struct bpf_insn *in, char *buf, size_t len)
 {
 	char addr[48];
 
@@ -366,16 +359,15 @@ static void print_stx(const struct bpf_insn *in, char *buf, size_t len)
 		addr_text(addr, sizeof(addr), 'u', size_bits(in->code),
 			  in->dst_reg, in->off);
 		snprintf(buf, len, "*%s = r%u", addr, in->src_reg);
-		return;
+		return 0;
 	case BPF_ATOMIC:
-		print_atomic(in, buf, len);
-		return;
+		return print_atomic(in, buf, len);
 	default:
-		print_unknown(in, buf, len);
+		return -1;
 	}
 }
 
-static void print_call(const struct bpf_insn *in, char *buf, size_t len)
+static int print_call(const struct bpf_insn *in, char *buf, size_t len)
 {
 	size_t nr = sizeof(helper_names) / sizeof(helper_names[0]);
 
@@ -387,19 +379,19 @@ static void print_call(const struct bpf_insn *in, char *buf, size_t len)
 				 in->imm);
 		else
 			snprintf(buf, len, "call #%d", in->imm);
-		return;
+		return 0;
 	case PSEUDO_CALL_LOCAL:
 		snprintf(buf, len, "call %+d", in->imm);
-		return;
+		return 0;
 	case PSEUDO_CALL_KFUNC:
 		snprintf(buf, len, "call kfunc#%d", in->imm);
-		return;
+		return 0;
 	default:
-		print_unknown(in, buf, len);
+		return -1;
 	}
 }
 
-static void print_jmp(const struct bpf_insn *in, char *buf, size_t len)
+static int print_jmp(const struct bpf_insn *in, char *buf, size_t len)
 {
 	int is32 = BPF_CLASS(in->code) == BPF_JMP32;
 	char r = is32 ? 'w' : 'r';
@@ -412,41 +404,75 @@ static void print_jmp(const struct bpf_insn *in, char *buf, size_t len)
 			snprintf(buf, len, "gotol %+d", in->imm);
 		else
 			snprintf(buf, len, "goto %+d", in->off);
-		return;
+		return 0;
 	case BPF_CALL:
-		if (is32)
-			break;
-		print_call(in, buf, len);
-		return;
+		return is32 ? -1 : print_call(in, buf, len);
 	case BPF_EXIT:
 		if (is32)
-			break;
+			return -1;
 		snprintf(buf, len, "exit");
-		return;
+		return 0;
 	case JMP_JCOND:
 		if (is32 || in->src_reg)
-			break;
+			return -1;
 		snprintf(buf, len, "may_goto %+d", in->off);
-		return;
-	default:
-		if (!jmp_ops[op >> 4])
-			break;
-		if (BPF_SRC(in->code) == BPF_X)
-			snprintf(src, sizeof(src), "%c%u", r, in->src_reg);
-		else
-			jmp_imm_text(src, sizeof(src), in->imm);
-		snprintf(buf, len, "if %c%u %s %s goto %+d", r, in->dst_reg,
-			 jmp_ops[op >> 4], src, in->off);
-		return;
+		return 0;
 	}
-	print_unknown(in, buf, len);
+	if (!jmp_ops[op >> 4])
+		return -1;
+	if (BPF_SRC(in->code) == BPF_X)
+		snprintf(src, sizeof(src), "%c%u", r, in->src_reg);
+	else
+		jmp_imm_text(src, sizeof(src), in->imm);
+	snprintf(buf, len, "if %c%u %s %s goto %+d", r, in->dst_reg,
+		 jmp_ops[op >> 4], src, in->off);
+	return 0;
+}
+
+/* Text of insns[i] into buf; returns the slots used, *known whether understood. */
+static int disasm(const struct bpf_insn *insns, size_t cnt, size_t i,
+		  char *buf, size_t len, int *known)
+{
+	const struct bpf_insn *in = &insns[i];
+	int slots = 1, err;
+
+	switch (BPF_CLASS(in->code)) {
+	case BPF_LD:
+		if (in->code == LD_IMM64 && i + 1 < cnt) {
+			slots = 2;
+			err = print_ld_imm64(in, buf, len);
+		} else {
+			err = print_ld(in, buf, len);
+		}
+		break;
+	case BPF_LDX:
+		err = print_ldx(in, buf, len);
+		break;
+	case BPF_ST:
+		err = print_st(in, buf, len);
+		break;
+	case BPF_STX:
+		err = print_stx(in, buf, len);
+		break;
+	case BPF_ALU:
+	case BPF_ALU64:
+		err = print_alu(in, buf, len);
+		break;
+	default:	/* BPF_JMP, BPF_JMP32: the class has three bits */
+		err = print_jmp(in, buf, len);
+		break;
+	}
+	if (err)
+		print_unknown(in, slots, buf, len);
+	*known = !err;
+	return slots;
 }
 
 int bpf_disasm_insn(const struct bpf_insn *insns, size_t cnt, size_t i,
 		    char *buf, size_t len)
 {
-	const struct bpf_insn *in;
 	char scratch[1];
+	int known;
 
 	if (!insns || i >= cnt)
 		return -EINVAL;
@@ -454,37 +480,17 @@ int bpf_disasm_insn(const struct bpf_insn *insns, size_t cnt, size_t i,
 		buf = scratch;
 		len = sizeof(scratch);
 	}
-	in = &insns[i];
-	switch (BPF_CLASS(in->code)) {
-	case BPF_LD:
-		return print_ld(insns, cnt, i, buf, len);
-	case BPF_LDX:
-		print_ldx(in, buf, len);
-		break;
-	case BPF_ST:
-		print_st(in, buf, len);
-		break;
-	case BPF_STX:
-		print_stx(in, buf, len);
-		break;
-	case BPF_ALU:
-	case BPF_ALU64:
-		print_alu(in, buf, len);
-		break;
-	default:	/* BPF_JMP, BPF_JMP32: the class has three bits */
-		print_jmp(in, buf, len);
-		break;
-	}
-	return 1;
+	return disasm(insns, cnt, i, buf, len, &known);
 }
 
 int bpf_disasm_jump_target(const struct bpf_insn *insns, size_t cnt, size_t i,
 			   long long *target)
 {
 	const struct bpf_insn *in;
-	char text[96];
 	unsigned int cls, op;
+	char scratch[1];
 	long long rel;
+	int known;
 
 	if (!insns || i >= cnt)
 		return 0;
@@ -493,9 +499,9 @@ int bpf_disasm_jump_target(const struct bpf_insn *insns, size_t cnt, size_t i,
 	op = BPF_OP(in->code);
 	if (cls != BPF_JMP && cls != BPF_JMP32)
 		return 0;
-	/* Only what the printer understood is a jump. */
-	bpf_disasm_insn(insns, cnt, i, text, sizeof(text));
-	if (strncmp(text, ".insn", 5) == 0 || op == BPF_EXIT)
+	/* Only what the printer understood counts as a jump. */
+	disasm(insns, cnt, i, scratch, sizeof(scratch), &known);
+	if (!known || op == BPF_EXIT)
 		return 0;
 	if (op == BPF_CALL) {
 		if (in->src_reg != PSEUDO_CALL_LOCAL)
@@ -510,13 +516,14 @@ int bpf_disasm_jump_target(const struct bpf_insn *insns, size_t cnt, size_t i,
 	return 1;
 }
 
-static const char *map_name_of(const struct bpf_obj *obj,
-			       const struct obj_prog *p, size_t i, char *tmp,
-			       size_t len)
+/* "start" for an ld_imm64 that a relocation ties to a map, else NULL. */
+static const char *reloc_map_name(const struct bpf_obj *obj,
+				  const struct obj_prog *p, size_t i,
+				  char *tmp, size_t len)
 {
 	size_t k, m;
 
-	for (k = 0; k < p->nr_relocs; k++) {
+	for (k = 0; p->relocs && k < p->nr_relocs; k++) {
 		if (p->relocs[k].insn != i)
 			continue;
 		m = p->relocs[k].map;
@@ -544,11 +551,11 @@ static int prog_line(const struct bpf_obj *obj, const struct obj_prog *p,
 		uint64_t v = ((uint64_t)(uint32_t)in[1].imm << 32) |
 			     (uint32_t)in->imm;
 
-		if (map_name_of(obj, p, i, map, sizeof(map))) {
+		if (reloc_map_name(obj, p, i, map, sizeof(map))) {
 			snprintf(buf, len, "r%u = map[%s] ll", in->dst_reg, map);
 			return 2;
 		}
-		for (k = 0; in->src_reg == 0 && k < nr_names; k++) {
+		for (k = 0; names && in->src_reg == 0 && k < nr_names; k++) {
 			if (names[k].name && names[k].value == v) {
 				snprintf(buf, len, "r%u = %s ll", in->dst_reg,
 					 names[k].name);
@@ -557,14 +564,12 @@ static int prog_line(const struct bpf_obj *obj, const struct obj_prog *p,
 		}
 	}
 	n = bpf_disasm_insn(p->insns, p->insn_cnt, i, text, sizeof(text));
-	if (bpf_disasm_jump_target(p->insns, p->insn_cnt, i, &target)) {
-		if (target >= 0 && (unsigned long long)target < p->insn_cnt)
-			snprintf(buf, len, "%s <L%lld>", text, target);
-		else
-			snprintf(buf, len, "%s <L%lld outside>", text, target);
-	} else {
+	if (!bpf_disasm_jump_target(p->insns, p->insn_cnt, i, &target))
 		snprintf(buf, len, "%s", text);
-	}
+	else if (target >= 0 && (unsigned long long)target < p->insn_cnt)
+		snprintf(buf, len, "%s <L%lld>", text, target);
+	else
+		snprintf(buf, len, "%s <L%lld outside>", text, target);
 	return n;
 }
 

@@ -1,0 +1,67 @@
+/*
+ * --dump-bpf: what ext4dist would hand the kernel, readable.  The object
+ * is printed in its own order (license, maps, programs) and before any
+ * patching, so the placeholders show by name.
+ */
+#include <errno.h>
+
+#include "ext4dist_abi.h"
+#include "loader/bpf_disasm.h"
+#include "loader/elf_obj.h"
+#include "loader/obj_load.h"
+#include "tool/bpf_blob.h"
+#include "tool/dump_bpf.h"
+
+static const struct bpf_disasm_name patch_names[] = {
+	{ PATCH_TGID, "PATCH_TGID" },
+	{ PATCH_FACTOR, "PATCH_FACTOR" },
+	{ PATCH_FOPS, "PATCH_FOPS" },
+	{ PATCH_FOP_OFF, "PATCH_FOP_OFF" },
+	{ PATCH_SELF, "PATCH_SELF" },
+};
+
+static void print_maps(FILE *out, const struct bpf_obj *obj)
+{
+	size_t i;
+
+	fprintf(out, "maps: %zu\n", obj->nr_maps);
+	for (i = 0; i < obj->nr_maps; i++) {
+		const struct obj_map *m = &obj->maps[i];
+
+		fprintf(out, "  %-12.63s %-14s key %u, value %u, entries %u\n",
+			m->name, map_type_name(m->def.type), m->def.key_size,
+			m->def.value_size, m->def.max_entries);
+	}
+}
+
+int dump_bpf(FILE *out, struct errbuf *eb)
+{
+	struct bpf_obj obj;
+	size_t i;
+	int err;
+
+	err = bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &obj,
+			    eb);
+	if (err)
+		return err;
+	fprintf(out, "license: %.127s\n", obj.license);
+	fprintf(out, "kernel version: %u (replaced by the running kernel's at load)\n",
+		obj.version);
+	print_maps(out, &obj);
+	fprintf(out, "programs: %zu\n", obj.nr_progs);
+	for (i = 0; i < obj.nr_progs; i++) {
+		fputc('\n', out);
+		err = bpf_disasm_prog_named(out, &obj, &obj.progs[i],
+					    patch_names,
+					    sizeof(patch_names) /
+					    sizeof(patch_names[0]));
+		if (err)
+			break;
+	}
+	if (!err && (fflush(out) == EOF || ferror(out)))
+		err = -EIO;
+	if (err)
+		errbuf_set(eb, err, "--dump-bpf: cannot write the listing");
+	bpf_obj_free(&obj);
+	return err;
+}

@@ -1,0 +1,18 @@
+/* --dump-bpf: the embedded BPF object as text, without loading anything. */
+#ifndef EXT4DIST_DUMP_BPF_H
+#define EXT4DIST_DUMP_BPF_H
+
+#include <stdio.h>
+
+#include "loader/errbuf.h"
+
+/*
+ * Prints the embedded object's license, its maps (name, type, key and
+ * value sizes, entries) and every program disassembled, the PATCH_*
+ * placeholders of ext4dist_abi.h shown by name.  Needs no privileges and
+ * touches no kernel.  Returns 0, or -errno with the reason in eb (the
+ * object does not parse, or writing to out failed).
+ */
+int dump_bpf(FILE *out, struct errbuf *eb);
+
+#endif

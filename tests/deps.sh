@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages ext4dist's build, tests and demo need,
+# when they are missing (as root, with apt-get).  Quiet when all are there.
+set -euo pipefail
+
+packages=(
+	make gcc libc6-dev pkg-config        # user space build
+	clang llvm                           # the BPF object (build time only)
+	libelf-dev zlib1g-dev linux-libc-dev # libelf (static), UAPI headers
+	valgrind util-linux                  # valgrind runs, setpriv
+	libclang-rt-14-dev                   # libFuzzer and sanitizer runtimes
+	cppcheck clang-tidy                  # make lint
+	qemu-system-x86 busybox-static cpio  # the VM tests and demo
+	e2fsprogs kmod xz-utils zstd gzip
+)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ] || ! command -v apt-get > /dev/null; then
+	echo "deps: missing packages: ${missing[*]}" >&2
+	echo "deps: install them as root: apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
