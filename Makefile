@@ -13,7 +13,25 @@ VERSION := 0.1.0
 
 ARCH    ?= x86_64
 BPF_ARCH_x86_64 := x86
+BPF_ARCH_arm64  := arm64
 BPF_ARCH := $(BPF_ARCH_$(ARCH))
+$(if $(BPF_ARCH),,$(error ARCH=$(ARCH): use x86_64 or arm64))
+# The binary: ./ext4dist for x86_64; cross builds go to their own BUILD dir.
+BIN     ?= ext4dist
+PKG_CONFIG ?= pkg-config
+ifeq ($(ARCH),arm64)
+# make ARCH=arm64: cross build (gcc-aarch64-linux-gnu, libelf-dev:arm64,
+# zlib1g-dev:arm64) into build-arm64/ext4dist.
+ifeq ($(origin CC),default)
+CC      := aarch64-linux-gnu-gcc
+endif
+ifeq ($(origin AR),default)
+AR      := aarch64-linux-gnu-ar
+endif
+BUILD   := $(if $(filter command line environment,$(origin BUILD)),$(BUILD),build-arm64)
+BIN     := $(BUILD)/ext4dist
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig pkg-config
+endif
 
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
@@ -21,7 +39,7 @@ CFLAGS   ?= -O2 -g
 XCFLAGS  := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc \
             -DEXT4DIST_VERSION='"$(VERSION)"'
 LDLIBS   := -lelf -lz
-STATIC_LDLIBS := $(shell pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz)
+STATIC_LDLIBS := $(shell $(PKG_CONFIG) --static --libs libelf 2>/dev/null || echo -lelf -lz)
 
 BPF_SRC  := bpf/ext4dist.bpf.c
 BPF_OBJ  := $(BUILD)/ext4dist.bpf.o
@@ -41,7 +59,7 @@ TEST_LIB := $(BUILD)/tests/test.o
 .PHONY: all unit-tests check check-unit check-host check-asan check-valgrind check-vm \
         demo install clean bpf lint
 
-all: ext4dist
+all: $(BIN)
 
 bpf: $(BPF_OBJ)
 
@@ -59,9 +77,9 @@ $(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ)
 
 $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
-ext4dist: $(MAIN_OBJ) $(BUILD)/libext4dist.a
+$(BIN): $(MAIN_OBJ) $(BUILD)/libext4dist.a
 	$(CC) -static $(CFLAGS) $(XCFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 $(TEST_LIB): tests/test.c tests/test.h
@@ -94,7 +112,7 @@ demo:
 	@$(MAKE) --no-print-directory ext4dist
 	@tests/vm/demo.sh
 
-install: ext4dist
+install: $(BIN)
 	install -D -m 0755 ext4dist $(DESTDIR)$(PREFIX)/sbin/ext4dist
 	install -D -m 0644 man/ext4dist.8 $(DESTDIR)$(PREFIX)/share/man/man8/ext4dist.8
 

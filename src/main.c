@@ -11,6 +11,7 @@
 #include "loader/vlog.h"
 #include "tool/args.h"
 #include "tool/check.h"
+#include "tool/dump_bpf.h"
 #include "tool/run_loop.h"
 #include "tool/tracer.h"
 
@@ -64,6 +65,12 @@ int main(int argc, char **argv)
 	if (err)
 		return args_exit_code(err);
 	vlog_set(args.verbose, stderr);
+	if (args.dump_bpf) {
+		err = dump_bpf(stdout, &eb);
+		if (err)
+			fprintf(stderr, "ext4dist: %s\n", eb.msg);
+		return err ? 1 : 0;
+	}
 	config_from_args(&args, &cfg, &tracefs);
 	if (args.check)
 		return check_run(stdout, &cfg);

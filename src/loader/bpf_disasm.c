@@ -170,7 +170,7 @@ static int print_alu(const struct bpf_insn *in, char *buf, size_t len)
 			 in->dst_reg);
 		return 0;
 	case BPF_END:
-		/* ALU: to little/big endian; ALU64 with the src bit clear: bswap. */
+		/* ALU: to little or big endian; ALU64 (src bit clear): bswap */
 		if (!is64)
 			kind = is_x ? "be" : "le";
 		else
@@ -429,7 +429,10 @@ static int print_jmp(const struct bpf_insn *in, char *buf, size_t len)
 	return 0;
 }
 
-/* Text of insns[i] into buf; returns the slots used, *known whether understood. */
+/*
+ * Text of insns[i] into buf; returns the slots used and sets *known to
+ * whether the instruction was understood.
+ */
 static int disasm(const struct bpf_insn *insns, size_t cnt, size_t i,
 		  char *buf, size_t len, int *known)
 {
@@ -552,7 +555,8 @@ static int prog_line(const struct bpf_obj *obj, const struct obj_prog *p,
 			     (uint32_t)in->imm;
 
 		if (reloc_map_name(obj, p, i, map, sizeof(map))) {
-			snprintf(buf, len, "r%u = map[%s] ll", in->dst_reg, map);
+			snprintf(buf, len, "r%u = map[%s] ll", in->dst_reg,
+				 map);
 			return 2;
 		}
 		for (k = 0; names && in->src_reg == 0 && k < nr_names; k++) {

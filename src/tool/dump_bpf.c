@@ -45,8 +45,8 @@ int dump_bpf(FILE *out, struct errbuf *eb)
 	if (err)
 		return err;
 	fprintf(out, "license: %.127s\n", obj.license);
-	fprintf(out, "kernel version: %u (replaced by the running kernel's at load)\n",
-		obj.version);
+	/* The loader writes the running kernel's version code instead. */
+	fprintf(out, "kernel version: %u (replaced at load)\n", obj.version);
 	print_maps(out, &obj);
 	fprintf(out, "programs: %zu\n", obj.nr_progs);
 	for (i = 0; i < obj.nr_progs; i++) {

@@ -89,3 +89,13 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 	expect_eq "--check: tracefs mounts as before" \
 		"$(grep -c -E ' (tracefs|debugfs) ' /proc/self/mounts)" "$mounts_before"
 fi
+
+# --dump-bpf: the object's maps and every program, placeholders named.
+run_bin "$BIN" --dump-bpf
+expect_eq "--dump-bpf: exit status" "$RC" 0
+expect_eq "--dump-bpf: programs listed" "$(grep -c ': section k' "$TMP/out")" 13
+expect_eq "--dump-bpf: PID filter placeholder named" \
+	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 6
+expect_eq "--dump-bpf: map references named" \
+	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 6
+expect_eq "--dump-bpf: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0

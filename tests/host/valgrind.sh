@@ -33,6 +33,7 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 	vg "no kprobes, tracefs forced" 1 --attach=tracefs -p 1 1 1
 fi
 vg "--check" $([ -e /sys/bus/event_source/devices/kprobe/type ] && echo 0 || echo 1) --check
+vg "--dump-bpf" 0 --dump-bpf
 vg "bad pid" 2 -p abc
 vg "interval 0" 1 0
 vg "help" 0 -h

@@ -5,7 +5,8 @@
 # (busybox-static, the needed modules, ext4dist, the workload program and
 # the guest scripts), makes small ext4/ext3/ext2 images and boots them in
 # qemu.  Environment:
-#   EXT4DIST_VM_CACHE    kernel cache (default /var/cache/ext4dist-vm)
+#   EXT4DIST_VM_CACHE    kernel cache (default /var/cache/ext4dist-vm, or
+#                        ~/.cache/ext4dist-vm when that is not writable)
 #   EXT4DIST_VM_BUILD    build products (default <top>/build/vm)
 #   EXT4DIST_VM_TIMEOUT  hard limit for one boot in seconds (default 600)
 #   EXT4DIST_VM_KVM=1    use KVM instead of TCG
@@ -13,7 +14,15 @@
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_TOP=$(cd "$VM_DIR/../.." && pwd)
-VM_CACHE=${EXT4DIST_VM_CACHE:-/var/cache/ext4dist-vm}
+# The kernel cache lives outside the tree; without write access to
+# /var/cache (not root), under the user's cache directory.
+if [ -n "${EXT4DIST_VM_CACHE:-}" ]; then
+	VM_CACHE=$EXT4DIST_VM_CACHE
+elif mkdir -p /var/cache/ext4dist-vm 2>/dev/null && [ -w /var/cache/ext4dist-vm ]; then
+	VM_CACHE=/var/cache/ext4dist-vm
+else
+	VM_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/ext4dist-vm
+fi
 VM_BUILD=${EXT4DIST_VM_BUILD:-$VM_TOP/build/vm}
 VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-600}
 

@@ -222,15 +222,22 @@ scenario_ext23() {
 	done
 }
 
-scenario_no_ext4
-setup_filesystems
-scenario_tracefs_unmounted
-scenario_pid_filter
-scenario_attach
-scenario_interval
-scenario_signals
-scenario_tmpfs
-scenario_ext23
+# run STEP: STEP, with its start time on the console (not the results port).
+run() {
+	echo "--- $1 at $(cut -d' ' -f1 /proc/uptime) s"
+	"$1"
+}
+
+run scenario_no_ext4
+run setup_filesystems
+run scenario_tracefs_unmounted
+run scenario_pid_filter
+run scenario_attach
+run scenario_interval
+run scenario_signals
+run scenario_tmpfs
+run scenario_ext23
+echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
 if [ -z "$left" ]; then

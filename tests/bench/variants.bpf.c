@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make bench: alternative designs of ext4dist's per-event path, all on
+ * ext4_file_read_iter (section "kprobe/ext4_file_read_iter/<variant>"),
+ * loaded and attached one pair at a time by tests/bench/bench_probe.c with
+ * the project's own loader, and timed with the kernel's bpf_stats.
+ *
+ *   null      entry and return do nothing: the floor (dispatch + stats)
+ *   bcc       BCC's ext4dist design: start hash tid -> ts, histogram in a
+ *             BPF_MAP_TYPE_HASH keyed by {char op[16]; u64 slot},
+ *             lookup-or-init, atomic increment (no sum, no max)
+ *   pcpu      ext4dist as shipped (bpf/ext4dist.bpf.c): start hash,
+ *             per-CPU array of struct op_hist, atomic adds
+ *   array     the same on a shared plain array (ext4dist's pre-4.6
+ *             fallback): atomic adds on one copy
+ *   pcpu_na   pcpu with plain (non-atomic) adds: per-CPU data needs none
+ *   tidarr    pcpu_na, plus the start timestamps in a plain array indexed
+ *             by tid & (TIDARR_SIZE - 1) and tagged with the tid, instead
+ *             of hash update + lookup + delete (the verifier inlines array
+ *             lookups: no helper call, no bucket lock)
+ *
+ * Same legacy rules as bpf/ext4dist.bpf.c: no globals, no loops, no calls.
+ * The PID filter and factor placeholders are kept (patched to 0 / 1000)
+ * so every variant pays for them like the shipped programs do.
+ */
+#include "bpf_legacy.h"
+#include "ext4dist_abi.h"
+
+#define TIDARR_SIZE 32768	/* power of two; default pid_max */
+
+INLINE __u32 log2_32(__u32 v)
+{
+	__u32 r, shift;
+
+	r = (v > 0xFFFF) << 4;
+	v >>= r;
+	shift = (v > 0xFF) << 3;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xF) << 2;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	r |= shift;
+	r |= (v >> 1);
+	return r;
+}
+
+INLINE __u32 log2l_plus1(__u64 v)
+{
+	__u32 hi = v >> 32;
+
+	if (hi)
+		return log2_32(hi) + 32 + 1;
+	return log2_32((__u32)v) + 1;
+}
+
+INLINE __u64 slot_of(__u64 delta, __u64 factor)
+{
+	__u64 slot = log2l_plus1(delta / factor);
+
+	if (slot >= NR_SLOTS)
+		slot = NR_SLOTS - 1;
+	asm volatile("" : "+r"(slot));
+	return slot & (NR_SLOTS - 1);
+}
+
+/* ---- maps ---- */
+
+#define START_HASH(name)						\
+struct legacy_map_def name SEC("maps") = {				\
+	.type = BPF_MAP_TYPE_HASH,					\
+	.key_size = sizeof(__u32),					\
+	.value_size = sizeof(__u64),					\
+	.max_entries = 10240,						\
+}
+
+START_HASH(start_bcc);
+START_HASH(start_pcpu);
+START_HASH(start_array);
+START_HASH(start_pcpu_na);
+
+struct dist_key {
+	char op[16];
+	__u64 slot;
+};
+
+/* BCC: BPF_HISTOGRAM(dist, dist_key) is a hash map for a struct key. */
+struct legacy_map_def dist_bcc SEC("maps") = {
+	.type = BPF_MAP_TYPE_HASH,
+	.key_size = sizeof(struct dist_key),
+	.value_size = sizeof(__u64),
+	.max_entries = NR_OPS * NR_SLOTS,
+};
+
+struct legacy_map_def hist_pcpu SEC("maps") = {
+	.type = BPF_MAP_TYPE_PERCPU_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct op_hist),
+	.max_entries = NR_OPS,
+};
+
+struct legacy_map_def hist_array SEC("maps") = {
+	.type = BPF_MAP_TYPE_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct op_hist),
+	.max_entries = NR_OPS,
+};
+
+struct legacy_map_def hist_pcpu_na SEC("maps") = {
+	.type = BPF_MAP_TYPE_PERCPU_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct op_hist),
+	.max_entries = NR_OPS,
+};
+
+struct legacy_map_def hist_tidarr SEC("maps") = {
+	.type = BPF_MAP_TYPE_PERCPU_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct op_hist),
+	.max_entries = NR_OPS,
+};
+
+struct tid_ts {
+	__u64 ts;	/* 0: empty */
+	__u32 tid;
+	__u32 pad;
+};
+
+struct legacy_map_def start_tidarr SEC("maps") = {
+	.type = BPF_MAP_TYPE_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct tid_ts),
+	.max_entries = TIDARR_SIZE,
+};
+
+/* ---- shared pieces ---- */
+
+/* The shipped entry program, on a given start hash. */
+#define HASH_ENTRY(startmap) do {					\
+	__u64 id = bpf_get_current_pid_tgid();				\
+	__u64 want = PATCHED_CONST(PATCH_TGID);				\
+	__u32 tid = (__u32)id;						\
+	__u64 ts;							\
+									\
+	if (want && (id >> 32) != want)					\
+		return 0;						\
+	ts = bpf_ktime_get_ns();					\
+	bpf_map_update_elem(&startmap, &tid, &ts, BPF_ANY);		\
+	return 0;							\
+} while (0)
+
+/* Lookup + delete of the shipped return program; sets delta or returns. */
+#define HASH_DELTA(startmap, delta) do {				\
+	__u32 tid_ = (__u32)bpf_get_current_pid_tgid();			\
+	__u64 *tsp_ = bpf_map_lookup_elem(&startmap, &tid_);		\
+									\
+	if (!tsp_)							\
+		return 0;						\
+	delta = bpf_ktime_get_ns() - *tsp_;				\
+	bpf_map_delete_elem(&startmap, &tid_);				\
+} while (0)
+
+/* ---- null ---- */
+
+SEC("kprobe/ext4_file_read_iter/null") int v_null_e(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+SEC("kretprobe/ext4_file_read_iter/null") int v_null_r(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+/* ---- bcc ---- */
+
+SEC("kprobe/ext4_file_read_iter/bcc") int v_bcc_e(void *ctx)
+{
+	(void)ctx;
+	HASH_ENTRY(start_bcc);
+}
+
+SEC("kretprobe/ext4_file_read_iter/bcc") int v_bcc_r(void *ctx)
+{
+	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
+	struct dist_key key;
+	__u64 delta, *val, zero = 0;
+
+	(void)ctx;
+	HASH_DELTA(start_bcc, delta);
+	/* BCC: struct dist_key key = {.slot = bpf_log2l(delta)};
+	 * __builtin_memcpy(&key.op, op, sizeof(key.op)) with op "read". */
+	__builtin_memset(&key, 0, sizeof(key));
+	key.op[0] = 'r';
+	key.op[1] = 'e';
+	key.op[2] = 'a';
+	key.op[3] = 'd';
+	key.slot = slot_of(delta, factor);
+	/* dist.increment(key): lookup_or_try_init, then an atomic add. */
+	val = bpf_map_lookup_elem(&dist_bcc, &key);
+	if (!val) {
+		bpf_map_update_elem(&dist_bcc, &key, &zero, BPF_NOEXIST);
+		val = bpf_map_lookup_elem(&dist_bcc, &key);
+		if (!val)
+			return 0;
+	}
+	__sync_fetch_and_add(val, 1);
+	return 0;
+}
+
+/* ---- pcpu (shipped) and array (fallback): identical code ---- */
+
+#define ATOMIC_RETURN(startmap, histmap) do {				\
+	__u64 factor = PATCHED_CONST(PATCH_FACTOR);			\
+	__u32 op = OP_READ;						\
+	struct op_hist *h;						\
+	__u64 delta, slot;						\
+									\
+	HASH_DELTA(startmap, delta);					\
+	h = bpf_map_lookup_elem(&histmap, &op);				\
+	if (!h)								\
+		return 0;						\
+	slot = slot_of(delta, factor);					\
+	__sync_fetch_and_add(&h->slots[slot], 1);			\
+	__sync_fetch_and_add(&h->sum_ns, delta);			\
+	if (delta > h->max_ns)						\
+		h->max_ns = delta;					\
+	return 0;							\
+} while (0)
+
+SEC("kprobe/ext4_file_read_iter/pcpu") int v_pcpu_e(void *ctx)
+{
+	(void)ctx;
+	HASH_ENTRY(start_pcpu);
+}
+
+SEC("kretprobe/ext4_file_read_iter/pcpu") int v_pcpu_r(void *ctx)
+{
+	(void)ctx;
+	ATOMIC_RETURN(start_pcpu, hist_pcpu);
+}
+
+SEC("kprobe/ext4_file_read_iter/array") int v_array_e(void *ctx)
+{
+	(void)ctx;
+	HASH_ENTRY(start_array);
+}
+
+SEC("kretprobe/ext4_file_read_iter/array") int v_array_r(void *ctx)
+{
+	(void)ctx;
+	ATOMIC_RETURN(start_array, hist_array);
+}
+
+/* ---- pcpu_na: per-CPU, plain adds ---- */
+
+#define PLAIN_HIST(histmap, delta, factor) do {				\
+	__u32 op_ = OP_READ;						\
+	struct op_hist *h_ = bpf_map_lookup_elem(&histmap, &op_);	\
+	__u64 slot_;							\
+									\
+	if (!h_)							\
+		return 0;						\
+	slot_ = slot_of(delta, factor);					\
+	h_->slots[slot_] += 1;						\
+	h_->sum_ns += delta;						\
+	if (delta > h_->max_ns)						\
+		h_->max_ns = delta;					\
+} while (0)
+
+SEC("kprobe/ext4_file_read_iter/pcpu_na") int v_pcpu_na_e(void *ctx)
+{
+	(void)ctx;
+	HASH_ENTRY(start_pcpu_na);
+}
+
+SEC("kretprobe/ext4_file_read_iter/pcpu_na") int v_pcpu_na_r(void *ctx)
+{
+	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
+	__u64 delta;
+
+	(void)ctx;
+	HASH_DELTA(start_pcpu_na, delta);
+	PLAIN_HIST(hist_pcpu_na, delta, factor);
+	return 0;
+}
+
+/* ---- tidarr: start timestamps in a tid-indexed array ---- */
+
+SEC("kprobe/ext4_file_read_iter/tidarr") int v_tidarr_e(void *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u64 want = PATCHED_CONST(PATCH_TGID);
+	__u32 key = (__u32)id & (TIDARR_SIZE - 1);
+	struct tid_ts *e;
+
+	(void)ctx;
+	if (want && (id >> 32) != want)
+		return 0;
+	e = bpf_map_lookup_elem(&start_tidarr, &key);
+	if (!e)
+		return 0;
+	e->tid = (__u32)id;
+	e->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("kretprobe/ext4_file_read_iter/tidarr") int v_tidarr_r(void *ctx)
+{
+	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 key = tid & (TIDARR_SIZE - 1);
+	struct tid_ts *e;
+	__u64 delta, ts;
+
+	(void)ctx;
+	e = bpf_map_lookup_elem(&start_tidarr, &key);
+	if (!e)
+		return 0;
+	ts = e->ts;
+	/* Another thread with the same low tid bits: lose this sample. */
+	if (!ts || e->tid != tid)
+		return 0;
+	e->ts = 0;
+	delta = bpf_ktime_get_ns() - ts;
+	PLAIN_HIST(hist_tidarr, delta, factor);
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
+__u32 _version SEC("version") = 0;
