@@ -113,7 +113,7 @@ demo:
 	@tests/vm/demo.sh
 
 install: $(BIN)
-	install -D -m 0755 ext4dist $(DESTDIR)$(PREFIX)/sbin/ext4dist
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/sbin/ext4dist
 	install -D -m 0644 man/ext4dist.8 $(DESTDIR)$(PREFIX)/share/man/man8/ext4dist.8
 
 clean:

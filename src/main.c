@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 	err = run_loop(&t, &args, stdout);
 	tracer_stop(&t);
 	if (err) {
-		fprintf(stderr, "ext4dist: reading the histograms failed: %s\n",
+		fprintf(stderr, "ext4dist: stopped: %s (probes removed)\n",
 			strerror(-err));
 		return 1;
 	}

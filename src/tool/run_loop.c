@@ -21,6 +21,7 @@ static sigset_t stop_signals(void)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);	/* terminal gone: stop cleanly too */
 	return set;
 }
 
@@ -32,7 +33,15 @@ int run_loop_signals_setup(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
+		return -errno;
+	/*
+	 * A closed pipe must not kill us with tracefs events still defined:
+	 * the write fails with EPIPE instead and the run stops cleanly.
+	 */
+	sa.sa_handler = SIG_IGN;
+	if (sigaction(SIGPIPE, &sa, NULL))
 		return -errno;
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -errno;
@@ -132,7 +141,8 @@ static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
 	interval_delta(cur, prev, r.ops);
 	memcpy(prev, cur, sizeof(cur));
 	err = a->json ? report_json(out, &r) : report_text(out, &r);
-	fflush(out);
+	if (fflush(out) && !err)
+		err = -errno;
 	return err;
 }
 

@@ -11,9 +11,10 @@
 #include "tool/tracer.h"
 
 /*
- * Blocks SIGINT and SIGTERM and installs handlers for them (replacing an
+ * Blocks SIGINT, SIGTERM and SIGHUP and installs handlers for them (replacing an
  * inherited SIG_IGN: a job started with & from a script has SIGINT ignored).
  * Call before tracer_start so a signal during start-up is not lost.
+ * SIGPIPE is ignored: output errors end the run through the normal path.
  */
 int run_loop_signals_setup(void);
 
