@@ -3,6 +3,7 @@
  * The command line, then tracer (load + attach), run loop, clean stop.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,6 +75,11 @@ int main(int argc, char **argv)
 	config_from_args(&args, &cfg, &tracefs);
 	if (args.check)
 		return check_run(stdout, &cfg);
+	if (args.pid && kill((pid_t)args.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "ext4dist: no process with PID %u (-p): nothing to trace\n",
+			args.pid);
+		return 1;
+	}
 	err = run_loop_signals_setup();
 	if (err) {
 		fprintf(stderr, "ext4dist: cannot set up signal handling: %s\n",

@@ -99,3 +99,8 @@ expect_eq "--dump-bpf: PID filter placeholder named" \
 expect_eq "--dump-bpf: map references named" \
 	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 6
 expect_eq "--dump-bpf: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
+
+run_bin "$BIN" -p 4194304
+expect_eq "-p of no process: exit status" "$RC" 1
+expect_eq "-p of no process: message" "$ERR" \
+	"ext4dist: no process with PID 4194304 (-p): nothing to trace"
