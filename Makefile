@@ -118,3 +118,22 @@ install: $(BIN)
 
 clean:
 	rm -rf $(BUILD) ext4dist
+
+# ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------
+# make fuzz         every libFuzzer target for FUZZ_SECONDS (default 60) each
+# make fuzz-smoke   every target for FUZZ_SMOKE_SECONDS (default 5) each
+# make lint         cppcheck + clang-tidy (.clang-tidy) on src/ and tests/fuzz/
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 5
+
+.PHONY: fuzz fuzz-smoke lint
+
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh full
+
+fuzz-smoke:
+	FUZZ_SMOKE_SECONDS=$(FUZZ_SMOKE_SECONDS) tests/fuzz/run.sh smoke
+
+lint:
+	tests/lint.sh
+# ---- end of fuzzing and static analysis -------------------------------

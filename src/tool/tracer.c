@@ -232,7 +232,7 @@ void tracer_losses(struct tracer *t, unsigned long long *missed,
 		   unsigned long long *orphans)
 {
 	unsigned int key, next, gone[256];
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, entries = 0;
 	int err;
 
 	*missed = 0;
@@ -241,6 +241,7 @@ void tracer_losses(struct tracer *t, unsigned long long *missed,
 	err = bpf_map_next_key(t->start_fd, NULL, &next);
 	while (!err && n < sizeof(gone) / sizeof(gone[0])) {
 		key = next;
+		entries++;
 		if (thread_gone(key))
 			gone[n++] = key;
 		err = bpf_map_next_key(t->start_fd, &key, &next);
@@ -249,6 +250,8 @@ void tracer_losses(struct tracer *t, unsigned long long *missed,
 		if (bpf_map_delete(t->start_fd, &gone[i]) == 0)
 			t->orphans++;
 	*orphans = t->orphans;
+	vlog(2, "start map: %u entries in flight, %u of exited threads removed",
+	     entries, n);
 }
 
 void tracer_stop(struct tracer *t)

@@ -4,6 +4,7 @@
 # fsyncs, cat, cp) runs on an ext4 disk, stops it with Ctrl-C (SIGINT) and
 # shows its output as a user would see it.  Same cache as run.sh.
 set -eu
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 series=${EXT4DIST_DEMO_SERIES:-6.1}

@@ -11,6 +11,7 @@
 # 0 only when qemu is not installed, or (outside CI) when a kernel package
 # cannot be downloaded.  See lib.sh for the environment variables.
 set -eu
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v qemu-system-x86_64 > /dev/null; then

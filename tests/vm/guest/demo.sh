@@ -2,6 +2,7 @@
 # make demo, inside the VM: trace a mixed workload with plain `ext4dist`
 # and send its output (as a user would see it) to the host between markers.
 set -eu
+# shellcheck source=lib.sh
 . /guest/lib.sh
 
 load_modules /lib/modules/ext4.list

@@ -5,6 +5,7 @@
 # mounted.  Every check prints "PASS <kernel> <name>" or
 # "FAIL <kernel> <name>: <details>".
 set -eu
+# shellcheck source=lib.sh
 . /guest/lib.sh
 
 # Distinct counts, so a mix-up between operations cannot pass.
