@@ -1,0 +1,832 @@
+/*
+ * bench_probe: the measuring side of `make bench`, run inside the VM.
+ * Static, linked with build/libext4dist.a (the project's own loader).
+ *
+ *   bench_probe stats [--pid PID]
+ *       every loaded BPF program (BPF_PROG_GET_NEXT_ID, _GET_FD_BY_ID,
+ *       BPF_OBJ_GET_INFO_BY_FD): name, run_cnt, run_time_ns, xlated and
+ *       JIT size; with --pid only those attached through PID's perf fds,
+ *       each labelled with its probe (BPF_TASK_FD_QUERY).
+ *   bench_probe around --pid PID [--tag TAG] -- CMD [ARG...]
+ *       runs CMD (stdout passed through) and prints, per program of PID,
+ *       the run_cnt and run_time_ns CMD added.
+ *   bench_probe startup [--runs N] [--tag TAG] -- CMD [ARG...]
+ *       N times: fork+exec CMD with stdout on a pipe, time to the banner
+ *       line, VmHWM then, SIGINT, time to exit, ru_maxrss, and system calls
+ *       made (counted in the kernel by a raw_syscalls:sys_enter perf
+ *       counter on the child, enabled at exec).
+ *   bench_probe variants OBJ FILE ITERS ROUNDS
+ *       loads OBJ (tests/bench/variants.bpf.o) with the project's loader,
+ *       attaches each variant's pair to ext4_file_read_iter in turn, does
+ *       ITERS cached 4 KiB preads of FILE, and prints per variant the
+ *       kernel's run_time_ns / run_cnt of the entry and return programs,
+ *       the pread ns/op, the events counted in its histogram and sizes.
+ *
+ * Output: one record a line, "<kind> key=value ...", for tests/bench/run.sh.
+ * bpf_stats must be on (/proc/sys/kernel/bpf_stats_enabled) for run_* to move.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+
+#include "ext4dist_abi.h"
+#include "loader/attach.h"
+#include "loader/bpf_sys.h"
+#include "loader/elf_obj.h"
+#include "loader/kversion.h"
+#include "loader/obj_load.h"
+#include "loader/privileges.h"
+
+#define BANNER "Tracing ext4 operation latency... Hit Ctrl-C to end."
+
+/* ---- thin bpf() wrappers this tool needs (not in src/loader) ---- */
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	long r = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+
+	return r < 0 ? -errno : (int)r;
+}
+
+static int prog_next_id(uint32_t id, uint32_t *next)
+{
+	union bpf_attr a;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	a.start_id = id;
+	err = sys_bpf(BPF_PROG_GET_NEXT_ID, &a);
+	if (!err)
+		*next = a.next_id;
+	return err;
+}
+
+static int prog_fd_by_id(uint32_t id)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_id = id;
+	return sys_bpf(BPF_PROG_GET_FD_BY_ID, &a);
+}
+
+/* BPF_TASK_FD_QUERY (4.18): which program and probe a perf fd of pid holds. */
+static int task_fd_query(int pid, int fd, uint32_t *prog_id, uint32_t *type,
+			 char *buf, uint32_t len)
+{
+	union bpf_attr a;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	a.task_fd_query.pid = (uint32_t)pid;
+	a.task_fd_query.fd = (uint32_t)fd;
+	a.task_fd_query.buf = (uint64_t)(uintptr_t)buf;
+	a.task_fd_query.buf_len = len;
+	err = sys_bpf(BPF_TASK_FD_QUERY, &a);
+	if (!err) {
+		*prog_id = a.task_fd_query.prog_id;
+		*type = a.task_fd_query.fd_type;
+	}
+	return err;
+}
+
+/* ---- program statistics ---- */
+
+struct pstat {
+	uint32_t id;
+	char name[BPF_OBJ_NAME_LEN + 1];
+	char probe[300];		/* "kretprobe:ext4_file_read_iter" */
+	unsigned long long run_cnt, run_time_ns;
+	uint32_t xlated, jited;		/* bytes */
+};
+
+static int pstat_fd(int fd, struct pstat *s)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+	int err;
+
+	memset(&info, 0, sizeof(info));
+	err = bpf_obj_info(fd, &info, &len);
+	if (err)
+		return err;
+	s->id = info.id;
+	memcpy(s->name, info.name, BPF_OBJ_NAME_LEN);
+	s->name[BPF_OBJ_NAME_LEN] = '\0';
+	if (!s->name[0])
+		strcpy(s->name, "-");
+	s->run_cnt = info.run_cnt;
+	s->run_time_ns = info.run_time_ns;
+	s->xlated = info.xlated_prog_len;
+	s->jited = info.jited_prog_len;
+	return 0;
+}
+
+/* Probe label of each program attached through pid's fds. */
+struct attached {
+	uint32_t prog_id;
+	char probe[300];
+};
+
+static size_t pid_probes(int pid, struct attached *out, size_t max)
+{
+	char dir[64], buf[256];
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n < max) {
+		uint32_t id, type;
+		const char *kind, *name;
+		char *p;
+		int fd = atoi(de->d_name);
+
+		if (de->d_name[0] == '.')
+			continue;
+		memset(buf, 0, sizeof(buf));
+		if (task_fd_query(pid, fd, &id, &type, buf, sizeof(buf) - 1))
+			continue;
+		name = buf;
+		switch (type) {
+		case BPF_FD_TYPE_KPROBE: kind = "kprobe"; break;
+		case BPF_FD_TYPE_KRETPROBE: kind = "kretprobe"; break;
+		case BPF_FD_TYPE_TRACEPOINT:
+			/* tracefs: "ext4dist_<pid>_<p|r>_<func>" */
+			kind = "tracefs";
+			p = strstr(buf, "_r_");
+			if (p) {
+				kind = "kretprobe";
+				name = p + 3;
+			} else if ((p = strstr(buf, "_p_"))) {
+				kind = "kprobe";
+				name = p + 3;
+			}
+			break;
+		default: kind = "other"; break;
+		}
+		out[n].prog_id = id;
+		snprintf(out[n].probe, sizeof(out[n].probe), "%s:%s", kind, name);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* All programs (pid 0) or those attached by pid, into s[]. */
+static size_t collect(int pid, struct pstat *s, size_t max)
+{
+	struct attached att[64];
+	size_t natt = 0, n = 0, i;
+	uint32_t id = 0;
+
+	if (pid)
+		natt = pid_probes(pid, att, 64);
+	while (n < max && !prog_next_id(id, &id)) {
+		int fd = prog_fd_by_id(id);
+		const char *probe = pid ? NULL : "-";
+
+		if (fd < 0)
+			continue;
+		for (i = 0; i < natt; i++)
+			if (att[i].prog_id == id)
+				probe = att[i].probe;
+		if (probe && !pstat_fd(fd, &s[n])) {
+			snprintf(s[n].probe, sizeof(s[n].probe), "%s", probe);
+			n++;
+		}
+		close(fd);
+	}
+	return n;
+}
+
+static void print_pstat(const char *kind, const char *tag,
+			const struct pstat *s)
+{
+	printf("%s%s%s probe=%s name=%s id=%u run_cnt=%llu run_time_ns=%llu ns_per_run=%.1f xlated_insns=%u jited_bytes=%u\n",
+	       kind, tag ? " mode=" : "", tag ? tag : "", s->probe, s->name,
+	       s->id, s->run_cnt, s->run_time_ns,
+	       s->run_cnt ? (double)s->run_time_ns / s->run_cnt : 0.0,
+	       s->xlated / 8, s->jited);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+	struct pstat s[256];
+	int pid = 0;
+	size_t n, i;
+
+	if (argc >= 3 && !strcmp(argv[1], "--pid"))
+		pid = atoi(argv[2]);
+	n = collect(pid, s, 256);
+	for (i = 0; i < n; i++)
+		print_pstat("prog", NULL, &s[i]);
+	return 0;
+}
+
+static pid_t spawn(char **argv, int out_fd)
+{
+	pid_t c = fork();
+
+	if (c == 0) {
+		if (out_fd >= 0) {
+			dup2(out_fd, 1);
+			close(out_fd);
+		}
+		execv(argv[0], argv);
+		perror(argv[0]);
+		_exit(127);
+	}
+	return c;
+}
+
+static int cmd_around(int argc, char **argv)
+{
+	struct pstat a[64], b[64];
+	const char *tag = NULL;
+	size_t na, nb, i, j;
+	int pid = 0, st, k;
+	pid_t c;
+
+	for (k = 1; k < argc && strcmp(argv[k], "--"); k++) {
+		if (!strcmp(argv[k], "--pid") && k + 1 < argc)
+			pid = atoi(argv[++k]);
+		else if (!strcmp(argv[k], "--tag") && k + 1 < argc)
+			tag = argv[++k];
+	}
+	if (!pid || k + 1 >= argc) {
+		fprintf(stderr, "usage: bench_probe around --pid PID [--tag T] -- CMD...\n");
+		return 2;
+	}
+	na = collect(pid, a, 64);
+	fflush(stdout);
+	c = spawn(argv + k + 1, -1);
+	if (c < 0 || waitpid(c, &st, 0) < 0)
+		return 1;
+	nb = collect(pid, b, 64);
+	for (j = 0; j < nb; j++) {
+		for (i = 0; i < na; i++)
+			if (a[i].id == b[j].id) {
+				b[j].run_cnt -= a[i].run_cnt;
+				b[j].run_time_ns -= a[i].run_time_ns;
+			}
+		print_pstat("prog", tag, &b[j]);
+	}
+	if (!nb)
+		printf("error what=no-programs-found pid=%d\n", pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+/* ---- start-up ---- */
+
+static long status_kb(int pid, const char *field)
+{
+	char path[64], line[256];
+	size_t fl = strlen(field);
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, fl) && line[fl] == ':')
+			v = atol(line + fl + 1);
+	fclose(f);
+	return v;
+}
+
+static long read_long_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* A counter of raw_syscalls:sys_enter on pid, enabled at its exec. */
+static int syscall_counter(pid_t pid)
+{
+	static const char *const ids[] = {
+		"/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",
+		"/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id",
+	};
+	struct perf_event_attr at;
+	long id = -1;
+	size_t i;
+
+	for (i = 0; i < 2 && id < 0; i++)
+		id = read_long_file(ids[i]);
+	if (id < 0)
+		return -1;
+	memset(&at, 0, sizeof(at));
+	at.size = sizeof(at);
+	at.type = PERF_TYPE_TRACEPOINT;
+	at.config = (uint64_t)id;
+	at.disabled = 1;
+	at.enable_on_exec = 1;
+	at.inherit = 1;
+	return (int)syscall(__NR_perf_event_open, &at, pid, -1, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+static long long counter_read(int fd)
+{
+	unsigned long long v;
+
+	if (fd < 0 || read(fd, &v, sizeof(v)) != sizeof(v))
+		return -1;
+	return (long long)v;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_dbl);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Rss from smaps_rollup: a page-table walk, exact even where VmHWM lags. */
+static long smaps_rss_kb(int pid)
+{
+	char path[64], line[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Rss:", 4))
+			v = atol(line + 4);
+	fclose(f);
+	return v;
+}
+
+static const char *touch_file;
+
+/* One open + 4 KiB read + close of touch_file: something to report. */
+static void touch(void)
+{
+	char buf[4096];
+	int fd;
+
+	if (!touch_file)
+		return;
+	fd = open(touch_file, O_RDONLY);
+	if (fd >= 0) {
+		if (read(fd, buf, sizeof(buf)) < 0)
+			perror(touch_file);
+		close(fd);
+	}
+}
+
+static int startup_once(char **argv, const char *tag, int run, double *ban,
+			double *ex, double *out_ms, double *hwm, double *rss,
+			double *sc1, double *sc2)
+{
+	int out[2], go[2], cfd, st, found = 0;
+	char buf[4096], line[512];
+	size_t ll = 0;
+	double t0, tb = 0, ti, te;
+	long long c1 = -1, c2 = -1;
+	long vmhwm = -1, srss = -1;
+	double tout = -1;
+	struct rusage ru;
+	ssize_t r;
+	pid_t c;
+
+	if (pipe(out) || pipe(go))
+		return -1;
+	c = fork();
+	if (c == 0) {
+		char x;
+
+		close(out[0]);
+		close(go[1]);
+		dup2(out[1], 1);
+		close(out[1]);
+		int dn = open("/dev/null", O_WRONLY);
+		dup2(dn, 2);
+		/* Wait until the parent has its counter on us. */
+		if (read(go[0], &x, 1) != 1)
+			_exit(126);
+		close(go[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(out[1]);
+	close(go[0]);
+	cfd = syscall_counter(c);
+	t0 = now_ns();
+	if (write(go[1], "x", 1) != 1)
+		return -1;
+	close(go[1]);
+	while (!found && (r = read(out[0], buf, sizeof(buf))) > 0) {
+		ssize_t i;
+
+		for (i = 0; i < r && !found; i++) {
+			if (buf[i] == '\n') {
+				line[ll] = '\0';
+				if (!strcmp(line, BANNER)) {
+					tb = now_ns();
+					found = 1;
+				}
+				ll = 0;
+			} else if (ll < sizeof(line) - 1) {
+				line[ll++] = buf[i];
+			}
+		}
+	}
+	if (found) {
+		c1 = counter_read(cfd);
+		touch();
+		usleep(20000);
+		vmhwm = status_kb(c, "VmHWM");
+		srss = smaps_rss_kb(c);
+	}
+	ti = now_ns();
+	kill(c, SIGINT);
+	while ((r = read(out[0], buf, sizeof(buf))) > 0)
+		if (tout < 0)
+			tout = now_ns();
+	if (wait4(c, &st, 0, &ru) < 0)
+		return -1;
+	te = now_ns();
+	c2 = counter_read(cfd);
+	if (cfd >= 0)
+		close(cfd);
+	close(out[0]);
+	printf("startup_run mode=%s run=%d banner=%d banner_ms=%.2f output_ms=%.2f exit_ms=%.2f vmhwm_kb=%ld smaps_rss_kb=%ld maxrss_kb=%ld syscalls_to_banner=%lld syscalls_total=%lld status=%d\n",
+	       tag, run, found, found ? (tb - t0) / 1e6 : -1,
+	       tout < 0 ? -1 : (tout - ti) / 1e6, (te - ti) / 1e6,
+	       vmhwm, srss, ru.ru_maxrss, c1, c2,
+	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	fflush(stdout);
+	if (!found)
+		return -1;
+	*ban = (tb - t0) / 1e6;
+	*ex = (te - ti) / 1e6;
+	*out_ms = tout < 0 ? -1 : (tout - ti) / 1e6;
+	*hwm = (double)(vmhwm > srss ? vmhwm : srss);
+	*rss = (double)ru.ru_maxrss;
+	*sc1 = (double)c1;
+	*sc2 = (double)c2;
+	return 0;
+}
+
+static int cmd_startup(int argc, char **argv)
+{
+	double ban[64], ex[64], om[64], hwm[64], rss[64], sc1[64], sc2[64];
+	const char *tag = "default";
+	int runs = 5, k, i, ok = 0;
+
+	for (k = 1; k < argc && strcmp(argv[k], "--"); k++) {
+		if (!strcmp(argv[k], "--runs") && k + 1 < argc)
+			runs = atoi(argv[++k]);
+		else if (!strcmp(argv[k], "--tag") && k + 1 < argc)
+			tag = argv[++k];
+		else if (!strcmp(argv[k], "--touch") && k + 1 < argc)
+			touch_file = argv[++k];
+	}
+	if (k + 1 >= argc || runs < 1 || runs > 64) {
+		fprintf(stderr, "usage: bench_probe startup [--runs N] [--tag T] -- CMD...\n");
+		return 2;
+	}
+	for (i = 0; i < runs; i++)
+		if (!startup_once(argv + k + 1, tag, i, &ban[ok], &ex[ok],
+				  &om[ok], &hwm[ok], &rss[ok], &sc1[ok], &sc2[ok]))
+			ok++;
+	if (!ok) {
+		printf("error what=startup-failed mode=%s\n", tag);
+		return 1;
+	}
+	/* Peaks: the largest of the runs; times and counts: the medians. */
+	{
+		double mb = median(ban, ok), me = median(ex, ok);
+		double mo = median(om, ok);
+		double m1 = median(sc1, ok), m2 = median(sc2, ok);
+
+		qsort(hwm, (size_t)ok, sizeof(double), cmp_dbl);
+		qsort(rss, (size_t)ok, sizeof(double), cmp_dbl);
+		printf("startup mode=%s runs=%d banner_ms=%.2f banner_ms_min=%.2f output_ms=%.2f exit_ms=%.2f exit_ms_min=%.2f rss_kb=%.0f maxrss_kb=%.0f syscalls_to_banner=%.0f syscalls_total=%.0f\n",
+		       tag, ok, mb, ban[0], mo, me, ex[0], hwm[ok - 1],
+		       rss[ok - 1], m1, m2);
+	}
+	return 0;
+}
+
+/* ---- variants ---- */
+
+#define MAX_ROUNDS 16
+static const char *const variant_names[] = {
+	"null", "bcc", "pcpu", "array", "pcpu_na", "tidarr",
+};
+#define NR_VARIANTS (sizeof(variant_names) / sizeof(variant_names[0]))
+
+struct vres {
+	struct obj_prog *e, *r;
+	unsigned long long e_cnt, r_cnt;
+	double e_run[MAX_ROUNDS], r_run[MAX_ROUNDS];	/* ns per run */
+	double pread_ns[MAX_ROUNDS];
+	double load_ms, attach_ms[MAX_ROUNDS], detach_ms[MAX_ROUNDS];
+};
+
+static double pread_loop(int fd, long iters)
+{
+	char buf[4096];
+	double t0 = now_ns();
+	long i;
+
+	for (i = 0; i < iters; i++)
+		if (pread(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf)) {
+			perror("pread");
+			exit(1);
+		}
+	return (now_ns() - t0) / (double)iters;
+}
+
+static void *read_file(const char *path, size_t *size)
+{
+	struct stat sb;
+	void *p;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &sb))
+		return NULL;
+	p = malloc((size_t)sb.st_size);
+	if (p && read(fd, p, (size_t)sb.st_size) != sb.st_size) {
+		free(p);
+		p = NULL;
+	}
+	close(fd);
+	*size = (size_t)sb.st_size;
+	return p;
+}
+
+/* Events counted in a variant's histogram (slot sums, all CPUs). */
+static long long variant_events(struct bpf_obj *obj, const char *v, int ncpus)
+{
+	char name[64];
+	struct obj_map *m;
+	long long total = 0;
+
+	if (!strcmp(v, "null"))
+		return -1;
+	if (!strcmp(v, "bcc")) {
+		unsigned char key[24], next[24];
+		unsigned long long val;
+		void *prev = NULL;
+
+		m = bpf_obj_find_map(obj, "dist_bcc");
+		if (!m)
+			return -1;
+		while (!bpf_map_next_key(m->fd, prev, next)) {
+			if (!bpf_map_lookup(m->fd, next, &val))
+				total += (long long)val;
+			memcpy(key, next, sizeof(key));
+			prev = key;
+		}
+		return total;
+	}
+	snprintf(name, sizeof(name), "hist_%s", v);
+	m = bpf_obj_find_map(obj, name);
+	if (!m)
+		return -1;
+	{
+		int n = m->def.type == BPF_MAP_TYPE_PERCPU_ARRAY ? ncpus : 1, c, s;
+		struct op_hist *h = calloc((size_t)n, sizeof(*h));
+		uint32_t key = OP_READ;
+
+		if (!h || bpf_map_lookup(m->fd, &key, h)) {
+			free(h);
+			return -1;
+		}
+		for (c = 0; c < n; c++)
+			for (s = 0; s < NR_SLOTS; s++)
+				total += (long long)h[c].slots[s];
+		free(h);
+	}
+	return total;
+}
+
+static int cmd_variants(int argc, char **argv)
+{
+	struct vres res[NR_VARIANTS];
+	double untraced[MAX_ROUNDS];
+	struct obj_load_opts lo = { 0 };
+	struct obj_load_state st = { 0 };
+	struct bpf_obj obj;
+	struct attach_ctx actx;
+	const struct attach_ops *ops;
+	struct errbuf eb = { "" };
+	const char *src;
+	unsigned int code = 0;
+	long iters;
+	int rounds, fd, round, ncpus;
+	size_t size, v;
+	void *data;
+	char buf[4096];
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: bench_probe variants OBJ FILE ITERS ROUNDS\n");
+		return 2;
+	}
+	iters = atol(argv[3]);
+	rounds = atoi(argv[4]);
+	if (iters < 1 || rounds < 1 || rounds > MAX_ROUNDS)
+		return 2;
+	data = read_file(argv[1], &size);
+	if (!data || bpf_obj_parse(data, size, &obj, &eb)) {
+		printf("error what=variants-parse msg=\"%s\"\n", eb.msg);
+		return 1;
+	}
+	free(data);
+	kversion_running(&code, &src);
+	lo.kern_version = code;
+	bpf_obj_patch_imm64(&obj, PATCH_TGID, 0);
+	bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000);
+	privileges_raise_memlock();
+	ncpus = possible_cpus();
+	if (bpf_obj_create_maps(&obj, &lo, &st, &eb)) {
+		printf("error what=variants-maps msg=\"%s\"\n", eb.msg);
+		return 1;
+	}
+	memset(res, 0, sizeof(res));
+	for (v = 0; v < NR_VARIANTS; v++) {
+		res[v].e = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_read_iter",
+					     variant_names[v]);
+		res[v].r = bpf_obj_find_prog(&obj, PROBE_RETURN, "ext4_file_read_iter",
+					     variant_names[v]);
+		double t0 = now_ns();
+
+		if (!res[v].e || !res[v].r ||
+		    bpf_obj_load_prog(&obj, res[v].e, &lo, &st, &eb) ||
+		    bpf_obj_load_prog(&obj, res[v].r, &lo, &st, &eb) ||
+		    (res[v].load_ms = (now_ns() - t0) / 1e6) < 0) {
+			printf("error what=variants-load variant=%s msg=\"%s\"\n",
+			       variant_names[v], eb.msg);
+			if (st.verifier_log)
+				fprintf(stderr, "%s\n", st.verifier_log);
+			return 1;
+		}
+	}
+	attach_ctx_init(&actx, "ext4bench", NULL, NULL);
+	ops = attach_choose(&actx, NULL, 0, &eb);
+	if (!ops) {
+		printf("error what=variants-attach msg=\"%s\"\n", eb.msg);
+		return 1;
+	}
+	fd = open(argv[2], O_RDWR | O_CREAT, 0644);
+	memset(buf, 'x', sizeof(buf));
+	if (fd < 0 || pwrite(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf)) {
+		perror(argv[2]);
+		return 1;
+	}
+	fsync(fd);
+	pread_loop(fd, iters / 10 + 1);		/* warm the page cache */
+
+	for (round = 0; round < rounds; round++) {
+		untraced[round] = pread_loop(fd, iters);
+		for (size_t k = 0; k < NR_VARIANTS; k++) {
+			/* Rotate the order: drift spreads over all variants. */
+			struct vres *x = &res[(k + (size_t)round) % NR_VARIANTS];
+			struct probe_spec sr = { PROBE_RETURN, "ext4_file_read_iter", 0, x->r->fd };
+			struct probe_spec se = { PROBE_ENTRY, "ext4_file_read_iter", 0, x->e->fd };
+			struct probe_link lr = { .perf_fd = -1 }, le = { .perf_fd = -1 };
+			struct pstat e0, e1, r0, r1;
+			double t0 = now_ns();
+
+			if (ops->attach(&actx, &sr, &lr, &eb) ||
+			    ops->attach(&actx, &se, &le, &eb)) {
+				printf("error what=variants-attach msg=\"%s\"\n", eb.msg);
+				return 1;
+			}
+			x->attach_ms[round] = (now_ns() - t0) / 1e6;
+			pstat_fd(x->e->fd, &e0);
+			pstat_fd(x->r->fd, &r0);
+			x->pread_ns[round] = pread_loop(fd, iters);
+			pstat_fd(x->e->fd, &e1);
+			pstat_fd(x->r->fd, &r1);
+			t0 = now_ns();
+			probe_detach(&actx, &le);
+			probe_detach(&actx, &lr);
+			x->detach_ms[round] = (now_ns() - t0) / 1e6;
+			x->e_cnt += e1.run_cnt - e0.run_cnt;
+			x->r_cnt += r1.run_cnt - r0.run_cnt;
+			x->e_run[round] = e1.run_cnt == e0.run_cnt ? 0 :
+				(double)(e1.run_time_ns - e0.run_time_ns) /
+				(double)(e1.run_cnt - e0.run_cnt);
+			x->r_run[round] = r1.run_cnt == r0.run_cnt ? 0 :
+				(double)(r1.run_time_ns - r0.run_time_ns) /
+				(double)(r1.run_cnt - r0.run_cnt);
+		}
+	}
+	{
+		double u = median(untraced, rounds);
+
+		printf("variant name=untraced pread_ns=%.1f ratio=1.000 rounds=%d iters=%ld attach=%s\n",
+		       u, rounds, iters, ops->name);
+		for (v = 0; v < NR_VARIANTS; v++) {
+			struct vres *x = &res[v];
+			struct pstat e, r;
+			/* Medians over rounds: robust to a descheduled vCPU. */
+			double en = median(x->e_run, rounds);
+			double rn = median(x->r_run, rounds);
+			double p = median(x->pread_ns, rounds);
+			double am = median(x->attach_ms, rounds);
+			double dm = median(x->detach_ms, rounds);
+
+			pstat_fd(x->e->fd, &e);
+			pstat_fd(x->r->fd, &r);
+			printf("variant name=%s entry_ns=%.1f return_ns=%.1f total_ns=%.1f entry_runs=%llu return_runs=%llu pread_ns=%.1f ratio=%.3f events=%lld entry_insns=%u entry_jited=%u return_insns=%u return_jited=%u load_pair_ms=%.2f attach_pair_ms=%.2f detach_pair_ms=%.2f\n",
+			       variant_names[v], en, rn, en + rn, x->e_cnt,
+			       x->r_cnt, p, p / u,
+			       variant_events(&obj, variant_names[v], ncpus),
+			       e.xlated / 8, e.jited, r.xlated / 8, r.jited,
+			       x->load_ms, am, dm);
+		}
+	}
+	close(fd);
+	unlink(argv[2]);
+	attach_ctx_release(&actx);
+	obj_load_state_free(&st);
+	bpf_obj_free(&obj);
+	return 0;
+}
+
+static void on_sig(int sig)
+{
+	(void)sig;
+}
+
+/* The floor for start-up: a static program that prints the banner. */
+static int cmd_banner(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sig;
+	sigaction(SIGINT, &sa, NULL);
+	printf("%s\n", BANNER);
+	fflush(stdout);
+	pause();
+	printf("\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 2 && !strcmp(argv[1], "banner"))
+		return cmd_banner();
+	if (argc >= 2 && !strcmp(argv[1], "stats"))
+		return cmd_stats(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "around"))
+		return cmd_around(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "startup"))
+		return cmd_startup(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "variants"))
+		return cmd_variants(argc - 1, argv + 1);
+	fprintf(stderr, "usage: bench_probe stats|around|startup|variants ... (see the source)\n");
+	return 2;
+}

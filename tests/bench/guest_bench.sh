@@ -1,0 +1,78 @@
+#!/bin/sh
+# make bench, inside the VM (busybox sh).  tests/bench/run.sh installs this
+# file as /guest/demo.sh through a second cpio archive and boots mode demo.
+# Every result goes to the results port as "BENCH <record> key=value ...".
+# Parameters come from /bench/params (written by run.sh).
+set -eu
+. /guest/lib.sh
+. /bench/params		# OPS_N OPS_REPS ROUNDS VAR_ITERS VAR_ROUNDS START_RUNS
+
+b() { out "BENCH $*"; }
+# bout CMD...: run CMD, every output line as a BENCH record.
+bout() {
+	"$@" > "$WORK/bout" 2> "$WORK/bout.err" || {
+		rc=$?
+		b "error what=command-failed rc=$rc cmd=\"$*\""
+		out_file "$WORK/bout.err" "    | "
+	}
+	while IFS= read -r line; do b "$line"; done < "$WORK/bout"
+}
+
+load_modules /lib/modules/ext4.list
+mkdir -p /mnt/ext4
+# nobarrier: fsync then costs CPU only, no cache flush of the host's disk,
+# so the loop measures the tracing overhead rather than host I/O.
+mount -t ext4 -o nobarrier /dev/vda /mnt/ext4
+ensure_tracefs
+echo 1 > /proc/sys/kernel/bpf_stats_enabled
+
+b "env kernel=$KERNEL cpus=$(grep -c ^processor /proc/cpuinfo)" \
+	"clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
+	"bpf_jit_enable=$(cat /proc/sys/net/core/bpf_jit_enable)" \
+	"bpf_stats_enabled=$(cat /proc/sys/kernel/bpf_stats_enabled)" \
+	"binary_bytes=$(stat -c %s /bin/ext4dist)"
+
+# --- ns per operation: untraced, PMU, tracefs; ROUNDS interleaved rounds.
+# Per-program kernel stats of ext4dist's programs over the same workload.
+r=0
+while [ "$r" -lt "$ROUNDS" ]; do
+	bout opbench /mnt/ext4 "$OPS_N" "$OPS_REPS" "untraced"
+	for mode in pmu tracefs; do
+		ext4dist --attach=$mode > "$WORK/e.out" 2> "$WORK/e.err" &
+		pid=$!
+		if ! wait_banner "$pid" "$WORK/e.out" 60; then
+			b "error what=no-banner mode=$mode"
+			out_file "$WORK/e.err" "    | "
+			kill -9 "$pid" 2>/dev/null || true
+			continue
+		fi
+		bout bench_probe around --pid "$pid" --tag "$mode" -- \
+			/bin/opbench /mnt/ext4 "$OPS_N" "$OPS_REPS" "$mode"
+		b "rss mode=$mode round=$r vmhwm_kb=$(awk '/^VmHWM/ {print $2}' /proc/$pid/status)" \
+			"vmrss_kb=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status)"
+		kill -INT "$pid"
+		wait_exit "$pid" 30 || true
+		[ "$RC" = 0 ] || b "error what=ext4dist-exit mode=$mode rc=$RC"
+		# The histogram totals it printed (the workload's ops are in).
+		b "counted mode=$mode round=$r $(counts "$WORK/e.out")"
+	done
+	r=$((r + 1))
+done
+
+# --- start-up: exec to banner, SIGINT to exit, peak RSS, system calls.
+# "floor": a static program (bench_probe banner) that only prints the
+# banner and waits for SIGINT: fork + exec + pipe cost in this VM.
+# After the banner, bench_probe opens and reads one ext4 file, so
+# ext4dist has a histogram to print at SIGINT.
+bout bench_probe startup --runs "$START_RUNS" --tag floor -- \
+	/bin/bench_probe banner
+for mode in pmu tracefs; do
+	bout bench_probe startup --runs "$START_RUNS" --tag "$mode" \
+		--touch /mnt/ext4/data -- /bin/ext4dist --attach=$mode
+done
+
+# --- the comparison program set, on ext4_file_read_iter.
+bout bench_probe variants /bench/variants.bpf.o /mnt/ext4/variants.dat \
+	"$VAR_ITERS" "$VAR_ROUNDS"
+
+b "done"

@@ -1,0 +1,110 @@
+#!/bin/bash
+# make bench: boots the Debian 6.1 kernel in qemu (TCG unless
+# EXT4DIST_VM_KVM=1) with tests/bench/guest_bench.sh as the guest program,
+# then prints a table and JSON (also saved to build/bench/result.json).
+#
+#   tests/bench/run.sh               build, boot, measure, report
+#   tests/bench/run.sh --report      report again from build/bench/records.txt
+#
+# Environment (besides tests/vm/lib.sh's): BENCH_SERIES (6.1), BENCH_OPS_N
+# (10000 calls per op and round), BENCH_OPS_REPS (3), BENCH_ROUNDS (3),
+# BENCH_VAR_ITERS (20000 preads per variant and round), BENCH_VAR_ROUNDS (5),
+# BENCH_START_RUNS (7).
+set -eu
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$BENCH_DIR/../.." && pwd)
+OUT=$TOP/build/bench
+# Our own build directory for lib.sh: other engineers' VM runs use build/vm.
+export EXT4DIST_VM_BUILD=${EXT4DIST_VM_BUILD:-$OUT/vm}
+export EXT4DIST_VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-1200}
+# shellcheck source=../vm/lib.sh
+. "$TOP/tests/vm/lib.sh"
+
+CC=${CC:-gcc}
+CLANG=${CLANG:-clang}
+BIN=${EXT4DIST_BIN:-$TOP/ext4dist}
+mkdir -p "$OUT"
+
+report() {
+	awk -f "$BENCH_DIR/report.awk" -v json="$OUT/result.json" "$OUT/records.txt"
+}
+if [ "${1:-}" = --report ]; then
+	report
+	exit 0
+fi
+
+if ! command -v qemu-system-x86_64 > /dev/null; then
+	echo "bench: qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)" >&2
+	exit 1
+fi
+[ -f "$BIN" ] || { echo "bench: $BIN missing (make ext4dist)" >&2; exit 1; }
+[ -f "$TOP/build/libext4dist.a" ] || { echo "bench: build/libext4dist.a missing (make)" >&2; exit 1; }
+
+# --- build the bench tools (static) and the variants object.
+echo "bench: building tests/bench tools" >&2
+"$CLANG" -target bpf -O2 -Wall -Werror -I"$TOP/include" -I"$TOP/bpf" \
+	-D__TARGET_ARCH_x86 -idirafter "/usr/include/$("$CC" -print-multiarch)" \
+	-c "$BENCH_DIR/variants.bpf.c" -o "$OUT/variants.bpf.o"
+"$CC" -static -O2 -Wall -Wextra -Werror -o "$OUT/opbench" "$BENCH_DIR/opbench.c"
+# shellcheck disable=SC2046 # pkg-config's word list
+"$CC" -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
+	-I"$TOP/include" -I"$TOP/src" -o "$OUT/bench_probe" \
+	"$BENCH_DIR/bench_probe.c" "$TOP/build/libext4dist.a" \
+	$(pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz)
+
+# --- the VM: lib.sh's initramfs plus a second archive that adds our tools
+# and replaces /guest/demo.sh (the kernel unpacks concatenated archives in
+# order; a later file overrides an earlier one).
+vm_build_tools
+kdir=$(vm_fetch_kernel "${BENCH_SERIES:-6.1}") || {
+	echo "bench: cannot get the Debian ${BENCH_SERIES:-6.1} kernel package" >&2
+	exit 1
+}
+kver=$(vm_kernel_version "$kdir")
+EXT4DIST_BIN=$BIN vm_build_initramfs "$kdir" "$OUT/base.cpio.gz"
+stage=$OUT/overlay
+rm -rf "$stage"
+mkdir -p "$stage/bin" "$stage/guest" "$stage/bench"
+cp "$BENCH_DIR/guest_bench.sh" "$stage/guest/demo.sh"
+cp "$OUT/opbench" "$OUT/bench_probe" "$stage/bin/"
+cp "$OUT/variants.bpf.o" "$stage/bench/"
+cat > "$stage/bench/params" <<EOF
+OPS_N=${BENCH_OPS_N:-10000}
+OPS_REPS=${BENCH_OPS_REPS:-3}
+ROUNDS=${BENCH_ROUNDS:-3}
+VAR_ITERS=${BENCH_VAR_ITERS:-20000}
+VAR_ROUNDS=${BENCH_VAR_ROUNDS:-5}
+START_RUNS=${BENCH_START_RUNS:-7}
+EOF
+chmod 755 "$stage/guest/demo.sh" "$stage"/bin/*
+(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$OUT/overlay.cpio.gz"
+cat "$OUT/base.cpio.gz" "$OUT/overlay.cpio.gz" > "$OUT/initramfs.cpio.gz"
+vm_make_images "$OUT/images"
+
+accel=tcg
+[ "${EXT4DIST_VM_KVM:-0}" = 1 ] && accel=kvm
+echo "bench: booting $kver ($accel); console in $OUT/console.log (a few minutes)" >&2
+start=$(date +%s)
+rc=0
+vm_boot "$kdir" "$OUT/initramfs.cpio.gz" demo "$OUT/console.log" \
+	"$OUT/results.log" "$OUT/images/ext4.img" || rc=$?
+echo "bench: VM finished in $(( $(date +%s) - start )) s (qemu status $rc)" >&2
+
+{
+	echo "env accel=$accel host_kernel=$(uname -r)"
+	vm_results "$OUT/results.log" | sed -n 's/^BENCH //p'
+	# Host-side facts: the binary, and a syscall breakdown with strace.
+	echo "host binary_bytes=$(stat -c %s "$BIN") stripped_bytes=$(strip -o "$OUT/ext4dist.stripped" "$BIN" && stat -c %s "$OUT/ext4dist.stripped")"
+	if command -v strace > /dev/null; then
+		strace -f -c -o "$OUT/strace-check.txt" "$BIN" --check > /dev/null 2>&1 || true
+		echo "host strace_check_calls=$(awk '$NF == "total" { print $4 }' "$OUT/strace-check.txt") host_kernel=$(uname -r)"
+	fi
+} > "$OUT/records.txt"
+
+if ! grep -q '^done' "$OUT/records.txt"; then
+	echo "bench: the guest did not finish (qemu status $rc); console tail:" >&2
+	tr -d '\r' < "$OUT/console.log" | tail -n 40 >&2
+	vm_results "$OUT/results.log" | grep -A3 'error\|^    ' >&2 || true
+	exit 1
+fi
+report

@@ -1,0 +1,44 @@
+#!/bin/sh
+# Runs scenarios of the x86 harness's /guest/scenarios.sh (copied unchanged
+# into this initramfs) on arm64: its definitions are everything before its
+# first top-level call; then the scenario functions named in
+# /guest/arm64-scenarios.list (default: scenarios 1-4) or, for "all", its
+# own sequence; then its closing checks (the lines after its calls).
+# Result lines say "arm64-<kernel>".
+set -eu
+. /guest/lib.sh
+KERNEL=arm64-$(uname -r)
+
+src=/guest/scenarios.sh
+run=/tmp/arm64-run.sh
+# A call: "scenario_x" or "run scenario_x" alone on a line.
+call_re='^(run )?(setup_filesystems|scenario_[a-z0-9_]+)$'
+first=$(grep -nE "$call_re" "$src" | head -n 1 | cut -d: -f1)
+if [ -z "$first" ]; then
+	fail arm64-harness "no top-level scenario call found in $src"
+	exit 1
+fi
+want=$(cat /guest/arm64-scenarios.list 2>/dev/null || true)
+[ -n "$want" ] || want="setup_filesystems scenario_pid_filter scenario_attach scenario_interval scenario_signals"
+
+{
+	# Definitions, with the kernel name of the result lines replaced.
+	head -n $((first - 1)) "$src" |
+		sed '/^\. \/guest\/lib\.sh$/a KERNEL=arm64-$(uname -r)'
+	if [ "$want" = all ]; then
+		tail -n +"$first" "$src"
+	else
+		runner=""
+		head -n $((first - 1)) "$src" | grep -q '^run() {' && runner="run "
+		for fn in $want; do
+			if ! head -n $((first - 1)) "$src" | grep -q "^$fn() {"; then
+				echo "fail arm64-harness \"$fn is not defined in $src\""
+				echo "exit 1"
+			fi
+			echo "$runner$fn"
+		done
+		tail -n +"$first" "$src" | grep -vE "$call_re"
+	fi
+} > "$run"
+out "arm64: running $(echo "$want" | tr '\n' ' ')"
+exec sh "$run"

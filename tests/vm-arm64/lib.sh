@@ -1,0 +1,176 @@
+# shellcheck shell=bash
+# Host side of the arm64 VM tests (sourced by run.sh; bash).
+#
+# Reuses tests/vm/lib.sh (kernel download and cache, modules.dep order,
+# module copies, ext4 images, result parsing) and replaces only what differs
+# on arm64: the kernel package name (linux-image-*-arm64-unsigned), the
+# cache and build directories, busybox-static:arm64 (downloaded and
+# extracted, never installed: it cannot sit beside busybox-static:amd64),
+# the cross-compiled workload, the guest /init and qemu-system-aarch64.
+# qemu's "virt" machine has a single UART, so the results channel that the
+# guest scripts write to /dev/ttyS1 is a virtio console (hvc0) here.
+#
+# Environment (besides tests/vm/lib.sh's EXT4DIST_VM_CACHE/_TIMEOUT):
+#   EXT4DIST_ARM64_BIN        binary to test (default <top>/build-arm64/ext4dist)
+#   EXT4DIST_ARM64_BUILD      build products (default <top>/build/vm-arm64)
+#   EXT4DIST_ARM64_SCENARIOS  scenario functions of tests/vm/guest/scenarios.sh
+#                             to run (default: 1-4, see run.sh; "all" = every one)
+#   EXT4DIST_ARM64_CC         cross compiler (default aarch64-linux-gnu-gcc)
+
+ARM64_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../vm/lib.sh
+. "$ARM64_DIR/../vm/lib.sh"
+
+VM_CACHE=$VM_CACHE/arm64
+VM_BUILD=${EXT4DIST_ARM64_BUILD:-$VM_TOP/build/vm-arm64}
+VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-480}
+ARM64_CC=${EXT4DIST_ARM64_CC:-aarch64-linux-gnu-gcc}
+ARM64_BIN=${EXT4DIST_ARM64_BIN:-$VM_TOP/build-arm64/ext4dist}
+# virtio_console carries the results port (/dev/hvc0).
+VM_EARLY_MODULES="virtio_pci virtio_blk virtio_console"
+
+# The plain arm64 kernel of a series, e.g. linux-image-6.1.0-57-arm64-unsigned
+# (not -rt, not -cloud).
+vm_series_regex() {
+	local esc=${1//./\\.}
+	echo "^linux-image-$esc\\.[0-9]+(-[0-9]+|\\+deb[0-9]+)-arm64-unsigned\$"
+}
+
+# arm64_fetch_busybox: prints the path of a static arm64 busybox, from the
+# busybox-static:arm64 package downloaded (apt-get download) and extracted
+# into the cache; the cached copy is used when apt cannot provide one.
+arm64_fetch_busybox() {
+	local pkg=busybox-static:arm64 ver dir tmp
+	local -a sandbox
+	mkdir -p "$VM_CACHE"
+	ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
+		sed -n 's/^Version: //p' | head -n 1)
+	if [ -z "$ver" ] && [ "$(id -u)" = 0 ] &&
+	   dpkg --print-foreign-architectures | grep -qx arm64; then
+		apt-get update -qq >&2 || true
+		ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
+			sed -n 's/^Version: //p' | head -n 1)
+	fi
+	if [ -n "$ver" ]; then
+		dir=$VM_CACHE/busybox-static-arm64_${ver//:/%3a}
+		if [ ! -e "$dir/.complete" ]; then
+			vm_log "fetching $pkg $ver into $VM_CACHE"
+			tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
+			sandbox=()
+			[ "$(id -u)" != 0 ] || sandbox=(-o APT::Sandbox::User=root)
+			if (cd "$tmp" && apt-get download -q "${sandbox[@]}" "$pkg=$ver" >&2) &&
+			   dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
+			   [ -x "$tmp/root/bin/busybox" ]; then
+				rm -f "$tmp"/*.deb
+				touch "$tmp/.complete"
+				rm -rf "$VM_CACHE"/busybox-static-arm64_*
+				mv "$tmp" "$dir"
+			else
+				rm -rf "$tmp"
+				vm_log "download or extraction of $pkg $ver failed"
+			fi
+		fi
+	fi
+	dir=$(ls -d "$VM_CACHE"/busybox-static-arm64_*/.complete 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$dir" ] || return 1
+	echo "$(dirname "$dir")/root/bin/busybox"
+}
+
+# arm64_is_aarch64 FILE: an AArch64 ELF executable.
+arm64_is_aarch64() {
+	readelf -h "$1" 2>/dev/null | grep -q 'Machine:.*AArch64'
+}
+
+# vm_build_tools: the workload program, static, for arm64.
+vm_build_tools() {
+	local src=$VM_DIR/workload.c out=$VM_BUILD/workload
+	mkdir -p "$VM_BUILD"
+	if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
+		"$ARM64_CC" -static -O2 -Wall -Wextra -o "$out" "$src" || return 1
+	fi
+}
+
+# vm_kernel_image KDIR: qemu's -kernel wants an Image.  Debian 6.1's arm64
+# vmlinuz is one; a gzip'ed Image (other releases) is decompressed once
+# into the cache.
+vm_kernel_image() {
+	local vmlinuz image
+	vmlinuz=$1/root/boot/vmlinuz-$(vm_kernel_version "$1")
+	if ! gzip -t "$vmlinuz" 2>/dev/null; then
+		echo "$vmlinuz"
+		return 0
+	fi
+	image=$1/Image
+	if [ ! -s "$image" ] || [ "$vmlinuz" -nt "$image" ]; then
+		gzip -dc "$vmlinuz" > "$image.tmp" && mv "$image.tmp" "$image"
+	fi
+	echo "$image"
+}
+
+# vm_build_initramfs KDIR OUT BUSYBOX: initramfs for KDIR with the arm64
+# BUSYBOX (its applet links are made by /init at boot: the arm64 binary
+# cannot list them on this host), the x86 guest helpers and scenarios, and
+# the arm64 /init and scenario runner.
+vm_build_initramfs() {
+	local kdir=$1 out=$2 busybox=$3 stage
+	stage=$VM_BUILD/initramfs-$(vm_kernel_version "$kdir")
+	rm -rf "$stage"
+	mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,guest,lib/modules}
+	if ! arm64_is_aarch64 "$busybox" || ! vm_is_static "$busybox"; then
+		vm_log "$busybox is not a static arm64 executable"
+		return 1
+	fi
+	cp "$busybox" "$stage/bin/busybox"
+	if [ ! -f "$ARM64_BIN" ]; then
+		vm_log "$ARM64_BIN does not exist (make ARCH=arm64)"
+		return 1
+	fi
+	if ! arm64_is_aarch64 "$ARM64_BIN" || ! vm_is_static "$ARM64_BIN"; then
+		vm_log "$ARM64_BIN is not a static arm64 executable"
+		return 1
+	fi
+	cp "$ARM64_BIN" "$stage/bin/ext4dist"
+	cp "$VM_BUILD/workload" "$stage/bin/workload"
+	chmod 755 "$stage/bin/ext4dist" "$stage/bin/workload"
+
+	# The x86 harness's guest scripts, unchanged, then the arm64 ones.
+	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
+	cp "$ARM64_DIR/guest/init" "$stage/init"
+	cp "$ARM64_DIR/guest/arm64-scenarios.sh" "$stage/guest/"
+	echo "${EXT4DIST_ARM64_SCENARIOS:-}" > "$stage/guest/arm64-scenarios.list"
+	chmod 755 "$stage/init" "$stage"/guest/*.sh
+
+	# shellcheck disable=SC2086 # lists of module names
+	vm_copy_modules "$kdir" "$stage/lib/modules" early.list $VM_EARLY_MODULES &&
+	vm_copy_modules "$kdir" "$stage/lib/modules" ext4.list $VM_EXT4_MODULES ||
+		return 1
+
+	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
+}
+
+# vm_boot KDIR INITRD MODE CONSOLE_LOG RESULTS_LOG IMAGE...: as in
+# tests/vm/lib.sh, on qemu-system-aarch64 -machine virt (TCG, -cpu max).
+# The console is the PL011 (ttyAMA0); the results port a virtio console.
+vm_boot() {
+	local kdir=$1 initrd=$2 mode=$3 console=$4 results=$5 img letters disks
+	local -a drives
+	shift 5
+	letters=abcdefgh
+	disks=""
+	drives=()
+	for img in "$@"; do
+		disks=$disks${disks:+,}vd${letters:${#drives[@]}/2:1}
+		drives+=(-drive "file=$img,format=raw,if=virtio")
+	done
+	rm -f "$results"
+	timeout --kill-after=10 "$VM_TIMEOUT" \
+		qemu-system-aarch64 -machine virt -cpu max -accel tcg -m 512M -smp 1 \
+		-display none -no-reboot -monitor none \
+		-serial stdio \
+		-device virtio-serial-pci \
+		-chardev "file,id=results,path=$results" \
+		-device virtconsole,chardev=results \
+		-kernel "$(vm_kernel_image "$kdir")" -initrd "$initrd" \
+		-append "console=ttyAMA0 panic=-1 loglevel=4 ext4dist_mode=$mode ext4dist_disks=$disks" \
+		"${drives[@]}" < /dev/null > "$console" 2>&1
+}

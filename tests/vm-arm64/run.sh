@@ -1,0 +1,99 @@
+#!/bin/bash
+# arm64 VM tests: the cross-built static ext4dist (make ARCH=arm64) in a
+# Debian arm64 kernel under qemu-system-aarch64 (-machine virt, TCG), with
+# the x86 harness's guest scenarios 1-4 (exact counts with -p, both attach
+# back-ends, interval/-T/-m, SIGINT/SIGTERM/kill -9).  Prints
+# "PASS arm64-<kernel> <name>" / "FAIL arm64-<kernel> <name>: <details>".
+#
+#   tests/vm-arm64/run.sh [SERIES...]      default: 6.1
+#
+# Missing arm64 tools or packages (cross compiler, libelf-dev:arm64,
+# qemu-system-aarch64, the arm64 kernel or busybox-static:arm64 package)
+# give a loud "SKIP arm64: <reason>" and exit 0, in CI too: arm64 is
+# tested when the machine has what it needs.  Exit status 1 when anything
+# failed.  See lib.sh for the environment variables.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+skip() {
+	echo "SKIP arm64: $1"
+	echo "SKIP arm64: NO ARM64 VM TESTS WERE RUN"
+	exit 0
+}
+
+command -v qemu-system-aarch64 > /dev/null ||
+	skip "qemu-system-aarch64 is not installed (apt-get install qemu-system-arm)"
+command -v "$ARM64_CC" > /dev/null ||
+	skip "$ARM64_CC is not installed (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
+dpkg --print-foreign-architectures 2>/dev/null | grep -qx arm64 ||
+	[ -n "${EXT4DIST_ARM64_BIN:-}" ] ||
+	skip "the arm64 architecture is not enabled for dpkg (dpkg --add-architecture arm64; apt-get update)"
+
+status=0
+failed() { echo "FAIL $1"; status=1; }
+
+# The binary: built here unless one is given.
+if [ -z "${EXT4DIST_ARM64_BIN:-}" ]; then
+	if [ ! -e /usr/lib/aarch64-linux-gnu/libelf.a ] || [ ! -e /usr/lib/aarch64-linux-gnu/libz.a ]; then
+		skip "libelf-dev:arm64 or zlib1g-dev:arm64 is not installed (apt-get install libelf-dev:arm64 zlib1g-dev:arm64)"
+	fi
+	mkdir -p "$VM_BUILD"
+	if ! make -s -C "$VM_TOP" ARCH=arm64 > "$VM_BUILD/make.log" 2>&1; then
+		failed "arm64 build: make ARCH=arm64 failed:"
+		sed 's/^/    | /' "$VM_BUILD/make.log" | tail -n 30
+		exit 1
+	fi
+fi
+if ! vm_build_tools; then
+	failed "arm64 build: cannot cross-compile tests/vm/workload.c statically"
+	exit 1
+fi
+busybox=$(arm64_fetch_busybox) ||
+	skip "cannot download the busybox-static:arm64 package"
+
+[ $# -gt 0 ] || set -- 6.1
+for series in "$@"; do
+	if ! kdir=$(vm_fetch_kernel "$series"); then
+		echo "SKIP arm64: cannot download the Debian $series arm64 kernel package: NO ARM64 VM TESTS FOR $series"
+		continue
+	fi
+	kver=$(vm_kernel_version "$kdir")
+	out=$VM_BUILD/$kver
+	mkdir -p "$out"
+	if ! vm_build_initramfs "$kdir" "$out/initramfs.cpio.gz" "$busybox"; then
+		failed "arm64-$kver initramfs: cannot build the initramfs (see above)"
+		continue
+	fi
+	if ! vm_make_images "$out/images"; then
+		failed "arm64-$kver images: mkfs failed (see above)"
+		continue
+	fi
+	echo "vm-arm64: booting $kver (qemu-system-aarch64 virt, tcg), log in $out/console.log" >&2
+	start=$(date +%s)
+	rc=0
+	vm_boot "$kdir" "$out/initramfs.cpio.gz" check "$out/console.log" \
+		"$out/results.log" "$out/images/ext4.img" "$out/images/ext3.img" \
+		"$out/images/ext2.img" || rc=$?
+	echo "vm-arm64: $kver finished in $(( $(date +%s) - start )) s" >&2
+
+	results=$(vm_results "$out/results.log")
+	printf '%s\n' "$results" | grep -E '^(PASS|FAIL) |^    ' || true
+	grep -q '^FAIL ' <<< "$results" && status=1
+	end=$(grep '^EXT4DIST-VM-END ' <<< "$results" || true)
+	if [ -z "$end" ]; then
+		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			why="hard timeout of $VM_TIMEOUT s hit"
+		else
+			why="qemu exited $rc"
+		fi
+		failed "arm64-$kver vm-complete: the guest did not reach its end marker ($why); console tail:"
+		tail -n 40 "$out/console.log" | tr -d '\r' | sed 's/^/    | /'
+	elif [ "${end##* rc=}" != 0 ]; then
+		failed "arm64-$kver vm-complete: guest scripts stopped early (${end##* }); console tail:"
+		tail -n 40 "$out/console.log" | tr -d '\r' | sed 's/^/    | /'
+	elif ! grep -q '^PASS ' <<< "$results"; then
+		failed "arm64-$kver vm-complete: no PASS line at all"
+	fi
+done
+exit "$status"
