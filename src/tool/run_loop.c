@@ -89,8 +89,12 @@ static void interval_delta(struct op_hist *cur, const struct op_hist *prev,
 		for (s = 0; s < NR_SLOTS; s++)
 			out[op].slots[s] = cur[op].slots[s] - prev[op].slots[s];
 		out[op].sum_ns = cur[op].sum_ns - prev[op].sum_ns;
-		/* A maximum cannot be subtracted: it is the run's so far. */
-		out[op].max_ns = cur[op].max_ns;
+		/*
+		 * A maximum cannot be subtracted: it is the largest since
+		 * tracing began, and 0 for an interval without events.
+		 */
+		out[op].max_ns = out[op].sum_ns || report_op_has_events(&out[op]) ?
+				 cur[op].max_ns : 0;
 	}
 }
 
@@ -155,8 +159,8 @@ int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 	int err;
 
 	memset(prev, 0, sizeof(prev));
-	if (!a->json)
-		fputs(BANNER, out);
+	/* JSON keeps stdout parseable: the banner goes to stderr there. */
+	fputs(BANNER, a->json ? stderr : out);
 	fflush(out);
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	for (;;) {

@@ -77,7 +77,7 @@ END {
 		p = med("op" SUBSEP "pmu" SUBSEP o, N["op" SUBSEP "pmu" SUBSEP o])
 		t = med("op" SUBSEP "tracefs" SUBSEP o, N["op" SUBSEP "tracefs" SUBSEP o])
 		OPU[o] = u; OPP[o] = p; OPT[o] = t
-		printf "%-12s %12.0f %12.0f %7.2fx %12.0f %7.2fx\n", o, u, p, u > 0 ? p / u : 0, t, u > 0 ? t / u : 0
+		printf "%-12s %12.0f %12.0f %7.2fx %12.0f %7.2fx\n", o, u, p, (u > 0 ? p / u : 0), t, (u > 0 ? t / u : 0)
 	}
 
 	print ""
@@ -122,8 +122,8 @@ END {
 		n = VARS[i]
 		printf "%-8s %8.0f %8.0f %8.0f %6.2fx %9.0f %5.2fx %8s %4d/%-4d %4d/%-4d %5.1fms %5.1fms\n", n,
 			VR[n, "entry_ns"], VR[n, "return_ns"], VR[n, "total_ns"],
-			bcc > 0 ? VR[n, "total_ns"] / bcc : 0, VR[n, "pread_ns"], VR[n, "ratio"],
-			VR[n, "events"] < 0 ? "-" : VR[n, "events"],
+			(bcc > 0 ? VR[n, "total_ns"] / bcc : 0), VR[n, "pread_ns"], VR[n, "ratio"],
+			(VR[n, "events"] < 0 ? "-" : VR[n, "events"]),
 			VR[n, "entry_insns"], VR[n, "return_insns"], VR[n, "entry_jited"], VR[n, "return_jited"],
 			VR[n, "attach_pair_ms"], VR[n, "detach_pair_ms"]
 	}
@@ -154,19 +154,19 @@ END {
 	for (i = 1; i <= nops; i++) {
 		o = OPS[i]
 		printf "%s\n    %s: {\"untraced\": %.1f, \"pmu\": %.1f, \"tracefs\": %.1f, \"pmu_ratio\": %.3f, \"tracefs_ratio\": %.3f}",
-			i > 1 ? "," : "", q(o), OPU[o], OPP[o], OPT[o], OPU[o] > 0 ? OPP[o] / OPU[o] : 0, OPU[o] > 0 ? OPT[o] / OPU[o] : 0 > out
+			(i > 1 ? "," : ""), q(o), OPU[o], OPP[o], OPT[o], (OPU[o] > 0 ? OPP[o] / OPU[o] : 0), (OPU[o] > 0 ? OPT[o] / OPU[o] : 0) > out
 	}
 	printf "\n  },\n  \"programs\": [" > out
 	for (i = 1; i <= nprobes; i++) {
 		pr = PROBES[i]
 		printf "%s\n    {\"probe\": %s, \"pmu_ns_per_run\": %.1f, \"tracefs_ns_per_run\": %.1f, \"runs_pmu\": %d, \"xlated_insns\": %d, \"jited_bytes\": %d}",
-			i > 1 ? "," : "", q(pr), PNS[pr], PNT[pr], RUNS["pmu" SUBSEP pr], XL[pr], JIT[pr] > out
+			(i > 1 ? "," : ""), q(pr), PNS[pr], PNT[pr], RUNS["pmu" SUBSEP pr], XL[pr], JIT[pr] > out
 	}
 	printf "\n  ],\n  \"startup\": {" > out
 	for (i = 1; i <= nsm; i++) {
 		m = SMODES[i]
 		printf "%s\n    %s: {\"banner_ms\": %s, \"banner_ms_min\": %s, \"output_ms\": %s, \"exit_ms\": %s, \"syscalls_to_banner\": %s, \"syscalls_total\": %s, \"peak_rss_kb\": %d, \"runs\": %s}",
-			i > 1 ? "," : "", q(m), num(S[m, "banner_ms"]), num(S[m, "banner_ms_min"]), num(S[m, "output_ms"]), num(S[m, "exit_ms"]),
+			(i > 1 ? "," : ""), q(m), num(S[m, "banner_ms"]), num(S[m, "banner_ms_min"]), num(S[m, "output_ms"]), num(S[m, "exit_ms"]),
 			num(S[m, "syscalls_to_banner"]), num(S[m, "syscalls_total"]), PEAK[m], num(S[m, "runs"]) > out
 	}
 	printf "\n  },\n  \"binary\": {\"bytes\": %s, \"stripped_bytes\": %s, \"host_strace_check_syscalls\": %s},\n",
@@ -176,7 +176,7 @@ END {
 	for (i = 1; i <= nv; i++) {
 		n = VARS[i]
 		printf ",\n    %s: {\"entry_ns\": %s, \"return_ns\": %s, \"total_ns\": %s, \"vs_bcc\": %.3f, \"pread_ns\": %s, \"pread_ratio\": %s, \"events\": %s, \"runs\": %s, \"entry_insns\": %s, \"return_insns\": %s, \"entry_jited\": %s, \"return_jited\": %s, \"load_pair_ms\": %s, \"attach_pair_ms\": %s, \"detach_pair_ms\": %s}",
-			q(n), num(VR[n, "entry_ns"]), num(VR[n, "return_ns"]), num(VR[n, "total_ns"]), bcc > 0 ? VR[n, "total_ns"] / bcc : 0,
+			q(n), num(VR[n, "entry_ns"]), num(VR[n, "return_ns"]), num(VR[n, "total_ns"]), (bcc > 0 ? VR[n, "total_ns"] / bcc : 0),
 			num(VR[n, "pread_ns"]), num(VR[n, "ratio"]), num(VR[n, "events"]), num(VR[n, "return_runs"]),
 			num(VR[n, "entry_insns"]), num(VR[n, "return_insns"]), num(VR[n, "entry_jited"]), num(VR[n, "return_jited"]),
 			num(VR[n, "load_pair_ms"]), num(VR[n, "attach_pair_ms"]), num(VR[n, "detach_pair_ms"]) > out

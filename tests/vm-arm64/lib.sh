@@ -136,7 +136,7 @@ vm_build_initramfs() {
 	# The x86 harness's guest scripts, unchanged, then the arm64 ones.
 	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
 	cp "$ARM64_DIR/guest/init" "$stage/init"
-	cp "$ARM64_DIR/guest/arm64-scenarios.sh" "$stage/guest/"
+	cp "$ARM64_DIR"/guest/arm64-*.sh "$stage/guest/"
 	echo "${EXT4DIST_ARM64_SCENARIOS:-}" > "$stage/guest/arm64-scenarios.list"
 	chmod 755 "$stage/init" "$stage"/guest/*.sh
 

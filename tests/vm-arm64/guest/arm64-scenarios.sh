@@ -4,6 +4,7 @@
 # first top-level call; then the scenario functions named in
 # /guest/arm64-scenarios.list (default: scenarios 1-4) or, for "all", its
 # own sequence; then its closing checks (the lines after its calls).
+# arm64-extra.sh adds arm64-only scenarios (scenario_arm64_*).
 # Result lines say "arm64-<kernel>".
 set -eu
 . /guest/lib.sh
@@ -18,20 +19,22 @@ if [ -z "$first" ]; then
 	fail arm64-harness "no top-level scenario call found in $src"
 	exit 1
 fi
+extra=/guest/arm64-extra.sh
 want=$(cat /guest/arm64-scenarios.list 2>/dev/null || true)
-[ -n "$want" ] || want="setup_filesystems scenario_pid_filter scenario_attach scenario_interval scenario_signals"
+[ -n "$want" ] || want="setup_filesystems scenario_pid_filter scenario_attach scenario_interval scenario_signals scenario_arm64_generic_read"
 
 {
 	# Definitions, with the kernel name of the result lines replaced.
 	head -n $((first - 1)) "$src" |
 		sed '/^\. \/guest\/lib\.sh$/a KERNEL=arm64-$(uname -r)'
+	echo ". $extra"
 	if [ "$want" = all ]; then
 		tail -n +"$first" "$src"
 	else
 		runner=""
 		head -n $((first - 1)) "$src" | grep -q '^run() {' && runner="run "
 		for fn in $want; do
-			if ! head -n $((first - 1)) "$src" | grep -q "^$fn() {"; then
+			if ! head -n $((first - 1)) "$src" | cat - "$extra" | grep -q "^$fn() {"; then
 				echo "fail arm64-harness \"$fn is not defined in $src\""
 				echo "exit 1"
 			fi
