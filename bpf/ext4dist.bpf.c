@@ -72,14 +72,21 @@ INLINE int trace_entry(void)
 	return 0;
 }
 
-/* Return: no start entry means the call was filtered out at entry. */
+/*
+ * Return: other processes are turned away before any map work; no start
+ * entry means the call was filtered out at entry (or began before us).
+ */
 INLINE int trace_return(__u32 op)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u64 want = PATCHED_CONST(PATCH_TGID);
 	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
+	__u32 tid = (__u32)id;
 	struct op_hist *h;
 	__u64 *tsp, delta, slot;
 
+	if (want && (id >> 32) != want)
+		return 0;
 	tsp = bpf_map_lookup_elem(&start, &tid);
 	if (!tsp)
 		return 0;

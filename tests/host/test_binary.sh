@@ -95,7 +95,7 @@ run_bin "$BIN" --dump-bpf
 expect_eq "--dump-bpf: exit status" "$RC" 0
 expect_eq "--dump-bpf: programs listed" "$(grep -c ': section k' "$TMP/out")" 13
 expect_eq "--dump-bpf: PID filter placeholder named" \
-	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 6
+	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 12
 expect_eq "--dump-bpf: map references named" \
 	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 6
 expect_eq "--dump-bpf: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0

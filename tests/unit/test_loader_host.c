@@ -44,8 +44,9 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 			    &eb);
 	if (!check_int("parse", err, 0))
 		return;
-	check_int("placeholder PATCH_TGID patched in every entry program",
-		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 6);
+	/* Entry and return programs of 5 ops + the generic read pair. */
+	check_int("placeholder PATCH_TGID patched in every entry and return program",
+		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 12);
 	check_int("placeholder PATCH_FACTOR patched in every return program",
 		  bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000), 6);
 	check_int("PATCH_FOPS patched once", bpf_obj_patch_imm64(&obj, PATCH_FOPS, 0xffffffff81000000ULL), 1);

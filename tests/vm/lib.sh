@@ -165,14 +165,19 @@ vm_is_static() {
 	! readelf -l "$1" 2>/dev/null | grep -q 'program interpreter'
 }
 
-# vm_build_tools: static workload (and sigdfl for the shell stub).
+# vm_build_tools: static workload (threads: -pthread), runas (drops to an
+# unprivileged uid) and sigdfl (for the shell stub).
 vm_build_tools() {
 	mkdir -p "$VM_BUILD"
 	local src out
-	for src in "$VM_DIR/workload.c" "$VM_DIR/stub/sigdfl.c"; do
+	for src in "$VM_DIR/workload.c" "$VM_DIR/runas.c" "$VM_DIR/stub/sigdfl.c"; do
 		out=$VM_BUILD/$(basename "$src" .c)
 		if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
-			gcc -static -O2 -Wall -Wextra -o "$out" "$src" || return 1
+			gcc -static -pthread -O2 -Wall -Wextra -o "$out" "$src" || return 1
+			if ! vm_is_static "$out"; then
+				vm_log "$out is not static"
+				return 1
+			fi
 		fi
 	done
 }
@@ -234,6 +239,7 @@ vm_build_initramfs() {
 	cp "$ext4dist" "$stage/bin/ext4dist"
 	chmod 755 "$stage/bin/ext4dist"
 	cp "$VM_BUILD/workload" "$stage/bin/workload"
+	cp "$VM_BUILD/runas" "$stage/bin/runas"
 
 	cp "$VM_DIR/guest/init" "$stage/init"
 	cp "$VM_DIR"/guest/*.sh "$stage/guest/"

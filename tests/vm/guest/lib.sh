@@ -182,7 +182,13 @@ noise_stop() {
 # Sets OUT/ERR (ext4dist's stdout/stderr files), EPID, WPID and RC
 # (ext4dist's exit status).  On a harness-level problem it prints FAIL NAME
 # and returns 1.
+# TRACED_NOISE=0 leaves the noise out (faster, for runs that repeat a
+# -p check many times); TRACED_HOOK names a command run once ext4dist has
+# printed its banner, before the workload starts (probes attached, EPID
+# set).
 SIGNAL=INT
+TRACED_NOISE=1
+TRACED_HOOK=""
 traced_run() {
 	local name="$1" file="$2" o="$3" r="$4" w="$5" f="$6" go a args wrc noise=0
 	shift 6
@@ -196,6 +202,7 @@ traced_run() {
 		if [ "$a" = @PID@ ]; then a=$WPID; noise=1; fi
 		args="$args $a"
 	done
+	[ "$TRACED_NOISE" = 1 ] || noise=0
 	[ "$noise" = 0 ] || noise_start /mnt/ext4
 	# shellcheck disable=SC2086 # args is a list of plain words
 	ext4dist $args > "$OUT" 2> "$ERR" &
@@ -209,6 +216,7 @@ traced_run() {
 		wait "$WPID" 2>/dev/null || true
 		return 1
 	fi
+	[ -z "$TRACED_HOOK" ] || $TRACED_HOOK
 	touch "$go"
 	wrc=0
 	wait "$WPID" || wrc=$?
