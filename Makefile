@@ -40,6 +40,20 @@ XCFLAGS  := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc \
             -DEXT4DIST_VERSION='"$(VERSION)"'
 LDLIBS   := -lelf -lz
 STATIC_LDLIBS := $(shell $(PKG_CONFIG) --static --libs libelf 2>/dev/null || echo -lelf -lz)
+# Module files may be .ko.xz (Debian 6.12) or .ko.zst: read them in-process
+# when the static libraries are there (liblzma-dev, libzstd-dev).
+ifneq ($(wildcard $(shell $(CC) -print-file-name=liblzma.a)),)
+XCFLAGS  += -DEXT4DIST_WITH_XZ
+LDLIBS   += -llzma
+STATIC_LDLIBS += -llzma
+endif
+ifneq ($(wildcard $(shell $(CC) -print-file-name=libzstd.a)),)
+XCFLAGS  += -DEXT4DIST_WITH_ZSTD
+LDLIBS   += -lzstd
+STATIC_LDLIBS += -lzstd
+endif
+# The shipped binary carries no debug info (build/ext4dist-dyn keeps it).
+STATIC_LDFLAGS ?= -s
 
 BPF_SRC  := bpf/ext4dist.bpf.c
 BPF_OBJ  := $(BUILD)/ext4dist.bpf.o
@@ -67,7 +81,7 @@ $(BPF_OBJ): $(BPF_SRC) include/ext4dist_abi.h $(wildcard bpf/*.h)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/%.o: %.c $(wildcard include/*.h src/*/*.h src/*.h)
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*/*.h src/*.h) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) -c $< -o $@
 
@@ -80,7 +94,7 @@ $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BIN): $(MAIN_OBJ) $(BUILD)/libext4dist.a
-	$(CC) -static $(CFLAGS) $(XCFLAGS) -o $@ $^ $(STATIC_LDLIBS)
+	$(CC) -static $(STATIC_LDFLAGS) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 $(TEST_LIB): tests/test.c tests/test.h
 	@mkdir -p $(@D)

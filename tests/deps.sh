@@ -7,6 +7,7 @@ packages=(
 	make gcc libc6-dev pkg-config        # user space build
 	clang llvm                           # the BPF object (build time only)
 	libelf-dev zlib1g-dev linux-libc-dev # libelf (static), UAPI headers
+	liblzma-dev libzstd-dev              # .ko.xz / .ko.zst module files
 	valgrind util-linux                  # valgrind runs, setpriv
 	libclang-rt-14-dev                   # libFuzzer and sanitizer runtimes
 	cppcheck clang-tidy                  # make lint

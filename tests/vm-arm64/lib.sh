@@ -144,6 +144,12 @@ vm_build_initramfs() {
 	vm_copy_modules "$kdir" "$stage/lib/modules" early.list $VM_EARLY_MODULES &&
 	vm_copy_modules "$kdir" "$stage/lib/modules" ext4.list $VM_EXT4_MODULES ||
 		return 1
+	# Debian's arm64 kernel has no CONFIG_KALLSYMS_ALL: the generic read
+	# path finds ext4_file_operations in the module file, at its usual
+	# place (a hard link: stored once in the cpio).
+	mkdir -p "$stage/lib/modules/$(vm_kernel_version "$kdir")/kernel/fs/ext4"
+	ln "$stage/lib/modules/ext4.ko" \
+		"$stage/lib/modules/$(vm_kernel_version "$kdir")/kernel/fs/ext4/ext4.ko"
 
 	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
 }

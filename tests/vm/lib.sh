@@ -11,6 +11,8 @@
 #   EXT4DIST_VM_TIMEOUT  hard limit for one boot in seconds (default 600)
 #   EXT4DIST_VM_KVM=1    use KVM instead of TCG
 #   EXT4DIST_BIN         binary to test (default <top>/ext4dist)
+#   EXT4DIST_VM_ONLY     run only these scenarios (comma-separated names
+#                        without "scenario_", e.g. stress,faults)
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_TOP=$(cd "$VM_DIR/../.." && pwd)
@@ -293,7 +295,7 @@ vm_boot() {
 		-display none -no-reboot -monitor none \
 		-serial stdio -serial "file:$results" \
 		-kernel "$(vm_kernel_image "$kdir")" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 loglevel=4 ext4dist_mode=$mode ext4dist_disks=$disks" \
+		-append "console=ttyS0 panic=-1 loglevel=4 ext4dist_mode=$mode ext4dist_disks=$disks${EXT4DIST_VM_ONLY:+ ext4dist_only=$EXT4DIST_VM_ONLY}" \
 		"${drives[@]}" < /dev/null > "$console" 2>&1
 }
 

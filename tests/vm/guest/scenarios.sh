@@ -7,6 +7,10 @@
 set -eu
 # shellcheck source=lib.sh
 . /guest/lib.sh
+# shellcheck source=legacy.sh
+. /guest/legacy.sh
+# shellcheck source=reliability.sh
+. /guest/reliability.sh
 
 # Distinct counts, so a mix-up between operations cannot pass.
 O=5 R=7 W=11 F=3
@@ -224,7 +228,18 @@ scenario_ext23() {
 }
 
 # run STEP: STEP, with its start time on the console (not the results port).
+# With ext4dist_only=a,b on the kernel command line (EXT4DIST_VM_ONLY on
+# the host), only the scenarios scenario_a and scenario_b run (and the
+# set-up).
+ONLY=$(sed -n 's/.*ext4dist_only=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
 run() {
+	case "$1" in
+	scenario_*)
+		case ",$ONLY," in
+		,,|*,"${1#scenario_}",*) ;;
+		*) return 0 ;;
+		esac ;;
+	esac
 	echo "--- $1 at $(cut -d' ' -f1 /proc/uptime) s"
 	"$1"
 }
@@ -238,6 +253,17 @@ run scenario_interval
 run scenario_signals
 run scenario_tmpfs
 run scenario_ext23
+run scenario_unprivileged
+run scenario_check_report
+run scenario_generic_read
+run scenario_fops_sources
+run scenario_forced_fallbacks
+run scenario_no_pmu
+run scenario_kretprobe_misses
+run scenario_debugfs_only
+run scenario_stress
+run scenario_faults
+run scenario_umount_while_tracing
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)

@@ -1,0 +1,285 @@
+# shellcheck shell=dash disable=SC3043,SC2034 # busybox ash has local; lib.sh reads TRACED_*
+# Scenarios of the legacy-kernel paths (issue 4), forced on the test
+# kernels: the generic read path, ext4_file_operations from the module file
+# or --fops-addr, kern_version, map fallbacks, kretprobe misses, no kprobe
+# PMU, tracing under debugfs.  Sourced by scenarios.sh (uses its O R W F,
+# WANT and ZERO); each function prints PASS/FAIL lines.
+
+# has_line FILE TEXT: FILE has a line containing TEXT (fixed string).
+has_line() { grep -qF -- "$2" "$1"; }
+
+# expect_verbose NAME FILE TEXT: PASS when ext4dist's -v output FILE holds
+# TEXT, else FAIL showing the -v lines that matter.
+expect_verbose() {
+	if has_line "$2" "$3"; then
+		pass "$1"
+	else
+		fail "$1" "no '$3' on stderr" "$2"
+	fi
+}
+
+# --- a: --read-path=generic (generic_file_read_iter filtered on f_op):
+# the same exact counts as the default path, nothing on tmpfs, and the f_op
+# offset of this kernel's struct file.
+scenario_generic_read() {
+	local want_off
+	traced_run generic-read-exact /mnt/ext4/sa $O $R $W $F \
+		--read-path=generic -v -p @PID@ || return 0
+	expect_counts generic-read-exact "$WANT"
+	case "$KERNEL" in
+	6.1.*) want_off=40 ;;
+	6.12.*) want_off=16 ;;
+	*) want_off="" ;;
+	esac
+	if [ -z "$want_off" ]; then
+		fail generic-fop-offset "no expected f_op offset known for kernel $KERNEL"
+	else
+		expect_verbose generic-fop-offset "$ERR" \
+			"f_op discovered at offset $want_off of struct file"
+	fi
+
+	traced_run generic-read-tmpfs /mnt/tmpfs/sa $O $R $W $F \
+		--read-path=generic -p @PID@ || return 0
+	if grep -q '^operation = ' "$OUT"; then
+		fail generic-read-tmpfs "an operation was printed for tmpfs" "$OUT" "$ERR"
+	else
+		expect_counts generic-read-tmpfs "$ZERO"
+	fi
+}
+
+# --- b: ext4_file_operations not in kallsyms (CONFIG_KALLSYMS_ALL off,
+# simulated with a copy of /proc/kallsyms without it): a clear error
+# without a module file; the module file plus /sys/module/ext4/sections;
+# --fops-addr.
+scenario_fops_sources() {
+	local ks=/tmp/kallsyms.nofops real kodir rc
+	kodir=/lib/modules/$KERNEL/kernel/fs/ext4
+	real=$(awk '$3 == "ext4_file_operations" { print $1; exit }' /proc/kallsyms)
+	grep -vw ext4_file_operations /proc/kallsyms > "$ks" || true
+	if [ -z "$real" ] || [ "$real" = 0000000000000000 ]; then
+		fail fops-missing-error "precondition: no ext4_file_operations address in /proc/kallsyms"
+		return 0
+	fi
+	if grep -qw ext4_file_operations "$ks" || ! grep -qw ext4_file_open "$ks"; then
+		fail fops-missing-error "precondition: $ks not made as intended"
+		return 0
+	fi
+	# A plain number for the comparisons with ext4dist's %llx.
+	real=$(echo "$real" | sed 's/^0*//')
+
+	rm -rf "/lib/modules/$KERNEL"
+	rc=0
+	timeout 60 ext4dist --read-path=generic --test-kallsyms "$ks" \
+		> "$WORK/fopsmiss.out" 2> "$WORK/fopsmiss.err" || rc=$?
+	if [ "$rc" != 1 ]; then
+		fail fops-missing-error "exit status $rc, want 1" \
+			"$WORK/fopsmiss.out" "$WORK/fopsmiss.err"
+	elif ! has_line "$WORK/fopsmiss.err" CONFIG_KALLSYMS_ALL ||
+	     ! has_line "$WORK/fopsmiss.err" --fops-addr; then
+		fail fops-missing-error "stderr does not name both CONFIG_KALLSYMS_ALL and --fops-addr" \
+			"$WORK/fopsmiss.out" "$WORK/fopsmiss.err"
+	elif grep -qxF "$BANNER" "$WORK/fopsmiss.out"; then
+		fail fops-missing-error "printed the banner although it failed" \
+			"$WORK/fopsmiss.out" "$WORK/fopsmiss.err"
+	else
+		pass fops-missing-error
+	fi
+
+	# The module file where modprobe would find it (uncompressed: the
+	# initramfs holds the decompressed copy insmod loaded).
+	mkdir -p "$kodir"
+	cp /lib/modules/ext4.ko "$kodir/ext4.ko"
+	traced_run fops-from-module /mnt/ext4/sb1 $O $R $W $F \
+		--read-path=generic --test-kallsyms "$ks" -v -p @PID@ || {
+		rm -rf "/lib/modules/$KERNEL"
+		return 0
+	}
+	rm -rf "/lib/modules/$KERNEL"
+	expect_counts fops-from-module "$WANT"
+	expect_verbose fops-from-module-verbose "$ERR" \
+		"ext4_file_operations found in $kodir/ext4.ko plus /sys/module/ext4/sections: 0x$real"
+
+	traced_run fops-addr-option /mnt/ext4/sb2 $O $R $W $F \
+		--read-path=generic --test-kallsyms "$ks" --fops-addr "0x$real" \
+		-v -p @PID@ || return 0
+	expect_counts fops-addr-option "$WANT"
+	expect_verbose fops-addr-option-verbose "$ERR" \
+		"ext4_file_operations = 0x$real from --fops-addr"
+}
+
+# --- c: --check: kern_version from the vDSO note equals LINUX_VERSION_CODE
+# of the Debian version in uname -v (patch level clamped to 255).
+scenario_check_report() {
+	local rc line got want v
+	rc=0
+	ext4dist --check > "$WORK/check.out" 2> "$WORK/check.err" || rc=$?
+	if [ "$rc" != 0 ]; then
+		fail check-verdict "exit status $rc, want 0" "$WORK/check.out" "$WORK/check.err"
+	elif ! grep -qxF 'verdict                ext4dist can trace here' "$WORK/check.out"; then
+		fail check-verdict "no 'verdict                ext4dist can trace here' line" \
+			"$WORK/check.out" "$WORK/check.err"
+	else
+		pass check-verdict
+	fi
+
+	v=$(uname -v | sed -n 's/.*Debian \([0-9][0-9]*\)\.\([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2 \3/p')
+	if [ -z "$v" ]; then
+		fail check-kern-version "precondition: no 'Debian X.Y.Z' in uname -v: $(uname -v)"
+		return 0
+	fi
+	# shellcheck disable=SC2086 # "X Y Z"
+	set -- $v
+	want=$(printf '0x%06x' $(( ($1 << 16) | ($2 << 8) | ($3 > 255 ? 255 : $3) )))
+	line=$(grep '^kern_version ' "$WORK/check.out" || true)
+	got=$(echo "$line" | awk '{ print $2 }')
+	case "$line" in
+	*"from the vDSO note; uname parsing agrees")
+		check check-kern-version "$got" "$want" "$WORK/check.out" ;;
+	*)
+		fail check-kern-version "kern_version line does not end with 'from the vDSO note; uname parsing agrees': '$line'" \
+			"$WORK/check.out" "$WORK/check.err" ;;
+	esac
+}
+
+# bpf_prog_syms: the names of the BPF programs in kallsyms now (JIT'ed
+# programs appear as bpf_prog_<tag> or bpf_prog_<tag>_<name>).
+BPF_SYMS=$WORK/bpf-syms
+bpf_prog_syms() {
+	awk '$3 ~ /^bpf_prog_/ { print $3 }' /proc/kallsyms > "$BPF_SYMS"
+}
+
+# --- d: the map fallbacks of old kernels, forced: histograms in a plain
+# array, no names; exact counts all the same.
+scenario_forced_fallbacks() {
+	local named
+	TRACED_HOOK=bpf_prog_syms
+	traced_run forced-fallbacks /mnt/ext4/sd $O $R $W $F \
+		-v --test-force-fallback percpu,lru,names -p @PID@ || {
+		TRACED_HOOK=""
+		return 0
+	}
+	TRACED_HOOK=""
+	expect_counts forced-fallbacks "$WANT"
+	if ! has_line "$ERR" "map hist: percpu_array forced to array (test hook)"; then
+		fail forced-fallbacks-array "no 'map hist: percpu_array forced to array (test hook)' on stderr" "$ERR"
+	elif ! grep -q '^map hist created: type array, ' "$ERR" &&
+	     ! has_line "$ERR" "map hist created: type array, "; then
+		fail forced-fallbacks-array "no 'map hist created: type array, ...' on stderr" "$ERR"
+	else
+		pass forced-fallbacks-array
+	fi
+	# No names: -v says nothing about them, the kernel's symbols for the
+	# programs (kallsyms, taken while they were loaded) show it.
+	named=$(grep -v '^bpf_prog_[0-9a-f]\{16\}$' "$BPF_SYMS" || true)
+	if [ ! -s "$BPF_SYMS" ]; then
+		fail forced-fallbacks-names "no bpf_prog_ symbol in /proc/kallsyms while ext4dist ran (bpf_jit_kallsyms off?)" "$ERR"
+	elif [ -n "$named" ]; then
+		fail forced-fallbacks-names "programs loaded with names: $(echo "$named" | tr '\n' ' ')" "$BPF_SYMS"
+	else
+		pass forced-fallbacks-names
+	fi
+}
+
+# --- e: kretprobe instances exhausted (--maxactive 1): 8 processes fsync
+# at once on one vCPU, so returns are missed; every fsync is either in a
+# histogram or in a "missed" warning, never silently lost.
+scenario_kretprobe_misses() {
+	local name=kretprobe-misses go i pids="" p wrc=0 late="" miss hist left
+	local nproc=8 nf=3
+	go=$WORK/go-misses
+	rm -f "$go"
+	for i in 1 2 3 4 5 6 7 8; do
+		workload -g "$go" -b 65536 "/mnt/ext4/se$i" 1 0 4 $nf \
+			> "$WORK/$name.wl$i" 2>&1 &
+		pids="$pids $!"
+	done
+	OUT=$WORK/$name.out ERR=$WORK/$name.err
+	ext4dist --maxactive 1 --ops fsync 1 3 > "$OUT" 2> "$ERR" &
+	EPID=$!
+	if ! wait_banner "$EPID" "$OUT" 60; then
+		fail "$name" "no banner from 'ext4dist --maxactive 1 --ops fsync 1 3' within 60 s" \
+			"$OUT" "$ERR"
+		touch "$go"
+		for p in $pids; do wait "$p" 2>/dev/null || true; done
+		kill -9 "$EPID" 2>/dev/null || true
+		wait "$EPID" 2>/dev/null || true
+		return 0
+	fi
+	touch "$go"
+	for p in $pids; do wait "$p" || wrc=$?; done
+	running "$EPID" || late="the workloads ended after ext4dist's 3 intervals"
+	if ! wait_exit "$EPID" 30; then
+		fail "$name" "'ext4dist ... 1 3' still running 30 s after the workloads" "$OUT" "$ERR"
+		return 0
+	fi
+	left=$(our_events "${EPID}_")
+	miss=$(sed -n 's/^ext4dist: warning: in this interval \([0-9][0-9]*\) probe hits* w[ae][rs]e* missed .*/\1/p' "$ERR" |
+		awk '{ s += $1 } END { print s + 0 }')
+	hist=$(counts "$OUT" | sed 's/.*fsync=\([0-9]*\).*/\1/')
+	if [ "$wrc" != 0 ]; then
+		fail "$name" "a workload exited $wrc" "$WORK/$name.wl1"
+	elif [ -n "$late" ]; then
+		fail "$name" "$late (the test's timing assumption broke)" "$OUT" "$ERR"
+	elif [ "$RC" != 0 ]; then
+		fail "$name" "ext4dist exited $RC" "$OUT" "$ERR"
+	elif [ -n "$left" ]; then
+		fail "$name" "kprobe_events still holds: $(echo "$left" | tr '\n' ' ')" "$OUT" "$ERR"
+	elif [ "$miss" -eq 0 ]; then
+		fail "$name" "no missed probe hit reported (fsyncs in histograms: $hist of $((nproc * nf))): the kernel never ran out of kretprobe instances" \
+			"$OUT" "$ERR"
+	else
+		check "$name" "histogram $hist + missed $miss = $((hist + miss))" \
+			"histogram $hist + missed $miss = $((nproc * nf))" "$OUT" "$ERR"
+	fi
+}
+
+# --- f: no kprobe PMU (before 4.17): tracefs kprobe_events instead.
+scenario_no_pmu() {
+	traced_run no-kprobe-pmu /mnt/ext4/sf1 $O $R $W $F \
+		--test-sysfs-kprobe /nonexistent -v -p @PID@ || return 0
+	expect_counts no-kprobe-pmu "$WANT"
+	expect_verbose no-kprobe-pmu-verbose "$ERR" "attach path: tracefs"
+}
+
+# tracing_mounts: the debugfs and tracefs lines of /proc/mounts.
+tracing_mounts() {
+	awk '$3 == "debugfs" || $3 == "tracefs" { print $2, $3 }' /proc/mounts
+}
+
+# unmount_tracing: neither tracefs nor debugfs mounted anywhere.
+unmount_tracing() {
+	local m i=0
+	while [ -n "$(tracing_mounts)" ] && [ "$i" -lt 5 ]; do
+		tracing_mounts | awk '{ print $1 }' | sort -r |
+			while read -r m; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+		i=$((i + 1))
+	done
+}
+
+# --- f: before 4.1 there was no tracefs: only debugfs's tracing dir.
+# Simulated with tracefs unmounted and its mount point pointed elsewhere;
+# ext4dist mounts debugfs and must leave /proc/mounts as it found it.
+scenario_debugfs_only() {
+	local before after
+	unmount_tracing
+	before=$(tracing_mounts)
+	if [ -n "$before" ]; then
+		fail debugfs-only "precondition: cannot unmount $(echo "$before" | tr '\n' ' ')"
+		return 0
+	fi
+	traced_run debugfs-only /mnt/ext4/sf2 $O $R $W $F \
+		--test-tracing-dir /nonexistent -v --attach=tracefs -p @PID@ || {
+		unmount_tracing
+		return 0
+	}
+	after=$(tracing_mounts)
+	# (expect_counts mounts tracefs to look at kprobe_events.)
+	expect_counts debugfs-only "$WANT"
+	expect_verbose debugfs-only-verbose "$ERR" "tracing dir /sys/kernel/debug/tracing"
+	if [ -n "$after" ]; then
+		fail debugfs-only-unmounted "mounted after ext4dist exited (none before): $(echo "$after" | tr '\n' ',')" "$ERR"
+	else
+		pass debugfs-only-unmounted
+	fi
+	unmount_tracing
+}

@@ -1,0 +1,187 @@
+# shellcheck shell=dash disable=SC3043,SC2034 # busybox ash has local; lib.sh reads TRACED_*
+# Reliability scenarios (issue 6): a long multi-threaded run in interval
+# mode (exact totals, flat memory, bounded start map), SIGKILL at any moment
+# followed by clean runs, the traced file system unmounted under a running
+# ext4dist, and an unprivileged user.  Sourced by scenarios.sh (uses its
+# O R W F and WANT); each function prints PASS/FAIL lines.
+
+# proc_kb PID FIELD: FIELD (VmRSS, VmHWM, ...) of /proc/PID/status in kB.
+proc_kb() {
+	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
+# --- g: 8 threads of one process doing every operation in rounds for
+# several seconds under `ext4dist -vv -p PID 1`.
+scenario_stress() {
+	local name=stress threads=8 rounds=25 pause=200 so=2 sr=6 sw=5 sf=1
+	local go want rss hwm samples="" n wrc=0 intervals maxn rmin rmax hmax
+	go=$WORK/go-stress
+	rm -f "$go"
+	want="open=$((threads * rounds * so)) read=$((threads * rounds * sr)) write=$((threads * rounds * sw)) fsync=$((threads * rounds * sf))"
+	workload -g "$go" -t $threads -n $rounds -s $pause /mnt/ext4/sg \
+		$so $sr $sw $sf > "$WORK/$name.wl" 2>&1 &
+	WPID=$!
+	OUT=$WORK/$name.out ERR=$WORK/$name.err
+	ext4dist -vv -p "$WPID" 1 > "$OUT" 2> "$ERR" &
+	EPID=$!
+	if ! wait_banner "$EPID" "$OUT" 60; then
+		fail "$name" "no banner from 'ext4dist -vv -p $WPID 1' within 60 s" "$OUT" "$ERR"
+		kill -9 "$EPID" "$WPID" 2>/dev/null || true
+		wait "$EPID" 2>/dev/null || true
+		wait "$WPID" 2>/dev/null || true
+		return 0
+	fi
+	touch "$go"
+	# Memory once a second, from the start of the workload to one
+	# interval after its end.
+	n=0
+	while :; do
+		rss=$(proc_kb "$EPID" VmRSS) hwm=$(proc_kb "$EPID" VmHWM)
+		[ -z "$rss" ] || samples="$samples$rss $hwm
+"
+		running "$WPID" || n=$((n + 1))
+		[ "$n" -lt 2 ] || break
+		running "$EPID" || break
+		sleep 1
+	done
+	wait "$WPID" || wrc=$?
+	kill -INT "$EPID" 2>/dev/null || true
+	if ! wait_exit "$EPID" 30; then
+		fail "$name" "ext4dist did not exit within 30 s of SIGINT" "$OUT" "$ERR"
+		return 0
+	fi
+	echo "$samples" | sed '/^$/d' > "$WORK/$name.mem"
+	intervals=$(grep -c '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]:$' "$OUT" || true)
+	maxn=$(sed -n 's/^start map: \([0-9][0-9]*\) entries in flight.*/\1/p' "$ERR" |
+		sort -n | tail -n 1)
+	# shellcheck disable=SC2046 # "samples min max hwm"
+	set -- $(awk 'NR == 1 { lo = hi = $1; h = $2 }
+		{ if ($1 < lo) lo = $1; if ($1 > hi) hi = $1; if ($2 > h) h = $2 }
+		END { print NR, lo + 0, hi + 0, h + 0 }' "$WORK/$name.mem")
+	n=$1 rmin=$2 rmax=$3 hmax=$4
+	if [ "$wrc" != 0 ]; then
+		fail "$name" "workload exited $wrc" "$WORK/$name.wl"
+	elif [ "$RC" != 0 ]; then
+		fail "$name" "ext4dist exited $RC" "$OUT" "$ERR"
+	elif [ "$intervals" -lt 5 ]; then
+		fail "$name" "only $intervals intervals printed, want >= 5" "$OUT"
+	else
+		check "$name-totals" "$(counts "$OUT")" "$want" "$OUT"
+	fi
+	if [ "$n" -lt 5 ]; then
+		fail "$name-memory" "only $n memory samples" "$WORK/$name.mem"
+	elif [ $((rmax - rmin)) -gt 256 ] || [ "$hmax" -ge 4096 ]; then
+		fail "$name-memory" "VmRSS from $rmin to $rmax kB (want a spread <= 256 kB), VmHWM $hmax kB (want < 4096)" \
+			"$WORK/$name.mem"
+	else
+		pass "$name-memory"
+	fi
+	if [ -z "$maxn" ]; then
+		fail "$name-start-map" "no 'start map: N entries in flight' line with -vv" "$ERR"
+	elif [ "$maxn" -gt $((threads + 16)) ]; then
+		fail "$name-start-map" "up to $maxn start entries in flight with $threads threads" "$ERR"
+	else
+		pass "$name-start-map"
+	fi
+	if [ -n "$(our_events "${EPID}_")" ]; then
+		fail "$name-cleanup" "kprobe_events still holds: $(our_events | tr '\n' ' ')" "$ERR"
+	fi
+}
+
+# --- h: `ext4dist --attach=tracefs` SIGKILLed 20 times at deterministic
+# moments from 0 to 1.5 s after its start (during start-up too), each time
+# followed by a normal -p run: exact counts, and nothing of ext4dist left in
+# kprobe_events.
+scenario_faults() {
+	local i d k bad="" left
+	ensure_tracefs
+	TRACED_NOISE=0
+	i=1
+	while [ "$i" -le 20 ]; do
+		# 7, 14, 5, 12, 3, 10, 1, 8, 15, 6, 13, 4, 11, 2, 9, 0, ...
+		d=$(( (i * 7) % 16 ))
+		ext4dist --attach=tracefs > "$WORK/fault.out" 2> "$WORK/fault.err" &
+		k=$!
+		sleep "$((d / 10)).$((d % 10))"
+		kill -9 "$k" 2>/dev/null || true
+		wait "$k" 2>/dev/null || true
+		if ! traced_run "faults-run$i" "/mnt/ext4/sh$i" $O $R $W $F -p @PID@; then
+			bad="run $i (kill after 0.${d}s): harness failure above"
+			break
+		fi
+		left=$(our_events)
+		if [ "$RC" != 0 ]; then
+			bad="run $i (after a kill at $((d / 10)).$((d % 10)) s): ext4dist exited $RC"
+		elif [ -n "$left" ]; then
+			bad="run $i (after a kill at $((d / 10)).$((d % 10)) s): kprobe_events holds $(echo "$left" | tr '\n' ' ')"
+		elif [ "$(counts "$OUT")" != "$WANT" ]; then
+			bad="run $i (after a kill at $((d / 10)).$((d % 10)) s): got '$(counts "$OUT")', want '$WANT'"
+		fi
+		[ -z "$bad" ] || break
+		i=$((i + 1))
+	done
+	TRACED_NOISE=1
+	if [ -n "$bad" ]; then
+		fail faults-kill9-x20 "$bad" "$OUT" "$ERR" "$WORK/fault.err"
+	else
+		pass faults-kill9-x20
+	fi
+}
+
+# --- i: the traced ext4 file system unmounted while ext4dist runs: it
+# keeps running, stops on SIGINT with status 0 and well-formed output.
+scenario_umount_while_tracing() {
+	local name=umount-while-tracing how=umount left errs got
+	OUT=$WORK/$name.out ERR=$WORK/$name.err
+	ext4dist > "$OUT" 2> "$ERR" &
+	EPID=$!
+	if ! wait_banner "$EPID" "$OUT" 60; then
+		fail "$name" "no banner within 60 s" "$OUT" "$ERR"
+		kill -9 "$EPID" 2>/dev/null || true
+		wait "$EPID" 2>/dev/null || true
+		return 0
+	fi
+	workload /mnt/ext2/si $O $R $W $F > "$WORK/$name.wl" 2>&1 || true
+	# Keep a file open so that the plain umount may be refused.
+	# shellcheck disable=SC2217 # the open file is the point
+	sleep 30 < /mnt/ext2/data &
+	holder=$!
+	umount /mnt/ext2 2>/dev/null || { how="umount -l"; umount -l /mnt/ext2 || how="umount -l (failed)"; }
+	sleep 2
+	running "$EPID" || how="$how, but ext4dist had already exited"
+	kill -INT "$EPID" 2>/dev/null || true
+	wait_exit "$EPID" 30 || true
+	kill "$holder" 2>/dev/null || true
+	wait "$holder" 2>/dev/null || true
+	mount -t ext4 /dev/vdc /mnt/ext2 2>/dev/null || true
+	left=$(our_events "${EPID}_")
+	errs=$(format_errors "$OUT")
+	got=$(counts "$OUT")
+	# shellcheck disable=SC2046 # "open N read N write N fsync N"
+	set -- $(echo "$got" | tr '=' ' ')
+	if [ "$RC" != 0 ]; then
+		fail "$name" "exit status $RC after $how and SIGINT" "$OUT" "$ERR"
+	elif [ -n "$left" ]; then
+		fail "$name" "kprobe_events still holds: $(echo "$left" | tr '\n' ' ')" "$OUT" "$ERR"
+	elif ! grep -qxF "$BANNER" "$OUT" || [ -n "$errs" ] ||
+	     ! grep -q '^operation = ' "$OUT"; then
+		fail "$name" "malformed output: $(echo "$errs" | head -n 1)" "$OUT" "$ERR"
+	elif [ "$2" -lt $O ] || [ "$4" -lt $R ] || [ "$6" -lt $W ] || [ "$8" -lt $F ]; then
+		fail "$name" "got '$got', want each >= '$WANT'" "$OUT" "$ERR"
+	else
+		pass "$name"
+	fi
+}
+
+# --- j: an unprivileged user gets one clear line and status 1.
+scenario_unprivileged() {
+	local rc=0 want
+	want='ext4dist: permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)'
+	runas 65534 65534 /bin/ext4dist > "$WORK/unpriv.out" 2> "$WORK/unpriv.err" || rc=$?
+	if [ "$rc" != 1 ]; then
+		fail unprivileged "exit status $rc, want 1" "$WORK/unpriv.out" "$WORK/unpriv.err"
+	else
+		check unprivileged "$(cat "$WORK/unpriv.err")" "$want" \
+			"$WORK/unpriv.out" "$WORK/unpriv.err"
+	fi
+}
