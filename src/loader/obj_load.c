@@ -245,8 +245,19 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 				  " (verifier log follows)" : "");
 	}
 	p->fd = fd;
-	vlog(1, "program %s loaded: %zu instructions, kern_version 0x%06x, fd %d",
-	     p->section, p->insn_cnt, o->kern_version, fd);
+	if (vlog_level() >= 1) {
+		struct bpf_prog_info info;
+		uint32_t len = sizeof(info);
+		char jit[64] = "";
+
+		/* Sizes as the kernel keeps them (OBJ_GET_INFO_BY_FD: 4.13+). */
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_info(fd, &info, &len) == 0 && info.jited_prog_len)
+			snprintf(jit, sizeof(jit), ", JIT %u bytes",
+				 info.jited_prog_len);
+		vlog(1, "program %s loaded: %zu instructions%s, kern_version 0x%06x, fd %d",
+		     p->section, p->insn_cnt, jit, o->kern_version, fd);
+	}
 	return 0;
 }
 
