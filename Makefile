@@ -21,7 +21,8 @@ BIN     ?= ext4dist
 PKG_CONFIG ?= pkg-config
 ifeq ($(ARCH),arm64)
 # make ARCH=arm64: cross build (gcc-aarch64-linux-gnu, libelf-dev:arm64,
-# zlib1g-dev:arm64) into build-arm64/ext4dist.
+# zlib1g-dev:arm64; liblzma-dev:arm64 and libzstd-dev:arm64 for .ko.xz/.zst)
+# into build-arm64/ext4dist.
 ifeq ($(origin CC),default)
 CC      := aarch64-linux-gnu-gcc
 endif
@@ -131,7 +132,7 @@ install: $(BIN)
 	install -D -m 0644 man/ext4dist.8 $(DESTDIR)$(PREFIX)/share/man/man8/ext4dist.8
 
 clean:
-	rm -rf $(BUILD) ext4dist
+	rm -rf $(BUILD) $(BIN)
 
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------
 # make fuzz         every libFuzzer target for FUZZ_SECONDS (default 60) each
@@ -151,3 +152,12 @@ fuzz-smoke:
 lint:
 	tests/lint.sh
 # ---- end of fuzzing and static analysis -------------------------------
+
+# ---- make bench (tests/bench/README.md); not part of make check ----------
+# Boots the Debian 6.1 kernel in qemu (TCG, then TCG -icount) and measures
+# ext4dist: ns/op traced vs untraced, bpf_stats per program, start-up, RSS,
+# syscalls, and alternative per-event designs; tables + build/bench/result.json.
+.PHONY: bench
+bench: ext4dist
+	CC='$(CC)' CLANG='$(CLANG)' BENCH_LDLIBS='$(STATIC_LDLIBS)' tests/bench/run.sh
+# ---- end of make bench ----------------------------------------------------

@@ -16,7 +16,7 @@
 # yet added an inline suppression; a real bug belongs in an issue, not in
 # the baseline.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 with_tests=0
 candidates=0
@@ -105,11 +105,16 @@ while IFS= read -r f; do
 	[ "$candidates" = 1 ] && echo "  baseline: $key"
 done <"$out/all.txt"
 
-stale=$(grep -vxF -f "$out/used.txt" "$out/baseline.txt" 2>/dev/null | wc -l)
+stale=$(grep -cvxF -f "$out/used.txt" "$out/baseline.txt" 2>/dev/null)
 echo "lint: $new new finding(s), $known known (in $baseline), $stale stale baseline line(s)"
 [ "$stale" -gt 0 ] && grep -vxF -f "$out/used.txt" "$out/baseline.txt" | sed 's/^/lint: stale: /'
 if [ "$cppcheck_rc" -ne 0 ] || [ "$tidy_rc" -gt 1 ]; then
 	echo "lint: a tool failed (cppcheck $cppcheck_rc, clang-tidy $tidy_rc)" >&2
 	exit 2
 fi
-[ "$new" -eq 0 ]
+if [ "$new" -eq 0 ]; then
+	echo "PASS lint: cppcheck and clang-tidy, no new finding"
+else
+	echo "FAIL lint: $new new finding(s), listed above"
+	exit 1
+fi

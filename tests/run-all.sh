@@ -2,12 +2,12 @@
 # Runs ext4dist's test suites and prints one closing line "N passed, N failed".
 # Every suite prints "PASS <name>" / "FAIL <name>..." lines; a suite that
 # exits non-zero without a FAIL line (a crash) counts as one failure.
-#   tests/run-all.sh [unit|host|asan|valgrind|vm]...   (default: all)
+#   tests/run-all.sh [unit|host|asan|valgrind|fuzz|lint|vm]...   (default: all)
 set -u
 cd "$(dirname "$0")/.."
 
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(unit host asan valgrind vm)
+[ ${#suites[@]} -gt 0 ] || suites=(unit host asan valgrind fuzz lint vm)
 
 passed=0
 failed=0
@@ -66,6 +66,12 @@ for s in "${suites[@]}"; do
 		;;
 	valgrind)
 		run_suite valgrind bash tests/host/valgrind.sh
+		;;
+	fuzz)
+		run_suite fuzz bash tests/fuzz/run.sh smoke
+		;;
+	lint)
+		run_suite lint bash tests/lint.sh
 		;;
 	vm)
 		run_suite vm bash tests/vm/run.sh

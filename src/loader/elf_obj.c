@@ -88,8 +88,8 @@ static int scn_data(struct elf_walk *w, Elf_Scn *scn, const GElf_Shdr *sh,
 	Elf_Data *d = elf_getdata(scn, NULL);
 	const char *name = scn_name(w, sh);
 
-	if (!d || (sh->sh_type != SHT_NOBITS && sh->sh_size && !d->d_buf) ||
-	    d->d_size != sh->sh_size)
+	/* SHT_NOBITS has a size but no bytes: nothing we read may be one. */
+	if (!d || (sh->sh_size && !d->d_buf) || d->d_size != sh->sh_size)
 		return errbuf_set(w->eb, -EINVAL,
 				  "BPF object: section %s is truncated or unreadable",
 				  name ? name : "?");

@@ -3,14 +3,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-int errbuf_set(struct errbuf *eb, int err, const char *fmt, ...)
+void errbuf_fmt(struct errbuf *eb, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!eb)
-		return err;
+		return;
 	va_start(ap, fmt);
 	vsnprintf(eb->msg, sizeof(eb->msg), fmt, ap);
 	va_end(ap);
-	return err;
 }

@@ -9,8 +9,19 @@ struct errbuf {
 	char msg[512];
 };
 
-/* Formats the message into eb (if not NULL) and returns err unchanged. */
-int errbuf_set(struct errbuf *eb, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Formats the message into eb (if not NULL). */
+void errbuf_fmt(struct errbuf *eb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Formats the message and yields err unchanged, so a failure reads
+ * "return errbuf_set(eb, -EINVAL, ...)".  A macro, so analysers see the
+ * value; err is evaluated first, before formatting can touch errno.
+ */
+#define errbuf_set(eb, err, ...) ({			\
+	int errbuf_err_ = (err);			\
+	errbuf_fmt((eb), __VA_ARGS__);			\
+	errbuf_err_;					\
+})
 
 #endif

@@ -140,6 +140,9 @@ static int parse_line(const char *p, size_t len, struct ksym_line *out)
 
 	if (len && p[len - 1] == '\r')
 		len--;
+	/* A NUL would end a name early and let it match a longer one. */
+	if (memchr(p, '\0', len))
+		return -EINVAL;
 	end = p + len;
 
 	out->addr = 0;
@@ -224,8 +227,8 @@ static size_t match_line(const struct ksym_line *l, const char *const *names,
 
 	for (i = 0; i < n; i++) {
 		if (names[i][0] != l->name[0] ||
-		    strncmp(names[i], l->name, l->name_len) != 0 ||
-		    names[i][l->name_len] != '\0')
+		    strlen(names[i]) != l->name_len ||
+		    memcmp(names[i], l->name, l->name_len) != 0)
 			continue;
 		if (!out[i].found)
 			fresh++;

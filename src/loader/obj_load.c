@@ -9,8 +9,8 @@
 #include "loader/vlog.h"
 
 #define LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
-#define LOG_MIN (64u * 1024)
-#define LOG_MAX (16u * 1024 * 1024)
+#define LOG_MIN ((size_t)64 << 10)
+#define LOG_MAX ((size_t)16 << 20)
 
 const char *map_type_name(uint32_t type)
 {

@@ -19,7 +19,7 @@
 
 static int has_cap(const struct __user_cap_data_struct *d, int cap)
 {
-	return (d[cap / 32].effective >> (cap % 32)) & 1;
+	return !!(d[cap / 32].effective & (1u << (cap % 32)));
 }
 
 int privileges_check(void)

@@ -3,13 +3,15 @@
 #define EXT4DIST_BPF_BLOB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 extern const char ext4dist_bpf_obj[];
-extern const char ext4dist_bpf_obj_end[];
+/* Its size, computed by the assembler (bpf_blob.S). */
+extern const uint64_t ext4dist_bpf_obj_len;
 
 static inline size_t ext4dist_bpf_obj_size(void)
 {
-	return (size_t)(ext4dist_bpf_obj_end - ext4dist_bpf_obj);
+	return (size_t)ext4dist_bpf_obj_len;
 }
 
 #endif

@@ -4,7 +4,9 @@
 # Every result goes to the results port as "BENCH <record> key=value ...".
 # Parameters come from /bench/params (written by run.sh).
 set -eu
+# shellcheck source-path=SCRIPTDIR source=../vm/guest/lib.sh
 . /guest/lib.sh
+# shellcheck disable=SC1091 # written by run.sh
 . /bench/params		# OPS_N OPS_REPS ROUNDS VAR_ITERS VAR_ROUNDS START_RUNS
 
 b() { out "BENCH $*"; }
@@ -30,7 +32,8 @@ b "env kernel=$KERNEL cpus=$(grep -c ^processor /proc/cpuinfo)" \
 	"clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
 	"bpf_jit_enable=$(cat /proc/sys/net/core/bpf_jit_enable)" \
 	"bpf_stats_enabled=$(cat /proc/sys/kernel/bpf_stats_enabled)" \
-	"binary_bytes=$(stat -c %s /bin/ext4dist)"
+	"binary_bytes=$(stat -c %s /bin/ext4dist)" \
+	"ftrace_functions=$(wc -l < "$TRACEFS/available_filter_functions")"
 
 # --- ns per operation: untraced, PMU, tracefs; ROUNDS interleaved rounds.
 # Per-program kernel stats of ext4dist's programs over the same workload.

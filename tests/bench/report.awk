@@ -77,9 +77,9 @@ function progns(R, mode, pr) { return med("prog" SUBSEP R SUBSEP mode SUBSEP pr)
 function tables(R, title,   i, o, u, p, t, pr, m, n, bcc) {
 	print ""
 	print "=== " title
-	printf "kernel %s, %s CPU, clocksource %s, bpf_jit_enable %s, bpf_stats_enabled %s\n",
+	printf "kernel %s, %s CPU, clocksource %s, bpf_jit_enable %s, bpf_stats_enabled %s, %s ftrace-able functions\n",
 		ENV[R, "kernel"], ENV[R, "cpus"], ENV[R, "clocksource"],
-		ENV[R, "bpf_jit_enable"], ENV[R, "bpf_stats_enabled"]
+		ENV[R, "bpf_jit_enable"], ENV[R, "bpf_stats_enabled"], ENV[R, "ftrace_functions"]
 
 	print ""
 	print "1. Workload, ns per operation (median of rounds), traced / untraced"
@@ -180,7 +180,8 @@ END {
 	print ""
 	print "  null = empty programs (dispatch floor); bcc = BCC's design, histogram in a hash keyed by"
 	print "  {char op[16]; u64 slot}; pcpu = ext4dist as shipped; array = shared plain array (atomic adds);"
-	print "  pcpu_na = per-CPU, plain adds; tidarr = pcpu_na + start timestamps in a tid-indexed array."
+	print "  pcpu_na = per-CPU, plain adds; tidarr = pcpu with the start hash replaced by a tid-indexed array."
+	print "  total = median over rounds of (entry + return) ns per event; min = the least disturbed round."
 	print "  floor = a static program that only prints the banner (fork+exec+pipe); to output = SIGINT to"
 	print "  the first byte of the histograms; syscalls counted in the guest by a raw_syscalls:sys_enter"
 	print "  perf counter on the child from exec."
@@ -201,7 +202,9 @@ END {
 	T_rss = rssmax > 0 && rssmax < 2048
 	T_bin = HOST["binary_bytes"] + 0 < 1500000
 	T_start = S[W, "pmu", "banner_ms"] + 0 < 50
-	bw = VR[W, "bcc", "total_ns"] + 0; pw = VR[W, "pcpu", "total_ns"] + 0
+	# Wall clock: the least disturbed round (host noise only adds time).
+	bw = VR[W, "bcc", "total_min_ns"] + 0; pw = VR[W, "pcpu", "total_min_ns"] + 0
+	bwm = VR[W, "bcc", "total_ns"] + 0; pwm = VR[W, "pcpu", "total_ns"] + 0
 	T_ev = pw < bw
 	if (D != "") { bd = VR[D, "bcc", "total_ns"] + 0; pd = VR[D, "pcpu", "total_ns"] + 0; T_evd = pd < bd }
 	print ""
@@ -212,7 +215,8 @@ END {
 	printf "%-50s %-34s %s\n", "start-up, exec to banner (pmu) < 50 ms, " W, sprintf("%.1f ms (floor %.1f ms)", S[W, "pmu", "banner_ms"], S[W, "floor", "banner_ms"]), yesno(T_start)
 	if (D != "")
 		printf "%-50s %-34s %s\n", "  (same, icount: guest instructions / 1e6)", sprintf("%.1f M insns (floor %.1f)", S[D, "pmu", "banner_ms"], S[D, "floor", "banner_ms"]), "-"
-	printf "%-50s %-34s %s\n", "per-event cost < BCC string-keyed hash, " W, sprintf("%.0f ns vs %.0f ns (%.2fx)", pw, bw, (bw > 0 ? pw / bw : 0)), yesno(T_ev)
+	printf "%-50s %-34s %s\n", "per-event cost < BCC string-keyed hash, " W " (min)", sprintf("%.0f ns vs %.0f ns (%.2fx)", pw, bw, (bw > 0 ? pw / bw : 0)), yesno(T_ev)
+	printf "%-50s %-34s %s\n", "  (same, " W " medians: noisy)", sprintf("%.0f ns vs %.0f ns (%.2fx)", pwm, bwm, (bwm > 0 ? pwm / bwm : 0)), "-"
 	if (D != "")
 		printf "%-50s %-34s %s\n", "per-event cost < BCC string-keyed hash, icount", sprintf("%.0f vs %.0f insns (%.2fx)", pd, bd, (bd > 0 ? pd / bd : 0)), yesno(T_evd)
 
@@ -229,7 +233,7 @@ END {
 	printf "    \"peak_rss_lt_2MiB\": {\"value_kb\": %d, \"met\": %s},\n", rssmax, tf(T_rss) > out
 	printf "    \"binary_lt_1.5MB\": {\"value_bytes\": %s, \"met\": %s},\n", num(HOST["binary_bytes"]), tf(T_bin) > out
 	printf "    \"startup_lt_50ms\": {\"run\": %s, \"value_ms\": %s, \"met\": %s},\n", q(W), num(S[W, "pmu", "banner_ms"]), tf(T_start) > out
-	printf "    \"event_cost_lt_bcc_hash\": {\"run\": %s, \"value_ns\": %s, \"bcc_ns\": %s, \"met\": %s}", q(W), pw, bw, tf(T_ev) > out
+	printf "    \"event_cost_lt_bcc_hash\": {\"run\": %s, \"statistic\": \"min of rounds\", \"value_ns\": %s, \"bcc_ns\": %s, \"median_value_ns\": %s, \"median_bcc_ns\": %s, \"met\": %s}", q(W), pw, bw, pwm, bwm, tf(T_ev) > out
 	if (D != "")
 		printf ",\n    \"event_cost_lt_bcc_hash_icount\": {\"value_insns\": %s, \"bcc_insns\": %s, \"met\": %s}", pd, bd, tf(T_evd) > out
 	printf "\n  }\n}\n" > out

@@ -1,15 +1,17 @@
 #!/bin/bash
-# make bench: boots the Debian 6.1 kernel in qemu (TCG unless
-# EXT4DIST_VM_KVM=1) with tests/bench/guest_bench.sh as the guest program,
-# then prints a table and JSON (also saved to build/bench/result.json).
+# make bench: boots the Debian 6.1 kernel in qemu twice (TCG with the
+# guest's wall clock, then TCG with -icount, where guest time counts
+# instructions; EXT4DIST_VM_KVM=1: one KVM boot instead) with
+# tests/bench/guest_bench.sh as the guest program, then prints tables and
+# JSON (also saved to build/bench/result.json).  See tests/bench/README.md.
 #
 #   tests/bench/run.sh               build, boot, measure, report
-#   tests/bench/run.sh --report      report again from build/bench/records.txt
+#   tests/bench/run.sh --report      tables again from the last boots' logs
 #
 # Environment (besides tests/vm/lib.sh's): BENCH_SERIES (6.1), BENCH_OPS_N
-# (10000 calls per op and round), BENCH_OPS_REPS (3), BENCH_ROUNDS (3),
-# BENCH_VAR_ITERS (20000 preads per variant and round), BENCH_VAR_ROUNDS (5),
-# BENCH_START_RUNS (7).
+# (5000 calls per op and round), BENCH_OPS_REPS (3), BENCH_ROUNDS (3),
+# BENCH_VAR_ITERS (5000 preads per variant and round), BENCH_VAR_ROUNDS (9),
+# BENCH_START_RUNS (7), BENCH_ICOUNT (1; 0 skips the icount boot).
 set -eu
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$BENCH_DIR/../.." && pwd)
@@ -17,7 +19,7 @@ OUT=$TOP/build/bench
 # Our own build directory for lib.sh: other engineers' VM runs use build/vm.
 export EXT4DIST_VM_BUILD=${EXT4DIST_VM_BUILD:-$OUT/vm}
 export EXT4DIST_VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-1200}
-# shellcheck source=../vm/lib.sh
+# shellcheck source-path=SCRIPTDIR source=../vm/lib.sh
 . "$TOP/tests/vm/lib.sh"
 
 CC=${CC:-gcc}
@@ -25,10 +27,29 @@ CLANG=${CLANG:-clang}
 BIN=${EXT4DIST_BIN:-$TOP/ext4dist}
 mkdir -p "$OUT"
 
+# collect: the records of every boot's results log, plus host facts.
+collect() {
+	local r
+	for r in $runs; do
+		echo "run name=$r"
+		echo "env accel=$r host_kernel=$(uname -r)"
+		vm_results "$OUT/$r-results.log" | sed -n 's/^BENCH //p'
+	done
+	echo "run name=host"
+	# The binary as built, and a host-side syscall count with strace.
+	echo "host binary_bytes=$(stat -c %s "$BIN") stripped_bytes=$(strip -o "$OUT/ext4dist.stripped" "$BIN" && stat -c %s "$OUT/ext4dist.stripped")"
+	if command -v strace > /dev/null; then
+		strace -f -c -o "$OUT/strace-check.txt" "$BIN" --check > /dev/null 2>&1 || true
+		echo "host strace_check_calls=$(awk '$NF == "total" { print $4 }' "$OUT/strace-check.txt") host_kernel=$(uname -r)"
+	fi
+}
 report() {
 	awk -f "$BENCH_DIR/report.awk" -v json="$OUT/result.json" "$OUT/records.txt"
 }
+# --report: the tables again from the logs of the last boots.
 if [ "${1:-}" = --report ]; then
+	runs=$(for r in kvm tcg icount; do if [ -s "$OUT/$r-results.log" ]; then echo "$r"; fi; done)
+	collect > "$OUT/records.txt"
 	report
 	exit 0
 fi
@@ -46,11 +67,11 @@ echo "bench: building tests/bench tools" >&2
 	-D__TARGET_ARCH_x86 -idirafter "/usr/include/$("$CC" -print-multiarch)" \
 	-c "$BENCH_DIR/variants.bpf.c" -o "$OUT/variants.bpf.o"
 "$CC" -static -O2 -Wall -Wextra -Werror -o "$OUT/opbench" "$BENCH_DIR/opbench.c"
-# shellcheck disable=SC2046 # pkg-config's word list
+# shellcheck disable=SC2046,SC2086 # word lists (BENCH_LDLIBS: make bench passes the Makefile's STATIC_LDLIBS)
 "$CC" -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
 	-I"$TOP/include" -I"$TOP/src" -o "$OUT/bench_probe" \
 	"$BENCH_DIR/bench_probe.c" "$TOP/build/libext4dist.a" \
-	$(pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz)
+	${BENCH_LDLIBS:-$(pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz) -llzma -lzstd}
 
 # --- the VM: lib.sh's initramfs plus a second archive that adds our tools
 # and replaces /guest/demo.sh (the kernel unpacks concatenated archives in
@@ -69,11 +90,11 @@ cp "$BENCH_DIR/guest_bench.sh" "$stage/guest/demo.sh"
 cp "$OUT/opbench" "$OUT/bench_probe" "$stage/bin/"
 cp "$OUT/variants.bpf.o" "$stage/bench/"
 cat > "$stage/bench/params" <<EOF
-OPS_N=${BENCH_OPS_N:-10000}
+OPS_N=${BENCH_OPS_N:-5000}
 OPS_REPS=${BENCH_OPS_REPS:-3}
 ROUNDS=${BENCH_ROUNDS:-3}
-VAR_ITERS=${BENCH_VAR_ITERS:-20000}
-VAR_ROUNDS=${BENCH_VAR_ROUNDS:-5}
+VAR_ITERS=${BENCH_VAR_ITERS:-5000}
+VAR_ROUNDS=${BENCH_VAR_ROUNDS:-9}
 START_RUNS=${BENCH_START_RUNS:-7}
 EOF
 chmod 755 "$stage/guest/demo.sh" "$stage"/bin/*
@@ -124,19 +145,6 @@ else
 	fi
 fi
 
-{
-	for r in $runs; do
-		echo "run name=$r"
-		echo "env accel=$r host_kernel=$(uname -r)"
-		vm_results "$OUT/$r-results.log" | sed -n 's/^BENCH //p'
-	done
-	echo "run name=host"
-	# Host-side facts: the binary, and a syscall breakdown with strace.
-	echo "host binary_bytes=$(stat -c %s "$BIN") stripped_bytes=$(strip -o "$OUT/ext4dist.stripped" "$BIN" && stat -c %s "$OUT/ext4dist.stripped")"
-	if command -v strace > /dev/null; then
-		strace -f -c -o "$OUT/strace-check.txt" "$BIN" --check > /dev/null 2>&1 || true
-		echo "host strace_check_calls=$(awk '$NF == "total" { print $4 }' "$OUT/strace-check.txt") host_kernel=$(uname -r)"
-	fi
-} > "$OUT/records.txt"
+collect > "$OUT/records.txt"
 
 report

@@ -14,10 +14,11 @@
  *   array     the same on a shared plain array (ext4dist's pre-4.6
  *             fallback): atomic adds on one copy
  *   pcpu_na   pcpu with plain (non-atomic) adds: per-CPU data needs none
- *   tidarr    pcpu_na, plus the start timestamps in a plain array indexed
- *             by tid & (TIDARR_SIZE - 1) and tagged with the tid, instead
- *             of hash update + lookup + delete (the verifier inlines array
- *             lookups: no helper call, no bucket lock)
+ *   tidarr    pcpu with only the start map changed: timestamps in a plain
+ *             array indexed by tid & (TIDARR_SIZE - 1) and tagged with the
+ *             tid, instead of hash update + lookup + delete (the verifier
+ *             inlines array lookups: no helper call, no bucket lock, no
+ *             element allocation)
  *
  * Same legacy rules as bpf/ext4dist.bpf.c: no globals, no loops, no calls.
  * The PID filter and factor placeholders are kept (patched to 0 / 1000)
@@ -151,11 +152,19 @@ struct legacy_map_def start_tidarr SEC("maps") = {
 	return 0;							\
 } while (0)
 
-/* Lookup + delete of the shipped return program; sets delta or returns. */
+/*
+ * The shipped return program up to the latency: other processes turned
+ * away, lookup + delete in the start hash; sets delta or returns.
+ */
 #define HASH_DELTA(startmap, delta) do {				\
-	__u32 tid_ = (__u32)bpf_get_current_pid_tgid();			\
-	__u64 *tsp_ = bpf_map_lookup_elem(&startmap, &tid_);		\
+	__u64 id_ = bpf_get_current_pid_tgid();				\
+	__u64 want_ = PATCHED_CONST(PATCH_TGID);			\
+	__u32 tid_ = (__u32)id_;					\
+	__u64 *tsp_;							\
 									\
+	if (want_ && (id_ >> 32) != want_)				\
+		return 0;						\
+	tsp_ = bpf_map_lookup_elem(&startmap, &tid_);			\
 	if (!tsp_)							\
 		return 0;						\
 	delta = bpf_ktime_get_ns() - *tsp_;				\
@@ -214,21 +223,27 @@ SEC("kretprobe/ext4_file_read_iter/bcc") int v_bcc_r(void *ctx)
 
 /* ---- pcpu (shipped) and array (fallback): identical code ---- */
 
+/* The shipped histogram update: atomic adds (right on both map types). */
+#define ATOMIC_HIST(histmap, delta, factor) do {			\
+	__u32 op_ = OP_READ;						\
+	struct op_hist *h_ = bpf_map_lookup_elem(&histmap, &op_);	\
+	__u64 slot_;							\
+									\
+	if (!h_)							\
+		return 0;						\
+	slot_ = slot_of(delta, factor);					\
+	__sync_fetch_and_add(&h_->slots[slot_], 1);			\
+	__sync_fetch_and_add(&h_->sum_ns, delta);			\
+	if (delta > h_->max_ns)						\
+		h_->max_ns = delta;					\
+} while (0)
+
 #define ATOMIC_RETURN(startmap, histmap) do {				\
 	__u64 factor = PATCHED_CONST(PATCH_FACTOR);			\
-	__u32 op = OP_READ;						\
-	struct op_hist *h;						\
-	__u64 delta, slot;						\
+	__u64 delta;							\
 									\
 	HASH_DELTA(startmap, delta);					\
-	h = bpf_map_lookup_elem(&histmap, &op);				\
-	if (!h)								\
-		return 0;						\
-	slot = slot_of(delta, factor);					\
-	__sync_fetch_and_add(&h->slots[slot], 1);			\
-	__sync_fetch_and_add(&h->sum_ns, delta);			\
-	if (delta > h->max_ns)						\
-		h->max_ns = delta;					\
+	ATOMIC_HIST(histmap, delta, factor);				\
 	return 0;							\
 } while (0)
 
@@ -312,12 +327,16 @@ SEC("kprobe/ext4_file_read_iter/tidarr") int v_tidarr_e(void *ctx)
 SEC("kretprobe/ext4_file_read_iter/tidarr") int v_tidarr_r(void *ctx)
 {
 	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u64 want = PATCHED_CONST(PATCH_TGID);
+	__u32 tid = (__u32)id;
 	__u32 key = tid & (TIDARR_SIZE - 1);
 	struct tid_ts *e;
 	__u64 delta, ts;
 
 	(void)ctx;
+	if (want && (id >> 32) != want)
+		return 0;
 	e = bpf_map_lookup_elem(&start_tidarr, &key);
 	if (!e)
 		return 0;
@@ -327,7 +346,7 @@ SEC("kretprobe/ext4_file_read_iter/tidarr") int v_tidarr_r(void *ctx)
 		return 0;
 	e->ts = 0;
 	delta = bpf_ktime_get_ns() - ts;
-	PLAIN_HIST(hist_tidarr, delta, factor);
+	ATOMIC_HIST(hist_tidarr, delta, factor);
 	return 0;
 }
 

@@ -18,7 +18,7 @@
 # corpora (seeded from tests/fuzz/corpus/<target>/, which is only read) and
 # crash artifacts (build/fuzz/artifacts/<target>-crash-*, leak-*, ...).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 
 mode=${1:-smoke}
 [ $# -gt 0 ] && shift
@@ -38,6 +38,7 @@ FUZZ_CC=${FUZZ_CC:-clang}
 out=build/fuzz
 mkdir -p "$out/bin" "$out/artifacts" "$out/corpus" "$out/logs"
 
+# shellcheck disable=SC2054 # the commas belong to -fsanitize=
 cflags=(-g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -Isrc
 	'-DEXT4DIST_VERSION="fuzz"'
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

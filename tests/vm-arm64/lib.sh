@@ -18,7 +18,7 @@
 #   EXT4DIST_ARM64_CC         cross compiler (default aarch64-linux-gnu-gcc)
 
 ARM64_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=../vm/lib.sh
+# shellcheck source=SCRIPTDIR/../vm/lib.sh
 . "$ARM64_DIR/../vm/lib.sh"
 
 VM_CACHE=$VM_CACHE/arm64
@@ -71,9 +71,11 @@ arm64_fetch_busybox() {
 			fi
 		fi
 	fi
-	dir=$(ls -d "$VM_CACHE"/busybox-static-arm64_*/.complete 2>/dev/null | sort -V | tail -n 1)
-	[ -n "$dir" ] || return 1
-	echo "$(dirname "$dir")/root/bin/busybox"
+	for dir in "$VM_CACHE"/busybox-static-arm64_*/.complete; do
+		[ -e "$dir" ] || return 1
+		echo "$(dirname "$dir")/root/bin/busybox"
+		return 0
+	done
 }
 
 # arm64_is_aarch64 FILE: an AArch64 ELF executable.
@@ -81,13 +83,19 @@ arm64_is_aarch64() {
 	readelf -h "$1" 2>/dev/null | grep -q 'Machine:.*AArch64'
 }
 
-# vm_build_tools: the workload program, static, for arm64.
+# vm_build_tools: the x86 harness's guest helper programs (workload,
+# runas when present), static, for arm64.
 vm_build_tools() {
-	local src=$VM_DIR/workload.c out=$VM_BUILD/workload
+	local src out
 	mkdir -p "$VM_BUILD"
-	if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
-		"$ARM64_CC" -static -O2 -Wall -Wextra -o "$out" "$src" || return 1
-	fi
+	for src in "$VM_DIR/workload.c" "$VM_DIR/runas.c"; do
+		[ -e "$src" ] || continue
+		out=$VM_BUILD/$(basename "$src" .c)
+		if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
+			"$ARM64_CC" -static -pthread -O2 -Wall -Wextra -o "$out" "$src" ||
+				return 1
+		fi
+	done
 }
 
 # vm_kernel_image KDIR: qemu's -kernel wants an Image.  Debian 6.1's arm64
@@ -131,7 +139,8 @@ vm_build_initramfs() {
 	fi
 	cp "$ARM64_BIN" "$stage/bin/ext4dist"
 	cp "$VM_BUILD/workload" "$stage/bin/workload"
-	chmod 755 "$stage/bin/ext4dist" "$stage/bin/workload"
+	[ ! -e "$VM_BUILD/runas" ] || cp "$VM_BUILD/runas" "$stage/bin/runas"
+	chmod 755 "$stage"/bin/*
 
 	# The x86 harness's guest scripts, unchanged, then the arm64 ones.
 	cp "$VM_DIR"/guest/*.sh "$stage/guest/"

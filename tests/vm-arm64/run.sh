@@ -13,7 +13,7 @@
 # tested when the machine has what it needs.  Exit status 1 when anything
 # failed.  See lib.sh for the environment variables.
 set -eu
-# shellcheck source=lib.sh
+# shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 skip() {
@@ -46,7 +46,7 @@ if [ -z "${EXT4DIST_ARM64_BIN:-}" ]; then
 	fi
 fi
 if ! vm_build_tools; then
-	failed "arm64 build: cannot cross-compile tests/vm/workload.c statically"
+	failed "arm64 build: cannot cross-compile tests/vm/workload.c (or runas.c) statically"
 	exit 1
 fi
 busybox=$(arm64_fetch_busybox) ||

@@ -8,7 +8,7 @@
 # REGS_PARM1) and, to find f_op inside struct file, ext4_file_open's file
 # (regs[1], REGS_PARM2).  Exact counts prove both registers right.
 scenario_arm64_generic_read() {
-	traced_run arm64-generic-read-path /mnt/ext4/sg $O $R $W $F \
+	traced_run arm64-generic-read-path /mnt/ext4/sg "$O" "$R" "$W" "$F" \
 		--read-path=generic -v -p @PID@ || return 0
 	expect_counts arm64-generic-read-path "$WANT"
 }

@@ -7,7 +7,9 @@
 # arm64-extra.sh adds arm64-only scenarios (scenario_arm64_*).
 # Result lines say "arm64-<kernel>".
 set -eu
+# shellcheck source=SCRIPTDIR/../../vm/guest/lib.sh
 . /guest/lib.sh
+# shellcheck disable=SC2034 # used by out/pass/fail of lib.sh
 KERNEL=arm64-$(uname -r)
 
 src=/guest/scenarios.sh
@@ -25,6 +27,7 @@ want=$(cat /guest/arm64-scenarios.list 2>/dev/null || true)
 
 {
 	# Definitions, with the kernel name of the result lines replaced.
+	# shellcheck disable=SC2016 # $(uname -r) is for the generated script
 	head -n $((first - 1)) "$src" |
 		sed '/^\. \/guest\/lib\.sh$/a KERNEL=arm64-$(uname -r)'
 	echo ". $extra"

@@ -145,7 +145,7 @@ scenario_check_report() {
 # programs appear as bpf_prog_<tag> or bpf_prog_<tag>_<name>).
 BPF_SYMS=$WORK/bpf-syms
 bpf_prog_syms() {
-	awk '$3 ~ /^bpf_prog_/ { print $3 }' /proc/kallsyms > "$BPF_SYMS"
+	awk '$3 ~ /^bpf_prog_/ && $4 == "[bpf]" { print $3 }' /proc/kallsyms > "$BPF_SYMS"
 }
 
 # --- d: the map fallbacks of old kernels, forced: histograms in a plain
@@ -194,6 +194,7 @@ scenario_kretprobe_misses() {
 		pids="$pids $!"
 	done
 	OUT=$WORK/$name.out ERR=$WORK/$name.err
+	rm -f "$OUT" "$ERR"
 	ext4dist --maxactive 1 --ops fsync 1 3 > "$OUT" 2> "$ERR" &
 	EPID=$!
 	if ! wait_banner "$EPID" "$OUT" 60; then
@@ -216,6 +217,7 @@ scenario_kretprobe_misses() {
 	miss=$(sed -n 's/^ext4dist: warning: in this interval \([0-9][0-9]*\) probe hits* w[ae][rs]e* missed .*/\1/p' "$ERR" |
 		awk '{ s += $1 } END { print s + 0 }')
 	hist=$(counts "$OUT" | sed 's/.*fsync=\([0-9]*\).*/\1/')
+	echo "kretprobe-misses: $hist fsyncs in the histograms, $miss missed; $(grep -c 'warning: in this interval' "$ERR") warning lines"
 	if [ "$wrc" != 0 ]; then
 		fail "$name" "a workload exited $wrc" "$WORK/$name.wl1"
 	elif [ -n "$late" ]; then

@@ -98,7 +98,7 @@ wait_exit() {
 # wait_banner PID OUTFILE SECONDS: wait for the banner in OUTFILE.
 wait_banner() {
 	i=0
-	while ! grep -qxF "$BANNER" "$2"; do
+	while ! grep -qxF "$BANNER" "$2" 2>/dev/null; do
 		running "$1" || return 1
 		i=$((i + 1))
 		[ "$i" -le $(($3 * 20)) ] || return 1
@@ -185,7 +185,9 @@ noise_stop() {
 # TRACED_NOISE=0 leaves the noise out (faster, for runs that repeat a
 # -p check many times); TRACED_HOOK names a command run once ext4dist has
 # printed its banner, before the workload starts (probes attached, EPID
-# set).
+# set); TRACED_POST_HOOK one run after the workload ended, before the
+# signal.  (Both share the caller's variables: wait_banner and wait_exit
+# set i.)
 SIGNAL=INT
 TRACED_NOISE=1
 TRACED_HOOK=""
@@ -193,6 +195,9 @@ traced_run() {
 	local name="$1" file="$2" o="$3" r="$4" w="$5" f="$6" go a args wrc noise=0
 	shift 6
 	OUT=$WORK/$name.out ERR=$WORK/$name.err
+	# The shell truncates OUT in the background job: an old OUT of the
+	# same name must not show its banner meanwhile.
+	rm -f "$OUT" "$ERR"
 	go=$WORK/go
 	rm -f "$go"
 	workload -g "$go" "$file" "$o" "$r" "$w" "$f" > "$WORK/$name.wl" 2>&1 &
@@ -223,6 +228,7 @@ traced_run() {
 	# Give the noise time to run inside the traced window for sure.
 	[ "$noise" = 0 ] || sleep 0.3
 	noise_stop
+	[ -z "${TRACED_POST_HOOK:-}" ] || $TRACED_POST_HOOK
 	if [ "$wrc" != 0 ]; then
 		fail "$name" "workload exited $wrc" "$WORK/$name.wl"
 		kill -9 "$EPID" 2>/dev/null || true

@@ -13,6 +13,7 @@ proc_kb() {
 # --- g: 8 threads of one process doing every operation in rounds for
 # several seconds under `ext4dist -vv -p PID 1`.
 scenario_stress() {
+	DEBUG_STRESS=1
 	local name=stress threads=8 rounds=25 pause=200 so=2 sr=6 sw=5 sf=1
 	local go want rss hwm samples="" n wrc=0 intervals maxn rmin rmax hmax
 	go=$WORK/go-stress
@@ -22,6 +23,7 @@ scenario_stress() {
 		$so $sr $sw $sf > "$WORK/$name.wl" 2>&1 &
 	WPID=$!
 	OUT=$WORK/$name.out ERR=$WORK/$name.err
+	rm -f "$OUT" "$ERR"
 	ext4dist -vv -p "$WPID" 1 > "$OUT" 2> "$ERR" &
 	EPID=$!
 	if ! wait_banner "$EPID" "$OUT" 60; then
@@ -39,6 +41,7 @@ scenario_stress() {
 		rss=$(proc_kb "$EPID" VmRSS) hwm=$(proc_kb "$EPID" VmHWM)
 		[ -z "$rss" ] || samples="$samples$rss $hwm
 "
+		[ -n "${DEBUG_STRESS:-}" ] && cat /proc/$EPID/status
 		running "$WPID" || n=$((n + 1))
 		[ "$n" -lt 2 ] || break
 		running "$EPID" || break
@@ -52,13 +55,14 @@ scenario_stress() {
 	fi
 	echo "$samples" | sed '/^$/d' > "$WORK/$name.mem"
 	intervals=$(grep -c '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]:$' "$OUT" || true)
-	maxn=$(sed -n 's/^start map: \([0-9][0-9]*\) entries in flight.*/\1/p' "$ERR" |
+	maxn=$(sed -n 's/^ext4dist: start map: \([0-9][0-9]*\) entries in flight.*/\1/p' "$ERR" |
 		sort -n | tail -n 1)
 	# shellcheck disable=SC2046 # "samples min max hwm"
 	set -- $(awk 'NR == 1 { lo = hi = $1; h = $2 }
 		{ if ($1 < lo) lo = $1; if ($1 > hi) hi = $1; if ($2 > h) h = $2 }
 		END { print NR, lo + 0, hi + 0, h + 0 }' "$WORK/$name.mem")
 	n=$1 rmin=$2 rmax=$3 hmax=$4
+	echo "stress: $intervals intervals, $n memory samples, VmRSS $rmin..$rmax kB, VmHWM $hmax kB, start map <= ${maxn:-?} entries"
 	if [ "$wrc" != 0 ]; then
 		fail "$name" "workload exited $wrc" "$WORK/$name.wl"
 	elif [ "$RC" != 0 ]; then
@@ -93,36 +97,43 @@ scenario_stress() {
 # followed by a normal -p run: exact counts, and nothing of ext4dist left in
 # kprobe_events.
 scenario_faults() {
-	local i d k bad="" left
+	local nrun d k bad="" left
 	ensure_tracefs
 	TRACED_NOISE=0
-	i=1
-	while [ "$i" -le 20 ]; do
+	nrun=1
+	while [ "$nrun" -le 20 ]; do
 		# 7, 14, 5, 12, 3, 10, 1, 8, 15, 6, 13, 4, 11, 2, 9, 0, ...
-		d=$(( (i * 7) % 16 ))
+		d=$(( (nrun * 7) % 16 ))
 		ext4dist --attach=tracefs > "$WORK/fault.out" 2> "$WORK/fault.err" &
 		k=$!
 		sleep "$((d / 10)).$((d % 10))"
 		kill -9 "$k" 2>/dev/null || true
 		wait "$k" 2>/dev/null || true
-		if ! traced_run "faults-run$i" "/mnt/ext4/sh$i" $O $R $W $F -p @PID@; then
-			bad="run $i (kill after 0.${d}s): harness failure above"
+		if ! traced_run "faults-run$nrun" "/mnt/ext4/sh$nrun" $O $R $W $F -v -p @PID@; then
+			bad="run $nrun (after a kill at $((d / 10)).$((d % 10)) s): harness failure above"
 			break
 		fi
 		left=$(our_events)
 		if [ "$RC" != 0 ]; then
-			bad="run $i (after a kill at $((d / 10)).$((d % 10)) s): ext4dist exited $RC"
+			bad="run $nrun (after a kill at $((d / 10)).$((d % 10)) s): ext4dist exited $RC"
 		elif [ -n "$left" ]; then
-			bad="run $i (after a kill at $((d / 10)).$((d % 10)) s): kprobe_events holds $(echo "$left" | tr '\n' ' ')"
+			bad="run $nrun (after a kill at $((d / 10)).$((d % 10)) s): kprobe_events holds $(echo "$left" | tr '\n' ' ')"
 		elif [ "$(counts "$OUT")" != "$WANT" ]; then
-			bad="run $i (after a kill at $((d / 10)).$((d % 10)) s): got '$(counts "$OUT")', want '$WANT'"
+			bad="run $nrun (after a kill at $((d / 10)).$((d % 10)) s): got '$(counts "$OUT")', want '$WANT'"
 		fi
 		[ -z "$bad" ] || break
-		i=$((i + 1))
+		nrun=$((nrun + 1))
 	done
 	TRACED_NOISE=1
 	if [ -n "$bad" ]; then
-		fail faults-kill9-x20 "$bad" "$OUT" "$ERR" "$WORK/fault.err"
+		{
+			echo "kprobe_events:"; cat "$TRACEFS/kprobe_events"
+			echo "kprobe_profile:"; cat "$TRACEFS/kprobe_profile"
+			echo "enabled_functions:"; cat "$TRACEFS/enabled_functions"
+			echo "debug/kprobes/list:"
+			cat /sys/kernel/debug/kprobes/list 2>/dev/null || echo "(no debugfs)"
+		} > "$WORK/fault.state" 2>&1
+		fail faults-kill9-x20 "$bad" "$OUT" "$ERR" "$WORK/fault.err" "$WORK/fault.state"
 	else
 		pass faults-kill9-x20
 	fi
@@ -133,6 +144,7 @@ scenario_faults() {
 scenario_umount_while_tracing() {
 	local name=umount-while-tracing how=umount left errs got
 	OUT=$WORK/$name.out ERR=$WORK/$name.err
+	rm -f "$OUT" "$ERR"
 	ext4dist > "$OUT" 2> "$ERR" &
 	EPID=$!
 	if ! wait_banner "$EPID" "$OUT" 60; then
