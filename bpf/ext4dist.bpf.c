@@ -12,12 +12,12 @@
 #include "bpf_legacy.h"
 #include "ext4dist_abi.h"
 
-/* Thread id -> entry timestamp (ns).  Preallocated: no allocation per event. */
+/* Thread id % START_SLOTS -> struct start_slot. */
 struct legacy_map_def start SEC("maps") = {
-	.type = BPF_MAP_TYPE_HASH,
+	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = sizeof(__u32),
-	.value_size = sizeof(__u64),
-	.max_entries = 10240,
+	.value_size = sizeof(struct start_slot),
+	.max_entries = START_SLOTS,
 };
 
 /* Operation -> struct op_hist; per-CPU where the kernel has it (4.6). */
@@ -57,41 +57,57 @@ INLINE __u32 log2l_plus1(__u64 v)
 	return log2_32((__u32)v) + 1;
 }
 
-/* Entry: keep only the wanted process, then remember when we started. */
-INLINE int trace_entry(void)
+/*
+ * Entry: keep only the wanted process, then remember when we started.  A
+ * record still in use means a call whose return we never saw: count it.
+ */
+INLINE int trace_entry(__u32 op)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
-	__u32 tid = (__u32)id;
-	__u64 ts;
+	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1);
+	struct start_slot *s;
+	struct op_hist *h;
 
 	if (want && (id >> 32) != want)
 		return 0;
-	ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&start, &tid, &ts, BPF_ANY);
+	s = bpf_map_lookup_elem(&start, &key);
+	if (!s)
+		return 0;
+	if (s->ts) {
+		h = bpf_map_lookup_elem(&hist, &op);
+		if (h)
+			__sync_fetch_and_add(&h->lost, 1);
+	}
+	s->tid = tid;
+	s->ts = bpf_ktime_get_ns();
 	return 0;
 }
 
 /*
- * Return: other processes are turned away before any map work; no start
- * entry means the call was filtered out at entry (or began before us).
+ * Return: other processes are turned away before any map work; a free
+ * record, or one of another thread, means the call was not ours to time.
  */
 INLINE int trace_return(__u32 op)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
 	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
-	__u32 tid = (__u32)id;
+	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1);
+	struct start_slot *s;
 	struct op_hist *h;
-	__u64 *tsp, delta, slot;
+	__u64 ts, delta, slot;
 
 	if (want && (id >> 32) != want)
 		return 0;
-	tsp = bpf_map_lookup_elem(&start, &tid);
-	if (!tsp)
+	s = bpf_map_lookup_elem(&start, &key);
+	if (!s)
 		return 0;
-	delta = bpf_ktime_get_ns() - *tsp;
-	bpf_map_delete_elem(&start, &tid);
+	ts = s->ts;
+	if (!ts || s->tid != tid)
+		return 0;
+	s->ts = 0;
+	delta = bpf_ktime_get_ns() - ts;
 
 	h = bpf_map_lookup_elem(&hist, &op);
 	if (!h)
@@ -139,7 +155,7 @@ INLINE int generic_read_is_ext4(const void *ctx)
 SEC("kprobe/" #fn) int entry_##fn(void *ctx)				\
 {									\
 	(void)ctx;							\
-	return trace_entry();						\
+	return trace_entry(op);						\
 }									\
 SEC("kretprobe/" #fn) int return_##fn(void *ctx)			\
 {									\
@@ -157,7 +173,7 @@ SEC("kprobe/generic_file_read_iter") int entry_generic_file_read_iter(void *ctx)
 {
 	if (!generic_read_is_ext4(ctx))
 		return 0;
-	return trace_entry();
+	return trace_entry(OP_READ);
 }
 
 SEC("kretprobe/generic_file_read_iter") int return_generic_file_read_iter(void *ctx)

@@ -28,6 +28,26 @@ struct op_hist {
 	unsigned long long slots[NR_SLOTS];
 	unsigned long long sum_ns;	/* exact sum of latencies, nanoseconds */
 	unsigned long long max_ns;	/* largest latency seen, nanoseconds */
+	/*
+	 * Calls of this operation whose start record was overwritten before
+	 * a return probe used it: the return of an earlier call by the same
+	 * thread was missed (kretprobe instances exhausted), or another
+	 * thread shares the start slot.  Those calls are not in slots[].
+	 */
+	unsigned long long lost;
+};
+
+/*
+ * Start records: an array indexed by thread id modulo START_SLOTS (a power
+ * of two).  An array lookup is inlined by the verifier; a hash update and
+ * delete per call cost about three times the whole rest (make bench).
+ */
+#define START_SLOTS 32768
+
+struct start_slot {
+	unsigned long long ts;		/* entry time, ns; 0 = free */
+	unsigned int tid;		/* thread the record belongs to */
+	unsigned int pad;
 };
 
 /*

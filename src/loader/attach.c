@@ -38,7 +38,8 @@ static int read_retprobe_bit(const char *dir)
 }
 
 void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
-		     const char *sysfs_kprobe, const struct tracefs_paths *paths)
+		     const char *sysfs_kprobe, const struct tracefs_paths *paths,
+		     int need_tracefs)
 {
 	char path[512];
 	struct errbuf eb;
@@ -58,7 +59,8 @@ void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 		vlog(1, "kprobe PMU present: perf type %d, retprobe = config bit %d",
 		     ctx->pmu_type, ctx->pmu_retprobe_bit);
 	}
-	if (tracefs_open(&ctx->tf, paths, &eb))
+	if (tracefs_open(&ctx->tf, paths, need_tracefs || ctx->pmu_type < 0,
+			 &eb))
 		vlog(1, "%s", eb.msg);
 	else
 		vlog(1, "tracing dir %s%s", ctx->tf.dir,

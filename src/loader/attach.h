@@ -52,11 +52,16 @@ extern const struct attach_ops attach_tracefs_ops;
 
 /*
  * Fills ctx: kprobe PMU type from sysfs (sysfs_kprobe NULL = the real one),
- * tracefs located or mounted (paths NULL = the real ones).  Never fails for
- * lack of a back-end: the caller decides with attach_choose().
+ * tracefs located (paths NULL = the real ones), and mounted when it is not
+ * and need_tracefs is set or there is no PMU: mounting and unmounting cost
+ * start-up time, and the PMU path needs tracefs only to look for stale
+ * events, which a killed tracefs run leaves with tracefs still mounted.
+ * Never fails for lack of a back-end: the caller decides with
+ * attach_choose().
  */
 void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
-		     const char *sysfs_kprobe, const struct tracefs_paths *paths);
+		     const char *sysfs_kprobe, const struct tracefs_paths *paths,
+		     int need_tracefs);
 void attach_ctx_release(struct attach_ctx *ctx);
 
 /*

@@ -53,7 +53,7 @@ static int try_mount(struct tracefs *tf, const char *type, const char *where)
 }
 
 int tracefs_open(struct tracefs *tf, const struct tracefs_paths *paths,
-		 struct errbuf *eb)
+		 int may_mount, struct errbuf *eb)
 {
 	char debug_tracing[256];
 
@@ -65,6 +65,9 @@ int tracefs_open(struct tracefs *tf, const struct tracefs_paths *paths,
 		return errbuf_set(eb, -ENAMETOOLONG, "debugfs path too long");
 	if (try_dir(tf, paths->tracing) || try_dir(tf, debug_tracing))
 		return 0;
+	if (!may_mount)
+		return errbuf_set(eb, -ENOENT,
+				  "tracing file system not mounted (not needed: left alone)");
 	/* Neither mounted: tracefs exists from 4.1, debugfs before that. */
 	if (try_mount(tf, "tracefs", paths->tracing)) {
 		if (try_dir(tf, paths->tracing))

@@ -23,12 +23,12 @@ struct tracefs_paths {
 /*
  * Looks for a tracing dir with kprobe_events: tracefs first, then the
  * debugfs layout (kernels before 4.1 have only that), mounting tracefs or
- * debugfs when neither is mounted.  Returns 0 with tf->dir set (and
+ * debugfs when neither is mounted and may_mount is set.  Returns 0 with tf->dir set (and
  * has_kprobe_events telling whether kprobes are there), or -ENOENT when no
  * tracing dir could be found or mounted.
  */
 int tracefs_open(struct tracefs *tf, const struct tracefs_paths *paths,
-		 struct errbuf *eb);
+		 int may_mount, struct errbuf *eb);
 /* Unmounts what tracefs_open mounted. */
 void tracefs_close(struct tracefs *tf);
 

@@ -137,7 +137,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 		}
 	}
 
-	attach_ctx_init(&actx, "ext4dist", cfg->sysfs_kprobe, cfg->tracefs);
+	attach_ctx_init(&actx, "ext4dist", cfg->sysfs_kprobe, cfg->tracefs, 1);
 	if (actx.pmu_type >= 0)
 		row(out, "kprobe PMU", "yes (perf type %d)", actx.pmu_type);
 	else

@@ -89,6 +89,7 @@ static void interval_delta(struct op_hist *cur, const struct op_hist *prev,
 		for (s = 0; s < NR_SLOTS; s++)
 			out[op].slots[s] = cur[op].slots[s] - prev[op].slots[s];
 		out[op].sum_ns = cur[op].sum_ns - prev[op].sum_ns;
+		out[op].lost = cur[op].lost - prev[op].lost;
 		/*
 		 * A maximum cannot be subtracted: it is the largest since
 		 * tracing began, and 0 for an interval without events.
@@ -99,28 +100,29 @@ static void interval_delta(struct op_hist *cur, const struct op_hist *prev,
 }
 
 /*
- * Returns that never met their entry (or entries never met by a return)
- * mean the histograms undercount: say so, with the numbers.
+ * Calls that the histograms above do not hold: say so, with the numbers.
+ * missed: kprobe_profile's count for our probes (tracefs path only);
+ * lost: calls whose start record was overwritten before their return.
  */
-static void warn_losses(struct tracer *t, unsigned long long *prev_missed,
-			unsigned long long *prev_orphans)
+static void warn_losses(struct tracer *t, const struct op_hist *interval,
+			unsigned long long *prev_missed)
 {
-	unsigned long long missed, orphans, dm, dor;
+	unsigned long long missed = tracer_missed(t), dm, lost = 0;
+	unsigned int op;
 
-	tracer_losses(t, &missed, &orphans);
+	for (op = 0; op < NR_OPS; op++)
+		lost += interval[op].lost;
 	dm = missed - *prev_missed;
-	dor = orphans - *prev_orphans;
 	*prev_missed = missed;
-	*prev_orphans = orphans;
-	if (!dm && !dor)
+	if (!dm && !lost)
 		return;
-	fprintf(stderr, "ext4dist: warning: in this interval %llu probe hit%s missed (kretprobe instances exhausted: raise --maxactive) and %llu call%s lost %s return (thread exited); these calls are missing from the histograms above\n",
-		dm, dm == 1 ? " was" : "s were", dor, dor == 1 ? "" : "s",
-		dor == 1 ? "its" : "their");
+	fprintf(stderr, "ext4dist: warning: in this interval the kernel missed %llu probe hit%s (kretprobe instances exhausted: raise --maxactive) and %llu call%s lost %s start record before returning; the histograms above do not count them\n",
+		dm, dm == 1 ? "" : "s", lost, lost == 1 ? "" : "s",
+		lost == 1 ? "its" : "their");
 }
 
 static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
-		struct op_hist *prev)
+		struct op_hist *prev, unsigned long long *prev_missed)
 {
 	struct op_hist cur[NR_OPS];
 	struct report r;
@@ -147,13 +149,14 @@ static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
 	err = a->json ? report_json(out, &r) : report_text(out, &r);
 	if (fflush(out) && !err)
 		err = -errno;
+	warn_losses(t, r.ops, prev_missed);
 	return err;
 }
 
 int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 {
 	struct op_hist prev[NR_OPS];
-	unsigned long long missed = 0, orphans = 0;
+	unsigned long long missed = 0;
 	struct timespec deadline;
 	unsigned long left = a->count;
 	int err;
@@ -168,10 +171,9 @@ int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 
 		deadline.tv_sec += (time_t)a->interval;
 		stopped = wait_until(&deadline, a->interval == 0);
-		err = emit(t, a, out, prev);
+		err = emit(t, a, out, prev, &missed);
 		if (err)
 			return err;
-		warn_losses(t, &missed, &orphans);
 		if (stopped || a->interval == 0 || --left == 0)
 			return 0;
 	}

@@ -1,7 +1,6 @@
 #include "tool/tracer.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +56,9 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		t->hist_fd = h->fd;
 		t->hist_percpu = h->def.type == BPF_MAP_TYPE_PERCPU_ARRAY;
 		h = bpf_obj_find_map(&t->obj, "start");
-		if (!h || h->def.key_size != sizeof(__u32))
+		if (!h || h->def.value_size != sizeof(struct start_slot))
 			return errbuf_set(eb, -EINVAL,
-					  "BPF object: no \"start\" map keyed by thread id");
-		t->start_fd = h->fd;
+					  "BPF object: no \"start\" map of struct start_slot");
 	}
 	t->ncpus = possible_cpus();
 	if (t->ncpus < 0)
@@ -158,11 +156,12 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 
 	memset(t, 0, sizeof(*t));
 	t->hist_fd = -1;
-	t->start_fd = -1;
 	if (privileges_check())
 		return errbuf_set(eb, -EPERM,
 				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
-	attach_ctx_init(&t->actx, TOOL_NAME, cfg->sysfs_kprobe, cfg->tracefs);
+	attach_ctx_init(&t->actx, TOOL_NAME, cfg->sysfs_kprobe, cfg->tracefs,
+			(cfg->attach && strcmp(cfg->attach, "tracefs") == 0) ||
+			cfg->maxactive);
 	t->actx_ready = 1;
 	t->ops = attach_choose(&t->actx, cfg->attach, cfg->maxactive != 0, eb);
 	if (!t->ops)
@@ -214,6 +213,7 @@ int tracer_read(struct tracer *t, struct op_hist *out)
 			for (s = 0; s < NR_SLOTS; s++)
 				out[op].slots[s] += vals[c].slots[s];
 			out[op].sum_ns += vals[c].sum_ns;
+			out[op].lost += vals[c].lost;
 			if (vals[c].max_ns > out[op].max_ns)
 				out[op].max_ns = vals[c].max_ns;
 		}
@@ -222,36 +222,12 @@ int tracer_read(struct tracer *t, struct op_hist *out)
 	return err;
 }
 
-/* A thread id with no thread behind it (kill() finds threads by tid). */
-static int thread_gone(unsigned int tid)
+unsigned long long tracer_missed(struct tracer *t)
 {
-	return kill((pid_t)tid, 0) && errno == ESRCH;
-}
+	unsigned long long missed = 0;
 
-void tracer_losses(struct tracer *t, unsigned long long *missed,
-		   unsigned long long *orphans)
-{
-	unsigned int key, next, gone[256];
-	unsigned int i, n = 0, entries = 0;
-	int err;
-
-	*missed = 0;
-	attach_tracefs_missed(&t->actx, t->links, t->nr_links, missed);
-	/* Collect first: deleting while walking restarts the walk. */
-	err = bpf_map_next_key(t->start_fd, NULL, &next);
-	while (!err && n < sizeof(gone) / sizeof(gone[0])) {
-		key = next;
-		entries++;
-		if (thread_gone(key))
-			gone[n++] = key;
-		err = bpf_map_next_key(t->start_fd, &key, &next);
-	}
-	for (i = 0; i < n; i++)
-		if (bpf_map_delete(t->start_fd, &gone[i]) == 0)
-			t->orphans++;
-	*orphans = t->orphans;
-	vlog(2, "start map: %u entries in flight, %u of exited threads removed",
-	     entries, n);
+	attach_tracefs_missed(&t->actx, t->links, t->nr_links, &missed);
+	return missed;
 }
 
 void tracer_stop(struct tracer *t)
@@ -274,5 +250,4 @@ void tracer_stop(struct tracer *t)
 	obj_load_state_free(&t->load);
 	bpf_obj_free(&t->obj);
 	t->hist_fd = -1;
-	t->start_fd = -1;
 }

@@ -37,8 +37,6 @@ struct tracer {
 	struct probe_link links[2 * NR_OPS];
 	unsigned int nr_links;
 	int hist_fd;
-	int start_fd;
-	unsigned long long orphans;	/* start entries removed so far */
 	int hist_percpu;
 	int ncpus;
 	int stale_removed;		/* stale events removed at start */
@@ -51,13 +49,10 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 /* Sums the histogram map over CPUs into out[NR_OPS] (running totals). */
 int tracer_read(struct tracer *t, struct op_hist *out);
 /*
- * Calls whose latency was lost so far: misses reported by tracefs for our
- * probes (*missed, 0 on the PMU path, which does not report them), and
- * start entries of threads that are gone (*orphans: removed from the map
- * here, so it cannot fill up).  Both are running totals.
+ * Probe hits tracefs reports as missed for our probes so far (kprobe_profile;
+ * 0 on the PMU path, which does not report them): a running total.
  */
-void tracer_losses(struct tracer *t, unsigned long long *missed,
-		   unsigned long long *orphans);
+unsigned long long tracer_missed(struct tracer *t);
 /* Detaches every probe (return probes last), closes every fd. */
 void tracer_stop(struct tracer *t);
 

@@ -710,7 +710,7 @@ static int cmd_variants(int argc, char **argv)
 			return 1;
 		}
 	}
-	attach_ctx_init(&actx, "ext4bench", NULL, NULL);
+	attach_ctx_init(&actx, "ext4bench", NULL, NULL, 0);
 	ops = attach_choose(&actx, NULL, 0, &eb);
 	if (!ops) {
 		printf("error what=variants-attach msg=\"%s\"\n", eb.msg);

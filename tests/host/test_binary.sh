@@ -97,7 +97,7 @@ expect_eq "--dump-bpf: programs listed" "$(grep -c ': section k' "$TMP/out")" 13
 expect_eq "--dump-bpf: PID filter placeholder named" \
 	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 12
 expect_eq "--dump-bpf: map references named" \
-	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 6
+	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 12
 expect_eq "--dump-bpf: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
 
 run_bin "$BIN" -p 4194304

@@ -482,9 +482,9 @@ static void test_dump_bpf(void)
 	check_int("dump_bpf returns 0", err, 0);
 	CHECK(strncmp(text, "license: GPL\n", 13) == 0, "dump: license first");
 	CHECK(strstr(text, "\nmaps: 3\n"), "dump: three maps");
-	CHECK(strstr(text, "\n  start        hash           key 4, value 8, entries 10240\n"),
+	CHECK(strstr(text, "\n  start        array          key 4, value 16, entries 32768\n"),
 	      "dump: map start");
-	CHECK(strstr(text, "\n  hist         percpu_array   key 4, value 528, entries 5\n"),
+	CHECK(strstr(text, "\n  hist         percpu_array   key 4, value 536, entries 5\n"),
 	      "dump: map hist");
 	CHECK(strstr(text, "\n  file_words   array          key 4, value 256, entries 1\n"),
 	      "dump: map file_words");
@@ -492,7 +492,7 @@ static void test_dump_bpf(void)
 	CHECK(strstr(text, "\nscan_file: section kprobe/ext4_file_open/scan_file, "),
 	      "dump: the scan_file program");
 	CHECK(strstr(text, "r1 = PATCH_TGID ll") &&
-	      strstr(text, "r8 = PATCH_FACTOR ll") &&
+	      strstr(text, " = PATCH_FACTOR ll") &&
 	      strstr(text, " = PATCH_FOPS ll") &&
 	      strstr(text, " = PATCH_FOP_OFF ll") &&
 	      strstr(text, " = PATCH_SELF ll"), "dump: every placeholder by name");
