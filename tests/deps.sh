@@ -19,6 +19,24 @@ for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
+# The arm64 suite (tests/vm-arm64) needs a foreign architecture: only a
+# warning when it cannot be had, and that suite then skips loudly.
+arm64_packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
+	libelf-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libzstd-dev:arm64)
+arm64_missing=()
+for p in "${arm64_packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		arm64_missing+=("$p")
+done
+if [ ${#arm64_missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+	echo "deps: installing for the arm64 suite: ${arm64_missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+	apt-get update -qq || true
+	apt-get install -y -qq --no-install-recommends "${arm64_missing[@]}" > /dev/null ||
+		echo "deps: WARNING: arm64 packages not installed: the arm64 VM tests will be skipped" >&2
+fi
+
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ] || ! command -v apt-get > /dev/null; then
 	echo "deps: missing packages: ${missing[*]}" >&2

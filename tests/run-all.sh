@@ -2,12 +2,12 @@
 # Runs ext4dist's test suites and prints one closing line "N passed, N failed".
 # Every suite prints "PASS <name>" / "FAIL <name>..." lines; a suite that
 # exits non-zero without a FAIL line (a crash) counts as one failure.
-#   tests/run-all.sh [unit|host|asan|valgrind|fuzz|lint|vm]...   (default: all)
+#   tests/run-all.sh [unit|host|asan|valgrind|fuzz|lint|vm|vm-arm64]...   (default: all)
 set -u
 cd "$(dirname "$0")/.."
 
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(unit host asan valgrind fuzz lint vm)
+[ ${#suites[@]} -gt 0 ] || suites=(unit host asan valgrind fuzz lint vm vm-arm64)
 
 passed=0
 failed=0
@@ -75,6 +75,9 @@ for s in "${suites[@]}"; do
 		;;
 	vm)
 		run_suite vm bash tests/vm/run.sh
+		;;
+	vm-arm64)
+		run_suite vm-arm64 bash tests/vm-arm64/run.sh
 		;;
 	*)
 		echo "unknown suite $s" >&2

@@ -46,7 +46,7 @@ static int fops_from_files(const struct tracer_config *cfg,
 		     u.release, *addr);
 		return 0;
 	}
-	vlog(1, "System.map: %s", msg[0] ? msg : "no luck");
+	vlog(1, "%s", msg[0] ? msg : "System.map: no luck");
 	snprintf(ko_base, sizeof(ko_base),
 		 "/lib/modules/%s/kernel/fs/ext4/ext4.ko", u.release);
 	if (modsym_ko_path(ko_base, ko, sizeof(ko)) == 0 &&

@@ -77,7 +77,9 @@ for series in "$@"; do
 		"$out/images/ext2.img" || rc=$?
 	echo "vm-arm64: $kver finished in $(( $(date +%s) - start )) s" >&2
 
-	results=$(vm_results "$out/results.log")
+	# The guest's lines name the kernel (uname -r); "arm64-" in front.
+	results=$(vm_results "$out/results.log" |
+		sed -E 's/^(PASS|FAIL|EXT4DIST-VM-START|EXT4DIST-VM-END) /\1 arm64-/')
 	printf '%s\n' "$results" | grep -E '^(PASS|FAIL) |^    ' || true
 	grep -q '^FAIL ' <<< "$results" && status=1
 	end=$(grep '^EXT4DIST-VM-END ' <<< "$results" || true)
