@@ -149,6 +149,8 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 	int err;
 
 	st->names_ok = !o->no_names;
+	if (o->no_names)
+		vlog(1, "map and program names off (forced by a test hook, as before 4.15)");
 	for (i = 0; i < obj->nr_maps; i++) {
 		if (obj->maps[i].fd >= 0)
 			continue;
