@@ -9,12 +9,14 @@
  *   bcc       BCC's ext4dist design: start hash tid -> ts, histogram in a
  *             BPF_MAP_TYPE_HASH keyed by {char op[16]; u64 slot},
  *             lookup-or-init, atomic increment (no sum, no max)
- *   pcpu      ext4dist as shipped (bpf/ext4dist.bpf.c): start hash,
+ *   pcpu      ext4dist's first design: start hash tid -> ts,
  *             per-CPU array of struct op_hist, atomic adds
  *   array     the same on a shared plain array (ext4dist's pre-4.6
  *             fallback): atomic adds on one copy
  *   pcpu_na   pcpu with plain (non-atomic) adds: per-CPU data needs none
- *   tidarr    pcpu with only the start map changed: timestamps in a plain
+ *   tidarr    ext4dist as shipped (bpf/ext4dist.bpf.c, which also counts
+ *             overwritten records): pcpu with only the start map changed:
+ *             timestamps in a plain
  *             array indexed by tid & (TIDARR_SIZE - 1) and tagged with the
  *             tid, instead of hash update + lookup + delete (the verifier
  *             inlines array lookups: no helper call, no bucket lock, no
