@@ -97,11 +97,26 @@ scenario_pid_filter() {
 }
 
 # --- 2: both attach back-ends give the same exact counts.
+# fd_census: ext4dist's open descriptors by kind, while it traces (EPID).
+fd_census() {
+	FDS=$(for fd in /proc/"$EPID"/fd/*; do readlink "$fd"; done |
+		sed 's/.*bpf-map.*/map/; s/.*bpf-prog.*/prog/; s/.*perf_event.*/perf/' |
+		sed '/^map$/b; /^prog$/b; /^perf$/b; s/.*/other/' |
+		sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')
+}
+
 scenario_attach() {
 	for mode in pmu tracefs; do
+		FDS=""
+		TRACED_HOOK=fd_census
 		traced_run "attach-$mode" "/mnt/ext4/s2-$mode" $O $R $W $F \
-			"--attach=$mode" -p @PID@ || continue
+			"--attach=$mode" -p @PID@ || { TRACED_HOOK=""; continue; }
+		TRACED_HOOK=""
 		expect_counts "attach-$mode" "$WANT"
+		# 3 maps, 8 programs, 8 perf events, stdin/out/err: no fd more
+		# (tracefs files, failed attempts), none less.
+		check "attach-$mode-fds" "$FDS" "map=3 other=3 perf=8 prog=8 " \
+			"$OUT" "$ERR"
 	done
 }
 
