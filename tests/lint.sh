@@ -46,7 +46,7 @@ files=$(find src tests/fuzz -name '*.c' | sort)
 [ "$with_tests" = 1 ] && files="$files $(find tests/unit tests/test.c -name '*.c' | sort)"
 
 defs=(-D_GNU_SOURCE '-DEXT4DIST_VERSION="lint"')
-# The xz/zstd decoders of sysmap.c are compiled in when their headers exist.
+# The xz/zstd decoders of module_file.c are compiled in when their headers exist.
 for h in lzma:EXT4DIST_WITH_XZ zstd:EXT4DIST_WITH_ZSTD; do
 	echo "#include <${h%%:*}.h>" | cc -E -x c - >/dev/null 2>&1 &&
 		defs+=("-D${h#*:}")

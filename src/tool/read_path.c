@@ -13,6 +13,8 @@
 
 #include "loader/bpf_sys.h"
 #include "loader/kallsyms.h"
+#include "loader/module_file.h"
+#include "loader/modsym.h"
 #include "loader/sysmap.h"
 #include "loader/vlog.h"
 #include "tool/ext4_ops.h"

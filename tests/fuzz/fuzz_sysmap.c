@@ -6,6 +6,7 @@
  * as a /sys/module/<mod>/sections/<name> file (modsym_section_addr).
  * The input is written to a memfd, opened by path as /proc/self/fd/N.
  */
+#include "loader/modsym.h"
 #include "loader/sysmap.h"
 
 #include <stdint.h>

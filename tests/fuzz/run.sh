@@ -53,7 +53,8 @@ sources_of() {
 	case $1 in
 	elf_obj) echo src/loader/elf_obj.c src/loader/errbuf.c ;;
 	kallsyms) echo src/loader/kallsyms.c ;;
-	sysmap) echo src/loader/sysmap.c src/loader/kallsyms.c ;;
+	sysmap) echo src/loader/sysmap.c src/loader/kallsyms.c \
+		src/loader/modsym.c src/loader/module_file.c ;;
 	args) echo src/tool/args.c ;;
 	esac
 }

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A symbol in a module's ELF file (section and offset), and where the
+ * running kernel put that section: together, the symbol's address.
+ */
+#include "loader/modsym.h"
+#include "loader/errmsg.h"
+#include "loader/module_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The SHT_SYMTAB_SHNDX data that goes with symtab section index i. */
+static Elf_Data *find_xindex(Elf *e, size_t symtab_idx)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh.sh_link == symtab_idx)
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/* Where sym, found as symbol s, lives: section name and offset. */
+static int symbol_place(Elf *e, const GElf_Sym *s, GElf_Word shndx,
+			char *section, size_t section_len,
+			unsigned long long *offset)
+{
+	size_t shstrndx, len;
+	const char *name;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		return -EINVAL;
+	scn = elf_getscn(e, shndx);
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return -EINVAL;
+	name = elf_strptr(e, shstrndx, sh.sh_name);
+	if (!name || !name[0])
+		return -EINVAL;
+	/* In ET_REL files st_value is the offset within the section. */
+	if (s->st_value > sh.sh_size)
+		return -EINVAL;
+	len = strlen(name);
+	if (len >= section_len)
+		return -ERANGE;
+	memcpy(section, name, len + 1);
+	*offset = s->st_value;
+	return 0;
+}
+
+static int elf_find(Elf *e, const char *sym, char *section,
+		    size_t section_len, unsigned long long *offset)
+{
+	Elf_Data *data, *xdata;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	GElf_Sym s;
+	GElf_Word shndx;
+	const char *name;
+	size_t i, count, nsec;
+	int symtabs = 0;
+
+	if (elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) ||
+	    eh.e_type != ET_REL || elf_getshdrnum(e, &nsec) != 0 || nsec < 2)
+		return -EINVAL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			return -EINVAL;
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		symtabs++;
+		data = elf_getdata(scn, NULL);
+		if (!data || !sh.sh_entsize)
+			return -EINVAL;
+		xdata = find_xindex(e, elf_ndxscn(scn));
+		count = data->d_size / sh.sh_entsize;
+		for (i = 1; i < count; i++) {
+			if (!gelf_getsymshndx(data, xdata, i, &s, &shndx))
+				return -EINVAL;
+			name = elf_strptr(e, sh.sh_link, s.st_name);
+			if (!name || strcmp(name, sym) != 0)
+				continue;
+			if (s.st_shndx == SHN_UNDEF)
+				continue;	/* a reference, not a definition */
+			if (s.st_shndx == SHN_XINDEX && !xdata)
+				return -EINVAL;
+			if (s.st_shndx >= SHN_LORESERVE &&
+			    s.st_shndx != SHN_XINDEX)
+				return -EINVAL;	/* SHN_ABS, SHN_COMMON */
+			if (s.st_shndx != SHN_XINDEX)
+				shndx = s.st_shndx;
+			return symbol_place(e, &s, shndx, section,
+					    section_len, offset);
+		}
+	}
+	/* Every loadable module has a symbol table: none means damage. */
+	return symtabs ? -ENOENT : -EINVAL;
+}
+
+int modsym_find(const char *ko_path, const char *sym, char *section,
+		size_t section_len, unsigned long long *offset,
+		char *errbuf, size_t errlen)
+{
+	struct module_image file;
+	Elf *e;
+	int err;
+
+	if (!ko_path || !sym || !section || !section_len || !offset)
+		return -EINVAL;
+	err = module_file_load(ko_path, &file, errbuf, errlen);
+	if (err)
+		return err;
+	elf_version(EV_CURRENT);
+	e = elf_memory((char *)file.data, file.len);
+	if (!e) {
+		err = -EINVAL;
+	} else {
+		err = elf_find(e, sym, section, section_len, offset);
+		elf_end(e);
+	}
+	module_file_free(&file);
+	if (err == -ENOENT)
+		set_err(errbuf, errlen, "%s: no symbol %s", ko_path, sym);
+	else if (err == -EINVAL)
+		set_err(errbuf, errlen,
+			"%s: not a valid relocatable ELF file for %s",
+			ko_path, sym);
+	else if (err)
+		set_err(errbuf, errlen, "%s: %s: %s", ko_path, sym,
+			strerror(-err));
+	return err;
+}
+
+/* ---- where the running kernel put the module's sections -------------- */
+
+int modsym_section_addr(const char *sections_dir, const char *section,
+			unsigned long long *addr)
+{
+	char path[512], text[64], *end;
+	unsigned long long val;
+	ssize_t got;
+	size_t len = 0;
+	int fd, n;
+
+	if (!sections_dir || !section || !addr || !section[0] ||
+	    strchr(section, '/') || !strcmp(section, ".") ||
+	    !strcmp(section, ".."))
+		return -EINVAL;
+	n = snprintf(path, sizeof(path), "%s/%s", sections_dir, section);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len < sizeof(text) - 1) {
+		got = read(fd, text + len, sizeof(text) - 1 - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		len += got;
+	}
+	n = got < 0 ? -errno : 0;
+	close(fd);
+	if (n)
+		return n;
+	text[len] = '\0';
+	/* "0x" and 1 to 16 hex digits, then an optional newline */
+	if (strncmp(text, "0x", 2) != 0 || !text[2] || text[2] == '-' ||
+	    text[2] == '+' || text[2] == ' ')
+		return -EINVAL;
+	errno = 0;
+	val = strtoull(text + 2, &end, 16);
+	if (errno || end == text + 2 || end - (text + 2) > 16 ||
+	    (*end && strcmp(end, "\n") != 0))
+		return -EINVAL;
+	/*
+	 * Since Linux 5.8 these files read as 0 to openers without
+	 * CAP_SYSLOG (the same rule as kallsyms); before, only root could
+	 * open them (mode 0400).
+	 */
+	if (!val)
+		return -EPERM;
+	*addr = val;
+	return 0;
+}
+
+int modsym_resolve(const char *ko_path, const char *sections_dir,
+		   const char *sym, unsigned long long *addr,
+		   char *errbuf, size_t errlen)
+{
+	unsigned long long off, base;
+	char section[256];
+	int err;
+
+	if (!addr)
+		return -EINVAL;
+	err = modsym_find(ko_path, sym, section, sizeof(section), &off,
+			  errbuf, errlen);
+	if (err)
+		return err;
+	err = modsym_section_addr(sections_dir, section, &base);
+	if (err == -EPERM) {
+		set_err(errbuf, errlen,
+			"%s/%s: address hidden (needs CAP_SYSLOG)",
+			sections_dir, section);
+		return err;
+	}
+	if (err) {
+		set_err(errbuf, errlen, "%s/%s: %s", sections_dir ?
+			sections_dir : "(null)", section, strerror(-err));
+		return err;
+	}
+	*addr = base + off;
+	return 0;
+}

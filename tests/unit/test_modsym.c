@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for src/loader/modsym.c and src/loader/module_file.c.  The module
+ * file is a small relocatable ELF object written here with libelf, then
+ * compressed with zlib (and liblzma/libzstd when the build has them).
+ */
+#include "test.h"
+#include "loader/module_file.h"
+#include "loader/modsym.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#ifdef EXT4DIST_WITH_XZ
+#include <lzma.h>
+#endif
+#ifdef EXT4DIST_WITH_ZSTD
+#include <zstd.h>
+#endif
+
+#ifndef FIXTURES
+#define FIXTURES "tests/unit/fixtures/"
+#endif
+#define SECTIONS FIXTURES "sections"
+
+static char tmpdir[256];
+
+static const char *tmp_path(const char *name)
+{
+	static char path[4][512];
+	static int next;
+	char *p = path[next++ % 4];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", tmpdir, name);
+	return p;
+}
+
+static int write_bytes(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, data, len) == (ssize_t)len;
+	close(fd);
+	return ok ? 0 : -1;
+}
+/* ---- a tiny module object ------------------------------------------- */
+
+static const char shstrtab[] =
+	"\0.text\0.rodata\0.symtab\0.strtab\0.shstrtab";
+enum { SH_TEXT = 1, SH_RODATA = 7, SH_SYMTAB = 15, SH_STRTAB = 23,
+       SH_SHSTRTAB = 31 };
+static const char strtab[] =
+	"\0ext4_file_open\0printk\0ext4_file_operations\0abs_sym\0big_offset";
+enum { ST_OPEN = 1, ST_PRINTK = 16, ST_FOPS = 23, ST_ABS = 44,
+       ST_BIG = 52 };
+
+static int add_section(Elf *e, void *buf, size_t size, Elf_Type type,
+		       Elf64_Word name, Elf64_Word sh_type,
+		       Elf64_Xword flags, Elf64_Word link, Elf64_Word info,
+		       Elf64_Xword entsize)
+{
+	Elf_Scn *scn = elf_newscn(e);
+	Elf_Data *d;
+	Elf64_Shdr *sh;
+
+	if (!scn)
+		return -1;
+	d = elf_newdata(scn);
+	sh = elf64_getshdr(scn);
+	if (!d || !sh)
+		return -1;
+	d->d_buf = buf;
+	d->d_size = size;
+	d->d_type = type;
+	d->d_align = 8;
+	d->d_version = EV_CURRENT;
+	sh->sh_name = name;
+	sh->sh_type = sh_type;
+	sh->sh_flags = flags;
+	sh->sh_link = link;
+	sh->sh_info = info;
+	sh->sh_entsize = entsize;
+	sh->sh_addralign = 8;
+	return 0;
+}
+
+/*
+ * Sections: 1 .text (0x40 bytes), 2 .rodata (0x140), 3 .symtab,
+ * 4 .strtab, 5 .shstrtab.  Symbols: local ext4_file_open at .text+0x10,
+ * undefined printk, ext4_file_operations at .rodata+0x40, an SHN_ABS
+ * symbol and one whose offset lies past the end of .rodata.
+ */
+static int write_module(const char *path)
+{
+	static unsigned char text[0x40], rodata[0x140];
+	static char shstr[sizeof(shstrtab)], str[sizeof(strtab)];
+	static Elf64_Sym syms[6];
+	Elf64_Ehdr *eh;
+	Elf *e;
+	int fd, ret = -1;
+
+	memcpy(shstr, shstrtab, sizeof(shstr));
+	memcpy(str, strtab, sizeof(str));
+	memset(syms, 0, sizeof(syms));
+	syms[1] = (Elf64_Sym){ ST_OPEN, ELF64_ST_INFO(STB_LOCAL, STT_FUNC), 0,
+			       1, 0x10, 0x20 };
+	syms[2] = (Elf64_Sym){ ST_PRINTK,
+			       ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE), 0,
+			       SHN_UNDEF, 0, 0 };
+	syms[3] = (Elf64_Sym){ ST_FOPS, ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT),
+			       0, 2, 0x40, 0x100 };
+	syms[4] = (Elf64_Sym){ ST_ABS, ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT),
+			       0, SHN_ABS, 0x1234, 0 };
+	syms[5] = (Elf64_Sym){ ST_BIG, ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT),
+			       0, 2, 0x1000, 8 };
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	e = elf_begin(fd, ELF_C_WRITE, NULL);
+	if (!e)
+		goto out_close;
+	eh = elf64_newehdr(e);
+	if (!eh)
+		goto out_end;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_type = ET_REL;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	if (add_section(e, text, sizeof(text), ELF_T_BYTE, SH_TEXT,
+			SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 0, 0) ||
+	    add_section(e, rodata, sizeof(rodata), ELF_T_BYTE, SH_RODATA,
+			SHT_PROGBITS, SHF_ALLOC, 0, 0, 0) ||
+	    add_section(e, syms, sizeof(syms), ELF_T_SYM, SH_SYMTAB,
+			SHT_SYMTAB, 0, 4, 2, sizeof(Elf64_Sym)) ||
+	    add_section(e, str, sizeof(str), ELF_T_BYTE, SH_STRTAB,
+			SHT_STRTAB, 0, 0, 0, 0) ||
+	    add_section(e, shstr, sizeof(shstr), ELF_T_BYTE, SH_SHSTRTAB,
+			SHT_STRTAB, 0, 0, 0, 0))
+		goto out_end;
+	eh->e_shstrndx = 5;
+	if (elf_update(e, ELF_C_WRITE) < 0)
+		goto out_end;
+	ret = 0;
+out_end:
+	elf_end(e);
+out_close:
+	close(fd);
+	return ret;
+}
+
+static int write_gzip(const char *path, const void *data, size_t len)
+{
+	gzFile gz = gzopen(path, "wb9");
+	int ok;
+
+	if (!gz)
+		return -1;
+	ok = gzwrite(gz, data, len) == (int)len;
+	return gzclose(gz) == Z_OK && ok ? 0 : -1;
+}
+
+/* ---- the module tests ------------------------------------------------ */
+
+static void check_module(const char *tag, const char *path)
+{
+	unsigned long long off = 0, addr = 0;
+	char section[32], err[256], name[128];
+
+	snprintf(name, sizeof(name), "%s: find fops", tag);
+	check_int(name, modsym_find(path, "ext4_file_operations", section,
+				    sizeof(section), &off, err, sizeof(err)),
+		  0);
+	snprintf(name, sizeof(name), "%s: fops section", tag);
+	check_str(name, section, ".rodata");
+	snprintf(name, sizeof(name), "%s: fops offset", tag);
+	check_int(name, off, 0x40);
+	snprintf(name, sizeof(name), "%s: resolve fops", tag);
+	check_int(name, modsym_resolve(path, SECTIONS, "ext4_file_operations",
+				       &addr, err, sizeof(err)), 0);
+	snprintf(name, sizeof(name), "%s: fops address", tag);
+	check_int(name, addr, (long long)0xffffffffc0600040ULL);
+	snprintf(name, sizeof(name), "%s: resolve local text symbol", tag);
+	check_int(name, modsym_resolve(path, SECTIONS, "ext4_file_open",
+				       &addr, NULL, 0), 0);
+	snprintf(name, sizeof(name), "%s: text address", tag);
+	check_int(name, addr, (long long)0xffffffffc05fe010ULL);
+}
+
+static void test_module_errors(const char *ko, const unsigned char *elf,
+			       size_t len)
+{
+	unsigned long long off, addr = 1;
+	char section[32], err[256];
+	unsigned char *copy;
+	size_t i;
+	int ret, ok = 1;
+
+	err[0] = '\0';
+	check_int("missing symbol", modsym_resolve(ko, SECTIONS, "no_such_sym",
+		  &addr, err, sizeof(err)), -ENOENT);
+	CHECK(strstr(err, "no symbol no_such_sym"), "missing symbol message");
+	check_int("missing symbol leaves addr", addr, 1);
+	check_int("undefined reference is not a definition",
+		  modsym_find(ko, "printk", section, sizeof(section), &off,
+			      NULL, 0), -ENOENT);
+	check_int("SHN_ABS symbol", modsym_find(ko, "abs_sym", section,
+		  sizeof(section), &off, NULL, 0), -EINVAL);
+	check_int("offset past the section", modsym_find(ko, "big_offset",
+		  section, sizeof(section), &off, NULL, 0), -EINVAL);
+	check_int("section name too long for buffer", modsym_find(ko,
+		  "ext4_file_operations", section, 7, &off, NULL, 0), -ERANGE);
+	check_int("missing ko file", modsym_resolve(tmp_path("nope.ko"),
+		  SECTIONS, "ext4_file_operations", &addr, NULL, 0), -ENOENT);
+	check_int("missing sections file", modsym_resolve(ko,
+		  FIXTURES "sections_hidden", "ext4_file_open", &addr, err,
+		  sizeof(err)), -ENOENT);
+	CHECK(strstr(err, "sections_hidden/.text"),
+	      "missing sections file message names it");
+	check_int("missing sections dir", modsym_resolve(ko,
+		  FIXTURES "no_such_dir", "ext4_file_operations", &addr, NULL,
+		  0), -ENOENT);
+	check_int("hidden section address", modsym_resolve(ko,
+		  FIXTURES "sections_hidden", "ext4_file_operations", &addr,
+		  err, sizeof(err)), -EPERM);
+	check_int("bad section file", modsym_resolve(ko,
+		  FIXTURES "sections_bad", "ext4_file_operations", &addr, NULL,
+		  0), -EINVAL);
+
+	check_int("garbage file", write_bytes(tmp_path("garbage.ko"),
+		  "this is not an ELF file at all\n", 31), 0);
+	check_int("garbage ELF", modsym_resolve(tmp_path("garbage.ko"),
+		  SECTIONS, "ext4_file_operations", &addr, err, sizeof(err)),
+		  -EINVAL);
+	check_int("empty file", write_bytes(tmp_path("empty.ko"), "", 0), 0);
+	check_int("empty ELF", modsym_resolve(tmp_path("empty.ko"), SECTIONS,
+		  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+	check_int("truncated file", write_bytes(tmp_path("trunc.ko"), elf,
+		  100), 0);
+	check_int("truncated ELF", modsym_resolve(tmp_path("trunc.ko"),
+		  SECTIONS, "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+	check_int("directory as ko", modsym_resolve(tmpdir, SECTIONS,
+		  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+
+	copy = malloc(len);
+	if (!CHECK(copy, "corrupt: alloc"))
+		return;
+	memcpy(copy, elf, len);
+	copy[16] = ET_EXEC;	/* e_type, little-endian low byte */
+	write_bytes(tmp_path("exec.ko"), copy, len);
+	check_int("ET_EXEC rejected", modsym_find(tmp_path("exec.ko"),
+		  "ext4_file_operations", section, sizeof(section), &off, NULL,
+		  0), -EINVAL);
+
+	/* Every single-byte corruption: a result, never a crash. */
+	for (i = 0; i < len; i++) {
+		memcpy(copy, elf, len);
+		copy[i] ^= 0xff;
+		write_bytes(tmp_path("flip.ko"), copy, len);
+		ret = modsym_find(tmp_path("flip.ko"), "ext4_file_operations",
+				  section, sizeof(section), &off, NULL, 0);
+		if (ret != 0 && ret != -ENOENT && ret != -EINVAL &&
+		    ret != -ERANGE && ret != -ENOTSUP) {
+			printf("# byte %zu: %d\n", i, ret);
+			ok = 0;
+		}
+	}
+	CHECK(ok, "corrupt: every flipped byte gives 0/-ENOENT/-EINVAL");
+	free(copy);
+}
+
+static void test_compressed(const unsigned char *elf, size_t len)
+{
+	static const unsigned char xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0,
+						  1, 2, 3, 4, 5, 6 };
+	static const unsigned char zst_magic[] = { 0x28, 0xb5, 0x2f, 0xfd,
+						   9, 9, 9, 9 };
+	unsigned long long addr;
+	char err[256];
+	size_t gzlen;
+	unsigned char *gz;
+
+	if (!CHECK(write_gzip(tmp_path("mod.ko.gz"), elf, len) == 0,
+		   "gzip: write"))
+		return;
+	check_module("gzip", tmp_path("mod.ko.gz"));
+
+	gz = (unsigned char *)test_read_file(tmp_path("mod.ko.gz"), &gzlen);
+	if (CHECK(gz && gzlen > 40, "gzip: read back")) {
+		write_bytes(tmp_path("trunc.ko.gz"), gz, gzlen / 2);
+		check_int("gzip: truncated stream", modsym_resolve(
+			  tmp_path("trunc.ko.gz"), SECTIONS,
+			  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+		gz[gzlen / 2] ^= 0x55;
+		gz[gzlen / 2 + 1] ^= 0xaa;
+		write_bytes(tmp_path("bad.ko.gz"), gz, gzlen);
+		check_int("gzip: corrupted stream", modsym_resolve(
+			  tmp_path("bad.ko.gz"), SECTIONS,
+			  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+	}
+	free(gz);
+
+	/* Magic bytes then junk: a format error, or not built in. */
+	write_bytes(tmp_path("junk.ko.xz"), xz_magic, sizeof(xz_magic));
+	write_bytes(tmp_path("junk.ko.zst"), zst_magic, sizeof(zst_magic));
+	err[0] = '\0';
+#ifdef EXT4DIST_WITH_XZ
+	check_int("xz: junk stream", modsym_resolve(tmp_path("junk.ko.xz"),
+		  SECTIONS, "ext4_file_operations", &addr, err, sizeof(err)),
+		  -EINVAL);
+	{
+		size_t cap = len + 4096, out = 0;
+		uint8_t *xz = malloc(cap);
+
+		if (CHECK(xz && lzma_easy_buffer_encode(6, LZMA_CHECK_CRC32,
+			  NULL, elf, len, xz, &out, cap) == LZMA_OK,
+			  "xz: encode")) {
+			write_bytes(tmp_path("mod.ko.xz"), xz, out);
+			check_module("xz", tmp_path("mod.ko.xz"));
+			write_bytes(tmp_path("trunc.ko.xz"), xz, out - 10);
+			check_int("xz: truncated stream", modsym_resolve(
+				  tmp_path("trunc.ko.xz"), SECTIONS,
+				  "ext4_file_operations", &addr, NULL, 0),
+				  -EINVAL);
+		}
+		free(xz);
+	}
+#else
+	check_int("xz: not built in", modsym_resolve(tmp_path("junk.ko.xz"),
+		  SECTIONS, "ext4_file_operations", &addr, err, sizeof(err)),
+		  -ENOTSUP);
+	CHECK(strstr(err, "xz-compressed modules are not supported"),
+	      "xz: message says so");
+#endif
+#ifdef EXT4DIST_WITH_ZSTD
+	check_int("zstd: junk stream", modsym_resolve(tmp_path("junk.ko.zst"),
+		  SECTIONS, "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+	{
+		size_t cap = ZSTD_compressBound(len), out;
+		void *zst = malloc(cap);
+
+		out = zst ? ZSTD_compress(zst, cap, elf, len, 19) : 0;
+		if (CHECK(zst && !ZSTD_isError(out), "zstd: encode")) {
+			write_bytes(tmp_path("mod.ko.zst"), zst, out);
+			check_module("zstd", tmp_path("mod.ko.zst"));
+			write_bytes(tmp_path("trunc.ko.zst"), zst, out - 5);
+			check_int("zstd: truncated stream", modsym_resolve(
+				  tmp_path("trunc.ko.zst"), SECTIONS,
+				  "ext4_file_operations", &addr, NULL, 0),
+				  -EINVAL);
+		}
+		free(zst);
+	}
+#else
+	check_int("zstd: not built in", modsym_resolve(
+		  tmp_path("junk.ko.zst"), SECTIONS, "ext4_file_operations",
+		  &addr, err, sizeof(err)), -ENOTSUP);
+	CHECK(strstr(err, "zstd-compressed modules are not supported"),
+	      "zstd: message says so");
+#endif
+}
+
+static void test_section_addr(void)
+{
+	unsigned long long addr = 0;
+
+	check_int("section .rodata", modsym_section_addr(SECTIONS, ".rodata",
+		  &addr), 0);
+	check_int("section .rodata address", addr,
+		  (long long)0xffffffffc0600000ULL);
+	check_int("section name with '/'", modsym_section_addr(SECTIONS,
+		  "../sections/.rodata", &addr), -EINVAL);
+	check_int("section name '..'", modsym_section_addr(SECTIONS, "..",
+		  &addr), -EINVAL);
+	check_int("section name empty", modsym_section_addr(SECTIONS, "",
+		  &addr), -EINVAL);
+	check_int("section hidden", modsym_section_addr(FIXTURES
+		  "sections_hidden", ".rodata", &addr), -EPERM);
+	check_int("section bad content", modsym_section_addr(FIXTURES
+		  "sections_bad", ".rodata", &addr), -EINVAL);
+}
+
+static void test_ko_path(void)
+{
+	char buf[512], want[512];
+
+	snprintf(want, sizeof(want), "%s/ext4.ko.zst", tmpdir);
+	write_bytes(want, "x", 1);
+	check_int("ko path: compressed variant", modsym_ko_path(
+		  tmp_path("ext4.ko"), buf, sizeof(buf)), 0);
+	check_str("ko path: .zst found", buf, want);
+	snprintf(want, sizeof(want), "%s/ext4.ko", tmpdir);
+	write_bytes(want, "x", 1);
+	check_int("ko path: plain first", modsym_ko_path(tmp_path("ext4.ko"),
+		  buf, sizeof(buf)), 0);
+	check_str("ko path: .ko found", buf, want);
+	check_int("ko path: none", modsym_ko_path(tmp_path("xfs.ko"), buf,
+		  sizeof(buf)), -ENOENT);
+	check_int("ko path: too long", modsym_ko_path(tmp_path("ext4.ko"),
+		  buf, 8), -ENAMETOOLONG);
+	unlink(tmp_path("ext4.ko"));
+	unlink(tmp_path("ext4.ko.zst"));
+}
+
+/* module_file_load() directly: the bytes come back as they were. */
+static void test_module_file(const unsigned char *elf, size_t len)
+{
+	struct module_image img = { NULL, 0 };
+	char err[256] = "";
+
+	check_int("load: gzip", module_file_load(tmp_path("mod.ko.gz"), &img,
+		  err, sizeof(err)), 0);
+	check_mem("load: gzip content", img.data, img.len, elf, len);
+	module_file_free(&img);
+	CHECK(!img.data && !img.len, "load: free empties the image");
+	check_int("load: plain", module_file_load(tmp_path("mod.ko"), &img,
+		  NULL, 0), 0);
+	check_mem("load: plain content", img.data, img.len, elf, len);
+	module_file_free(&img);
+	img.data = (unsigned char *)1;
+	img.len = 1;
+	check_int("load: missing file", module_file_load(tmp_path("nope.ko"),
+		  &img, err, sizeof(err)), -ENOENT);
+	CHECK(!img.data && !img.len, "load: failure leaves the image empty");
+	CHECK(strstr(err, "nope.ko: No such file or directory"),
+	      "load: missing file message names it");
+	check_int("load: truncated gzip", module_file_load(
+		  tmp_path("trunc.ko.gz"), &img, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "cannot decompress gzip data"),
+	      "load: truncated gzip message");
+	CHECK(!img.data, "load: truncated gzip leaves no data");
+}
+
+int main(void)
+{
+	const char *dir = getenv("TMPDIR");
+	unsigned char *elf;
+	size_t len;
+
+	if (!dir || !dir[0])
+		dir = "/tmp";
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test_modsym.XXXXXX", dir);
+	if (!CHECK(mkdtemp(tmpdir), "temporary directory"))
+		return test_done();
+	elf_version(EV_CURRENT);
+
+	test_section_addr();
+	test_ko_path();
+	if (CHECK(write_module(tmp_path("mod.ko")) == 0, "write module ELF")) {
+		elf = (unsigned char *)test_read_file(tmp_path("mod.ko"), &len);
+		if (CHECK(elf && len > 64, "read module ELF back")) {
+			check_module("plain", tmp_path("mod.ko"));
+			test_module_errors(tmp_path("mod.ko"), elf, len);
+			test_compressed(elf, len);
+			test_module_file(elf, len);
+		}
+		free(elf);
+	}
+
+	{
+		static const char *const files[] = {
+			"mod.ko", "mod.ko.gz", "mod.ko.xz", "mod.ko.zst",
+			"trunc.ko", "trunc.ko.gz", "trunc.ko.xz",
+			"trunc.ko.zst", "bad.ko.gz", "junk.ko.xz",
+			"junk.ko.zst", "garbage.ko", "empty.ko", "exec.ko",
+			"flip.ko",
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+			unlink(tmp_path(files[i]));
+		rmdir(tmpdir);
+	}
+	return test_done();
+}
