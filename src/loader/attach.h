@@ -90,6 +90,15 @@ int attach_tracefs_missed(struct attach_ctx *ctx,
 			  const struct probe_link *links, unsigned int n,
 			  unsigned long long *missed);
 
+/*
+ * One line of kprobe_events ("p:kprobes/ext4dist_123_p_ext4_file_open
+ * ext4_file_open", "r10:kprobes/..."): 0 when it is an event of ours,
+ * <prefix>_<pid>_... in group kprobes, with its pid and name; -ENOENT
+ * for anybody else's, -ENAMETOOLONG when the name does not fit.
+ */
+int kprobe_event_owner(const char *line, const char *prefix, long *pid,
+		       char *event, size_t size);
+
 /* Event name for a probe: <prefix>_<pid>_<p|r>_<func>, cut to 63 chars. */
 void attach_event_name(const struct attach_ctx *ctx,
 		       const struct probe_spec *spec, char *buf, size_t size);

@@ -145,33 +145,34 @@ static int owner_alive(const char *prefix, long pid)
 	return strcmp(comm, prefix) == 0;
 }
 
-/*
- * Lines look like "p:kprobes/ext4dist_123_p_ext4_file_open ext4_file_open"
- * or "r10:kprobes/...".  Returns the event name's start and its pid.
- */
-static const char *our_event(const char *line, const char *prefix,
-			     long *pid, size_t *len)
+int kprobe_event_owner(const char *line, const char *prefix, long *pid,
+		       char *event, size_t size)
 {
 	const char *colon = strchr(line, ':'), *name, *slash, *end;
-	size_t plen = strlen(prefix);
+	size_t plen = strlen(prefix), len;
 	char *num_end;
 
 	if (!colon)
-		return NULL;
+		return -ENOENT;
 	slash = strchr(colon, '/');
 	end = strpbrk(colon, " \n");
-	if (!slash || !end || slash > end)
-		return NULL;
+	if (!slash || !end || slash > end ||
+	    strncmp(colon + 1, GROUP "/", sizeof(GROUP)) != 0)
+		return -ENOENT;
 	name = slash + 1;
 	if (strncmp(name, prefix, plen) || name[plen] != '_')
-		return NULL;
+		return -ENOENT;
+	errno = 0;
 	*pid = strtol(name + plen + 1, &num_end, 10);
-	if (num_end == name + plen + 1 || *num_end != '_' || *pid <= 0)
-		return NULL;
-	if (strncmp(colon + 1, GROUP "/", sizeof(GROUP)) != 0)
-		return NULL;
-	*len = (size_t)(end - name);
-	return name;
+	if (errno || num_end == name + plen + 1 || *num_end != '_' ||
+	    *pid <= 0)
+		return -ENOENT;
+	len = (size_t)(end - name);
+	if (len >= size)
+		return -ENAMETOOLONG;
+	memcpy(event, name, len);
+	event[len] = '\0';
+	return 0;
 }
 
 int attach_remove_stale(struct attach_ctx *ctx)
@@ -184,19 +185,15 @@ int attach_remove_stale(struct attach_ctx *ctx)
 		return 0;
 	for (line = text; line && *line; line = next) {
 		char event[64];
-		const char *name;
-		size_t len;
 		long pid;
 
 		next = strchr(line, '\n');
 		if (next)
 			next++;
-		name = our_event(line, ctx->prefix, &pid, &len);
-		if (!name || len >= sizeof(event) || pid == ctx->pid ||
-		    owner_alive(ctx->prefix, pid))
+		if (kprobe_event_owner(line, ctx->prefix, &pid, event,
+				       sizeof(event)) ||
+		    pid == ctx->pid || owner_alive(ctx->prefix, pid))
 			continue;
-		memcpy(event, name, len);
-		event[len] = '\0';
 		if (remove_event(ctx, event) == 0) {
 			removed++;
 			vlog(1, "removed stale kprobe event %s/%s (pid %ld is gone)",

@@ -1,0 +1,266 @@
+/*
+ * The attach layer without a kernel: kprobe_events lines, event names,
+ * finding tracefs, the kprobe PMU from sysfs, choosing a back-end, and the
+ * stale-event sweep, all on fixture directories.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loader/attach.h"
+#include "test.h"
+
+static char root[256];
+
+static void put(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void dir(const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	mkdir(path, 0755);
+}
+
+static void path_of(char *buf, size_t size, const char *rel)
+{
+	snprintf(buf, size, "%s/%s", root, rel);
+}
+
+static void test_event_lines(void)
+{
+	char ev[64];
+	long pid = 0;
+
+	check_int("entry probe of ours",
+		  kprobe_event_owner("p:kprobes/ext4dist_123_p_ext4_file_open ext4_file_open\n",
+				     "ext4dist", &pid, ev, sizeof(ev)), 0);
+	check_int("its pid", pid, 123);
+	check_str("its name", ev, "ext4dist_123_p_ext4_file_open");
+	check_int("return probe with maxactive",
+		  kprobe_event_owner("r10:kprobes/ext4dist_7_r_ext4_sync_file ext4_sync_file",
+				     "ext4dist", &pid, ev, sizeof(ev)), 0);
+	check_str("its name", ev, "ext4dist_7_r_ext4_sync_file");
+	check_int("another group is not ours",
+		  kprobe_event_owner("p:mygroup/ext4dist_123_p_x x", "ext4dist",
+				     &pid, ev, sizeof(ev)), -ENOENT);
+	check_int("another tool's prefix is not ours",
+		  kprobe_event_owner("p:kprobes/ext4distx_123_p_x x", "ext4dist",
+				     &pid, ev, sizeof(ev)), -ENOENT);
+	check_int("no pid after the prefix",
+		  kprobe_event_owner("p:kprobes/ext4dist_abc_p_x x", "ext4dist",
+				     &pid, ev, sizeof(ev)), -ENOENT);
+	check_int("pid 0 is nobody's",
+		  kprobe_event_owner("p:kprobes/ext4dist_0_p_x x", "ext4dist",
+				     &pid, ev, sizeof(ev)), -ENOENT);
+	check_int("no colon", kprobe_event_owner("garbage", "ext4dist", &pid,
+						 ev, sizeof(ev)), -ENOENT);
+	check_int("name longer than the buffer",
+		  kprobe_event_owner("p:kprobes/ext4dist_1_p_ext4_file_open f",
+				     "ext4dist", &pid, ev, 8), -ENAMETOOLONG);
+}
+
+static void test_event_names(void)
+{
+	struct attach_ctx ctx = { .prefix = "ext4dist", .pid = 4242 };
+	struct probe_spec entry = { .kind = PROBE_ENTRY, .func = "ext4_file_open" };
+	struct probe_spec ret = { .kind = PROBE_RETURN,
+				  .func = "a_function_name_long_enough_to_overflow_sixty_four_bytes" };
+	char name[128];
+
+	attach_event_name(&ctx, &entry, name, sizeof(name));
+	check_str("entry event name", name, "ext4dist_4242_p_ext4_file_open");
+	attach_event_name(&ctx, &ret, name, sizeof(name));
+	check_int("event names cut to 63 bytes", (long long)strlen(name), 63);
+	check_str("return event name, cut",
+		  name, "ext4dist_4242_r_a_function_name_long_enough_to_overflow_sixty_f");
+}
+
+static void test_tracefs_open(void)
+{
+	struct tracefs_paths paths;
+	char tracing[300], debugfs[300], want[400];
+	struct errbuf eb = { "" };
+	struct tracefs tf;
+
+	path_of(tracing, sizeof(tracing), "tracing");
+	path_of(debugfs, sizeof(debugfs), "debug");
+	paths.tracing = tracing;
+	paths.debugfs = debugfs;
+
+	check_int("nothing mounted, no mounting wanted",
+		  tracefs_open(&tf, &paths, 0, &eb), -ENOENT);
+	check_str("it says so", eb.msg,
+		  "tracing file system not mounted (not needed: left alone)");
+
+	dir("debug");
+	dir("debug/tracing");
+	put("debug/tracing/available_events", "");
+	put("debug/tracing/kprobe_events", "");
+	check_int("debugfs layout found", tracefs_open(&tf, &paths, 0, &eb), 0);
+	snprintf(want, sizeof(want), "%s/tracing", debugfs);
+	check_str("debugfs tracing dir", tf.dir, want);
+	check_int("debugfs has kprobe_events", tf.has_kprobe_events, 1);
+	check_str("nothing mounted by us", tf.mounted, "");
+
+	dir("tracing");
+	put("tracing/available_events", "");
+	check_int("tracefs preferred", tracefs_open(&tf, &paths, 0, &eb), 0);
+	check_str("tracefs dir", tf.dir, tracing);
+	check_int("tracefs without kprobe_events", tf.has_kprobe_events, 0);
+}
+
+static void test_pmu_and_choice(void)
+{
+	struct tracefs_paths paths;
+	char tracing[300], debugfs[300], sysfs[300], none[300];
+	struct errbuf eb = { "" };
+	struct attach_ctx ctx;
+	const struct attach_ops *ops;
+
+	path_of(tracing, sizeof(tracing), "tracing");
+	path_of(debugfs, sizeof(debugfs), "nodebug");
+	path_of(sysfs, sizeof(sysfs), "kprobe");
+	path_of(none, sizeof(none), "no-such-dir");
+	paths.tracing = tracing;
+	paths.debugfs = debugfs;
+	dir("kprobe");
+	dir("kprobe/format");
+	put("kprobe/type", "8\n");
+	put("kprobe/format/retprobe", "config:0\n");
+
+	/* tracing/ has no kprobe_events (from the test above). */
+	attach_ctx_init(&ctx, "ext4dist", none, &paths, 0);
+	check_int("no PMU without sysfs type", ctx.pmu_type, -1);
+	ops = attach_choose(&ctx, NULL, 0, &eb);
+	CHECK(!ops, "no back-end at all");
+	{
+		char want[1024];
+
+		snprintf(want, sizeof(want),
+			 "this kernel has no kprobes: there is no kprobe PMU (%s) and no kprobe_events in %s; ext4dist needs a kernel built with CONFIG_KPROBES=y and CONFIG_KPROBE_EVENTS=y",
+			 none, tracing);
+		check_str("no kprobes message", eb.msg, want);
+	}
+	attach_ctx_release(&ctx);
+
+	attach_ctx_init(&ctx, "ext4dist", sysfs, &paths, 0);
+	check_int("PMU type from sysfs", ctx.pmu_type, 8);
+	check_int("retprobe bit from format/retprobe", ctx.pmu_retprobe_bit, 0);
+	ops = attach_choose(&ctx, NULL, 0, &eb);
+	CHECK(ops == &attach_pmu_ops, "automatic: PMU when present");
+	ops = attach_choose(&ctx, "tracefs", 0, &eb);
+	CHECK(!ops, "tracefs forced without kprobe_events");
+	{
+		char want[1024];
+
+		snprintf(want, sizeof(want),
+			 "--attach=tracefs: no kprobe_events in %s (CONFIG_KPROBE_EVENTS off?); use --attach=pmu",
+			 tracing);
+		check_str("tracefs forced: message", eb.msg, want);
+	}
+	ops = attach_choose(&ctx, "pmu", 1, &eb);
+	CHECK(!ops, "maxactive cannot go through the PMU");
+	check_str("maxactive with --attach=pmu: message", eb.msg,
+		  "--maxactive needs the tracefs path: the kprobe PMU cannot set it; drop --attach=pmu");
+	attach_ctx_release(&ctx);
+
+	put("tracing/kprobe_events", "");
+	put("kprobe/format/retprobe", "config:5\n");
+	attach_ctx_init(&ctx, "ext4dist", sysfs, &paths, 0);
+	check_int("retprobe bit 5", ctx.pmu_retprobe_bit, 5);
+	ops = attach_choose(&ctx, NULL, 1, &eb);
+	CHECK(ops == &attach_tracefs_ops, "automatic with maxactive: tracefs");
+	attach_ctx_release(&ctx);
+	attach_ctx_init(&ctx, "ext4dist", none, &paths, 0);
+	ops = attach_choose(&ctx, NULL, 0, &eb);
+	CHECK(ops == &attach_tracefs_ops, "automatic without PMU: tracefs");
+	ops = attach_choose(&ctx, "pmu", 0, &eb);
+	CHECK(!ops, "PMU forced without one");
+	{
+		char want[1024];
+
+		snprintf(want, sizeof(want),
+			 "--attach=pmu: this kernel has no kprobe PMU (%s/type is missing; it arrived in 4.17); use --attach=tracefs",
+			 none);
+		check_str("PMU forced: message", eb.msg, want);
+	}
+	attach_ctx_release(&ctx);
+}
+
+static void test_stale_sweep(void)
+{
+	struct tracefs_paths paths;
+	char tracing[300], debugfs[300], events[300], text[2048], *got;
+	struct attach_ctx ctx;
+	size_t len;
+	int n;
+
+	path_of(tracing, sizeof(tracing), "tracing");
+	path_of(debugfs, sizeof(debugfs), "nodebug");
+	path_of(events, sizeof(events), "tracing/kprobe_events");
+	paths.tracing = tracing;
+	paths.debugfs = debugfs;
+	/*
+	 * pid 4194304 cannot exist (PID_MAX_LIMIT); pid 1 lives but is not
+	 * ext4dist (a reused pid); our own pid's events are ours to keep.
+	 */
+	snprintf(text, sizeof(text),
+		 "p:kprobes/ext4dist_4194304_p_ext4_file_open ext4_file_open\n"
+		 "r16:kprobes/ext4dist_1_r_ext4_sync_file ext4_sync_file\n"
+		 "p:kprobes/ext4dist_%d_p_ext4_file_open ext4_file_open\n"
+		 "p:kprobes/other_99_p_vfs_read vfs_read\n"
+		 "p:mine/ext4dist_4194304_p_x x\n", (int)getpid());
+	put("tracing/kprobe_events", text);
+	attach_ctx_init(&ctx, "ext4dist", "/nonexistent", &paths, 0);
+	n = attach_remove_stale(&ctx);
+	check_int("two stale events removed", n, 2);
+	got = test_read_file(events, &len);
+	/* The fixture is a plain file: removals show up appended to it. */
+	snprintf(text + strlen(text), sizeof(text) - strlen(text),
+		 "-:kprobes/ext4dist_4194304_p_ext4_file_open\n"
+		 "-:kprobes/ext4dist_1_r_ext4_sync_file\n");
+	check_str("exactly the stale ones removed", got, text);
+	free(got);
+	attach_ctx_release(&ctx);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(root, sizeof(root), "%s/ext4dist-attach-XXXXXX",
+		 tmp ? tmp : "/tmp");
+	if (!mkdtemp(root)) {
+		printf("FAIL mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	test_event_lines();
+	test_event_names();
+	test_tracefs_open();
+	test_pmu_and_choice();
+	test_stale_sweep();
+	{
+		char cmd[400];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd))
+			printf("# could not remove %s\n", root);
+	}
+	return test_done();
+}
