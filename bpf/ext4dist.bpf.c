@@ -11,6 +11,7 @@
  */
 #include "bpf_legacy.h"
 #include "ext4dist_abi.h"
+#include "log2.h"
 
 /* Thread id % START_SLOTS -> struct start_slot. */
 struct legacy_map_def start SEC("maps") = {
@@ -27,35 +28,6 @@ struct legacy_map_def hist SEC("maps") = {
 	.value_size = sizeof(struct op_hist),
 	.max_entries = NR_OPS,
 };
-
-/* Log2 of v, plus one, without loops (v == 0 gives 1, like v == 1). */
-INLINE __u32 log2_32(__u32 v)
-{
-	__u32 r, shift;
-
-	r = (v > 0xFFFF) << 4;
-	v >>= r;
-	shift = (v > 0xFF) << 3;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0xF) << 2;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0x3) << 1;
-	v >>= shift;
-	r |= shift;
-	r |= (v >> 1);
-	return r;
-}
-
-INLINE __u32 log2l_plus1(__u64 v)
-{
-	__u32 hi = v >> 32;
-
-	if (hi)
-		return log2_32(hi) + 32 + 1;
-	return log2_32((__u32)v) + 1;
-}
 
 /*
  * Entry: keep only the wanted process, then remember when we started.  A

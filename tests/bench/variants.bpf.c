@@ -28,36 +28,9 @@
  */
 #include "bpf_legacy.h"
 #include "ext4dist_abi.h"
+#include "log2.h"
 
 #define TIDARR_SIZE 32768	/* power of two; default pid_max */
-
-INLINE __u32 log2_32(__u32 v)
-{
-	__u32 r, shift;
-
-	r = (v > 0xFFFF) << 4;
-	v >>= r;
-	shift = (v > 0xFF) << 3;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0xF) << 2;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0x3) << 1;
-	v >>= shift;
-	r |= shift;
-	r |= (v >> 1);
-	return r;
-}
-
-INLINE __u32 log2l_plus1(__u64 v)
-{
-	__u32 hi = v >> 32;
-
-	if (hi)
-		return log2_32(hi) + 32 + 1;
-	return log2_32((__u32)v) + 1;
-}
 
 INLINE __u64 slot_of(__u64 delta, __u64 factor)
 {

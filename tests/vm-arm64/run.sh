@@ -80,22 +80,6 @@ for series in "$@"; do
 	# The guest's lines name the kernel (uname -r); "arm64-" in front.
 	results=$(vm_results "$out/results.log" |
 		sed -E 's/^(PASS|FAIL|EXT4DIST-VM-START|EXT4DIST-VM-END) /\1 arm64-/')
-	printf '%s\n' "$results" | grep -E '^(PASS|FAIL) |^    ' || true
-	grep -q '^FAIL ' <<< "$results" && status=1
-	end=$(grep '^EXT4DIST-VM-END ' <<< "$results" || true)
-	if [ -z "$end" ]; then
-		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-			why="hard timeout of $VM_TIMEOUT s hit"
-		else
-			why="qemu exited $rc"
-		fi
-		failed "arm64-$kver vm-complete: the guest did not reach its end marker ($why); console tail:"
-		tail -n 40 "$out/console.log" | tr -d '\r' | sed 's/^/    | /'
-	elif [ "${end##* rc=}" != 0 ]; then
-		failed "arm64-$kver vm-complete: guest scripts stopped early (${end##* }); console tail:"
-		tail -n 40 "$out/console.log" | tr -d '\r' | sed 's/^/    | /'
-	elif ! grep -q '^PASS ' <<< "$results"; then
-		failed "arm64-$kver vm-complete: no PASS line at all"
-	fi
+	vm_judge "$results" "$rc" "arm64-$kver" "$out/console.log" || status=1
 done
 exit "$status"

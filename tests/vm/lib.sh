@@ -301,3 +301,32 @@ vm_boot() {
 
 # vm_results FILE: the result port's text without carriage returns.
 vm_results() { tr -d '\r' < "$1" 2>/dev/null; }
+
+# vm_judge RESULTS RC KVER CONSOLE_LOG: prints the guest's result lines (with
+# the indented context under FAIL lines), then a FAIL line of its own when the
+# guest did not finish cleanly: no end marker (timeout, panic), scripts that
+# stopped early, or no PASS at all.  Returns 1 when anything failed.
+vm_judge() {
+	local results=$1 rc=$2 kver=$3 console=$4 end why status=0
+	printf '%s\n' "$results" | grep -E '^(PASS|FAIL) |^    ' || true
+	grep -q '^FAIL ' <<< "$results" && status=1
+	end=$(grep '^EXT4DIST-VM-END ' <<< "$results" || true)
+	if [ -z "$end" ]; then
+		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			why="hard timeout of $VM_TIMEOUT s hit"
+		else
+			why="qemu exited $rc"
+		fi
+		echo "FAIL $kver vm-complete: the guest did not reach its end marker ($why); console tail:"
+		tail -n 40 "$console" | tr -d '\r' | sed 's/^/    | /'
+		status=1
+	elif [ "${end##* rc=}" != 0 ]; then
+		echo "FAIL $kver vm-complete: guest scripts stopped early (${end##* }); console tail:"
+		tail -n 40 "$console" | tr -d '\r' | sed 's/^/    | /'
+		status=1
+	elif ! grep -q '^PASS ' <<< "$results"; then
+		echo "FAIL $kver vm-complete: no PASS line at all"
+		status=1
+	fi
+	return "$status"
+}

@@ -59,22 +59,6 @@ for series in "$@"; do
 
 	results=$(vm_results "$out/results.log")
 	# Result lines and the indented context under FAIL lines.
-	printf '%s\n' "$results" | grep -E '^(PASS|FAIL) |^    ' || true
-	grep -q '^FAIL ' <<< "$results" && status=1
-	end=$(grep '^EXT4DIST-VM-END ' <<< "$results" || true)
-	if [ -z "$end" ]; then
-		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-			why="hard timeout of $VM_TIMEOUT s hit"
-		else
-			why="qemu exited $rc"
-		fi
-		failed "$kver vm-complete: the guest did not reach its end marker ($why); console tail:"
-		tail -n 40 "$out/console.log" | tr -d '\r' | sed 's/^/    | /'
-	elif [ "${end##* rc=}" != 0 ]; then
-		failed "$kver vm-complete: guest scripts stopped early (${end##* }); console tail:"
-		tail -n 40 "$out/console.log" | tr -d '\r' | sed 's/^/    | /'
-	elif ! grep -q '^PASS ' <<< "$results"; then
-		failed "$kver vm-complete: no PASS line at all"
-	fi
+	vm_judge "$results" "$rc" "$kver" "$out/console.log" || status=1
 done
 exit "$status"
