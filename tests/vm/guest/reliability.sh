@@ -210,3 +210,48 @@ scenario_unprivileged() {
 			"$WORK/unpriv.out" "$WORK/unpriv.err"
 	fi
 }
+
+# A reader that goes away (| head) and a terminal that hangs up (SIGHUP):
+# ext4dist stops through its normal path, and the tracefs events go too.
+scenario_pipe_and_hup() {
+	local left
+	ensure_tracefs
+	# The banner is head's one line; the next output meets a closed pipe.
+	rm -f "$WORK/pipe.fifo"
+	mkfifo "$WORK/pipe.fifo"
+	head -n 1 < "$WORK/pipe.fifo" > "$WORK/pipe.out" &
+	RC=0
+	ext4dist --attach=tracefs 1 5 > "$WORK/pipe.fifo" 2> "$WORK/pipe.err" || RC=$?
+	wait
+	left=$(our_events)
+	if [ "$RC" != 1 ]; then
+		fail closed-pipe "exit status $RC, want 1" "$WORK/pipe.out" "$WORK/pipe.err"
+	elif [ -n "$left" ]; then
+		fail closed-pipe "kprobe_events still holds: $(echo "$left" | tr '\n' ' ')"
+	else
+		check closed-pipe "$(cat "$WORK/pipe.err")" \
+			"ext4dist: stopped: Broken pipe (probes removed)" "$WORK/pipe.out"
+	fi
+
+	ext4dist --attach=tracefs > "$WORK/hup.out" 2> "$WORK/hup.err" &
+	EPID=$!
+	if ! wait_banner "$EPID" "$WORK/hup.out" 60; then
+		fail sighup "no banner within 60 s" "$WORK/hup.out" "$WORK/hup.err"
+		kill -9 "$EPID" 2>/dev/null || true
+		wait "$EPID" 2>/dev/null || true
+		return 0
+	fi
+	workload /mnt/ext4/shup $O $R $W $F > /dev/null 2>&1 || true
+	kill -HUP "$EPID"
+	wait_exit "$EPID" 30 || true
+	left=$(our_events)
+	if [ "$RC" != 0 ]; then
+		fail sighup "exit status $RC after SIGHUP" "$WORK/hup.out" "$WORK/hup.err"
+	elif [ -n "$left" ]; then
+		fail sighup "kprobe_events still holds: $(echo "$left" | tr '\n' ' ')"
+	elif ! grep -q "^operation = 'fsync'" "$WORK/hup.out"; then
+		fail sighup "no final histogram after SIGHUP" "$WORK/hup.out" "$WORK/hup.err"
+	else
+		pass sighup
+	fi
+}

@@ -279,6 +279,7 @@ run scenario_debugfs_only
 run scenario_stress
 run scenario_faults
 run scenario_umount_while_tracing
+run scenario_pipe_and_hup
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
