@@ -24,6 +24,9 @@ static long (*bpf_map_delete_elem)(void *map, const void *key) =
 static __u64 (*bpf_ktime_get_ns)(void) = (void *)BPF_FUNC_ktime_get_ns;
 static __u64 (*bpf_get_current_pid_tgid)(void) =
 	(void *)BPF_FUNC_get_current_pid_tgid;
+/* Only in kprobe_multi programs (5.18+), never on the legacy path. */
+static __u64 (*bpf_get_attach_cookie)(void *ctx) =
+	(void *)BPF_FUNC_get_attach_cookie;
 /* bpf_probe_read, not _kernel: the latter arrived in 5.5. */
 static long (*bpf_probe_read)(void *dst, __u32 size, const void *src) =
 	(void *)BPF_FUNC_probe_read;

@@ -155,6 +155,31 @@ SEC("kretprobe/generic_file_read_iter") int return_generic_file_read_iter(void *
 }
 
 /*
+ * kprobe_multi (5.18+): one link arms every traced function at once, with
+ * one pass over the kernel's symbols where each kprobe makes its own (a
+ * linear scan on 6.1).  Which operation fired comes from the link's cookie.
+ * Loaded only where the kernel takes them; the programs above stay the
+ * path for every older kernel.
+ */
+SEC("kprobe.multi/ext4") int multi_entry(void *ctx)
+{
+	__u64 op = bpf_get_attach_cookie(ctx);
+
+	if (op >= NR_OPS)
+		return 0;
+	return trace_entry((__u32)op);
+}
+
+SEC("kretprobe.multi/ext4") int multi_return(void *ctx)
+{
+	__u64 op = bpf_get_attach_cookie(ctx);
+
+	if (op >= NR_OPS)
+		return 0;
+	return trace_return((__u32)op);
+}
+
+/*
  * f_op offset discovery: ext4_file_open(inode, file) runs with file->f_op
  * already set to &ext4_file_operations (do_dentry_open sets f_op, then
  * calls ->open), so a copy of the start of *file taken here shows where

@@ -37,7 +37,8 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->factor = a->milliseconds ? 1000000ULL : 1000ULL;
 	cfg->ops_mask = a->ops_mask;
 	cfg->attach = a->attach == ATTACH_PMU ? "pmu" :
-		      a->attach == ATTACH_TRACEFS ? "tracefs" : NULL;
+		      a->attach == ATTACH_TRACEFS ? "tracefs" :
+		      a->attach == ATTACH_MULTI ? "multi" : NULL;
 	cfg->maxactive = a->maxactive;
 	cfg->read_generic = a->read_path == READ_PATH_GENERIC;
 	cfg->fops_addr = a->fops_addr;

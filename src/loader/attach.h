@@ -76,6 +76,17 @@ const struct attach_ops *attach_choose(const struct attach_ctx *ctx,
 void probe_detach(struct attach_ctx *ctx, struct probe_link *link);
 
 /*
+ * One kprobe_multi link (5.18+) of prog_fd on funcs[0..n-1], cookies[i]
+ * for funcs[i] (bpf_get_attach_cookie); the program must have been loaded
+ * with expected_attach_type BPF_TRACE_KPROBE_MULTI.  *link_fd holds the
+ * probes: closing it removes them all.
+ */
+int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
+			const char *const *funcs,
+			const unsigned long long *cookies, unsigned int n,
+			int *link_fd, struct errbuf *eb);
+
+/*
  * Removes kprobe_events entries named <prefix>_<pid>_* whose process is
  * gone (a crashed or SIGKILLed run).  Returns how many were removed.
  */

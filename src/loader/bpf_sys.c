@@ -82,6 +82,7 @@ int bpf_prog_load_fd(const struct bpf_prog_load_req *req)
 	attr.insn_cnt = (uint32_t)req->insn_cnt;
 	attr.license = ptr_u64(req->license);
 	attr.kern_version = req->kern_version;
+	attr.expected_attach_type = req->expected_attach_type;
 	if (req->log && req->log_size) {
 		attr.log_buf = ptr_u64(req->log);
 		attr.log_size = (uint32_t)req->log_size;
@@ -91,6 +92,22 @@ int bpf_prog_load_fd(const struct bpf_prog_load_req *req)
 	if (req->name)
 		strncpy(attr.prog_name, req->name, sizeof(attr.prog_name) - 1);
 	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
+				 const char *const *syms,
+				 const uint64_t *cookies, uint32_t cnt)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = (uint32_t)prog_fd;
+	attr.link_create.attach_type = BPF_TRACE_KPROBE_MULTI;
+	attr.link_create.kprobe_multi.flags = flags;
+	attr.link_create.kprobe_multi.cnt = cnt;
+	attr.link_create.kprobe_multi.syms = ptr_u64(syms);
+	attr.link_create.kprobe_multi.cookies = ptr_u64(cookies);
+	return sys_bpf(BPF_LINK_CREATE, &attr);
 }
 
 int bpf_obj_info(int fd, void *info, uint32_t *len)

@@ -22,6 +22,7 @@ struct bpf_prog_load_req {
 	const char *license;
 	uint32_t kern_version;
 	const char *name;	/* NULL: no name */
+	uint32_t expected_attach_type;	/* 0 but for kprobe_multi (5.18+) */
 	char *log;		/* NULL: no verifier log */
 	size_t log_size;
 	uint32_t log_level;
@@ -29,6 +30,14 @@ struct bpf_prog_load_req {
 
 /* Returns the program fd. */
 int bpf_prog_load_fd(const struct bpf_prog_load_req *req);
+/*
+ * BPF_LINK_CREATE of a kprobe_multi link (5.18+): prog on every function
+ * of syms[0..cnt-1], cookies[i] handed to the program for syms[i]; flags
+ * BPF_F_KPROBE_MULTI_RETURN for return probes.  Returns the link fd.
+ */
+int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
+				 const char *const *syms,
+				 const uint64_t *cookies, uint32_t cnt);
 /* BPF_OBJ_GET_INFO_BY_FD; *len is in/out. */
 int bpf_obj_info(int fd, void *info, uint32_t *len);
 

@@ -168,13 +168,9 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 	memcpy(p->insns, d->d_buf, d->d_size);
 	p->insn_cnt = d->d_size / sizeof(struct bpf_insn);
 	strcpy(p->section, name);
-	if (strncmp(name, "kprobe/", 7) == 0) {
-		p->kind = PROBE_ENTRY;
-		plen = 7;
-	} else {
-		p->kind = PROBE_RETURN;
-		plen = 10;
-	}
+	p->multi = strstr(name, ".multi/") != NULL;
+	p->kind = name[1] == 'p' ? PROBE_ENTRY : PROBE_RETURN;
+	plen = strchr(name, '/') + 1 - name;
 	/* "kprobe/<target>" or "kprobe/<target>/<variant>". */
 	{
 		const char *t = p->section + plen, *v = strchr(t, '/');
@@ -198,10 +194,13 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 	return 0;
 }
 
+/* "kprobe/", "kretprobe/", and their kprobe_multi twins (5.18+). */
 static int is_prog_section(const char *name)
 {
 	return strncmp(name, "kprobe/", 7) == 0 ||
-	       strncmp(name, "kretprobe/", 10) == 0;
+	       strncmp(name, "kretprobe/", 10) == 0 ||
+	       strncmp(name, "kprobe.multi/", 13) == 0 ||
+	       strncmp(name, "kretprobe.multi/", 16) == 0;
 }
 
 /* First pass: license, version, maps section, symbol table, programs. */
@@ -561,9 +560,21 @@ struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
 	if (!variant)
 		variant = "";
 	for (i = 0; i < obj->nr_progs; i++)
-		if (obj->progs[i].kind == kind &&
+		if (obj->progs[i].kind == kind && !obj->progs[i].multi &&
 		    strcmp(obj->progs[i].target, target) == 0 &&
 		    strcmp(obj->progs[i].variant, variant) == 0)
+			return &obj->progs[i];
+	return NULL;
+}
+
+struct obj_prog *bpf_obj_find_multi(struct bpf_obj *obj, enum probe_kind kind,
+				    const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < obj->nr_progs; i++)
+		if (obj->progs[i].kind == kind && obj->progs[i].multi &&
+		    strcmp(obj->progs[i].target, label) == 0)
 			return &obj->progs[i];
 	return NULL;
 }

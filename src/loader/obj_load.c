@@ -223,6 +223,7 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		.license = obj->license,
 		.kern_version = o->kern_version,
 		.name = st->names_ok && p->name[0] ? p->name : NULL,
+		.expected_attach_type = p->multi ? BPF_TRACE_KPROBE_MULTI : 0,
 	};
 	int fd, err;
 

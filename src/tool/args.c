@@ -51,10 +51,11 @@ static const char help_text[] =
 	"                        read,write,open,fsync)\n"
 	"  --prometheus FILE     also keep FILE up to date in Prometheus text\n"
 	"                        format (replaced atomically at each output)\n"
-	"  --attach {auto,pmu,tracefs}\n"
-	"                        how to create kprobes: perf kprobe PMU or\n"
-	"                        tracefs kprobe_events (default: auto, PMU when\n"
-	"                        the kernel has it)\n"
+	"  --attach {auto,pmu,tracefs,multi}\n"
+	"                        how to create probes: perf kprobe PMU,\n"
+	"                        tracefs kprobe_events or kprobe_multi links\n"
+	"                        (5.18+) (default: auto, PMU when the kernel\n"
+	"                        has it)\n"
 	"  --read-path {auto,generic}\n"
 	"                        generic: probe generic_file_read_iter filtered\n"
 	"                        on ext4_file_operations, as on kernels < 4.10\n"
@@ -376,7 +377,8 @@ static int get_fallbacks(struct parser *p, const struct opt_def *o,
 static int with_value(struct parser *p, const struct opt_def *o,
 		      const char *val)
 {
-	static const char *const attach[] = { "auto", "pmu", "tracefs" };
+	static const char *const attach[] = { "auto", "pmu", "tracefs",
+					      "multi" };
 	static const char *const read_path[] = { "auto", "generic" };
 	struct ext4dist_args *a = p->a;
 	unsigned long long v;
@@ -394,11 +396,12 @@ static int with_value(struct parser *p, const struct opt_def *o,
 		a->prometheus = val;
 		return 0;
 	case OPT_ATTACH:
-		err = get_choice(p, o->shown, val, strlen(val), attach, 3);
+		err = get_choice(p, o->shown, val, strlen(val), attach, 4);
 		if (err < 0)
 			return err;
 		a->attach = err == 1 ? ATTACH_PMU :
-			    err == 2 ? ATTACH_TRACEFS : ATTACH_AUTO;
+			    err == 2 ? ATTACH_TRACEFS :
+			    err == 3 ? ATTACH_MULTI : ATTACH_AUTO;
 		return 0;
 	case OPT_READ_PATH:
 		err = get_choice(p, o->shown, val, strlen(val), read_path, 2);

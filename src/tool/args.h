@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-enum attach_mode { ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS };
+enum attach_mode { ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI };
 enum read_path_mode { READ_PATH_AUTO = 0, READ_PATH_GENERIC };
 
 struct ext4dist_args {
@@ -21,7 +21,7 @@ struct ext4dist_args {
 	int dump_bpf;			/* --dump-bpf */
 	const char *prometheus;		/* --prometheus FILE, NULL = off */
 	unsigned int ops_mask;		/* --ops, bit per enum ext4dist_op */
-	enum attach_mode attach;	/* --attach=pmu|tracefs */
+	enum attach_mode attach;	/* --attach=pmu|tracefs|multi */
 	enum read_path_mode read_path;	/* --read-path=generic */
 	unsigned int maxactive;		/* --maxactive N, 0 = kernel default */
 	unsigned long long fops_addr;	/* --fops-addr ADDR, 0 = look it up */

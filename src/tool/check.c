@@ -47,7 +47,40 @@ static void check_kern_version(FILE *out)
 }
 
 /* Loads every program of the embedded object; 0 when all pass. */
-static int check_programs(FILE *out)
+/*
+ * kprobe_multi (5.18+, CONFIG_FPROBE): the programs load, and a link on
+ * ext4_sync_file can be made (and is closed again at once).
+ */
+static int check_multi(FILE *out, struct bpf_obj *obj,
+		       const struct obj_load_opts *o,
+		       struct obj_load_state *st, int ext4)
+{
+	struct obj_prog *p = bpf_obj_find_multi(obj, PROBE_ENTRY, "ext4");
+	const char *funcs[] = { "ext4_sync_file" };
+	unsigned long long cookie = OP_FSYNC;
+	struct errbuf eb = { "" };
+	int fd;
+
+	if (!p || bpf_obj_load_prog(obj, p, o, st, &eb)) {
+		row(out, "kprobe_multi", "no: its programs do not load (kernel before 5.18)");
+		return 0;
+	}
+	if (!ext4) {
+		row(out, "kprobe_multi", "programs load; links untried (ext4 not loaded)");
+		return 0;
+	}
+	if (attach_kprobe_multi(p->fd, PROBE_ENTRY, funcs, &cookie, 1, &fd,
+				&eb)) {
+		row(out, "kprobe_multi", "no: %s", eb.msg);
+		return 0;
+	}
+	close(fd);
+	row(out, "kprobe_multi", "yes (one link arms every traced function)");
+	return 1;
+}
+
+/* Loads every program of the embedded object; 0 when all pass. */
+static int check_programs(FILE *out, int ext4, int *multi_ok)
 {
 	struct obj_load_state st = { 0 };
 	struct obj_load_opts o = { 0 };
@@ -55,7 +88,8 @@ static int check_programs(FILE *out)
 	struct bpf_obj obj;
 	struct obj_map *h;
 	unsigned int code = 0;
-	size_t i;
+	const char *source;
+	size_t i, n = 0;
 	int err;
 
 	err = bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &obj,
@@ -64,24 +98,25 @@ static int check_programs(FILE *out)
 		row(out, "bpf programs", "no: %s", eb.msg);
 		return err;
 	}
-	{
-		const char *source;
-
-		kversion_running(&code, &source);
-	}
+	kversion_running(&code, &source);
 	o.kern_version = code;
 	privileges_raise_memlock();
 	err = bpf_obj_create_maps(&obj, &o, &st, &eb);
-	for (i = 0; !err && i < obj.nr_progs; i++)
+	/* The legacy programs; the kprobe_multi ones are optional (5.18+). */
+	for (i = 0; !err && i < obj.nr_progs; i++) {
+		if (obj.progs[i].multi)
+			continue;
 		err = bpf_obj_load_prog(&obj, &obj.progs[i], &o, &st, &eb);
+		n++;
+	}
 	if (err) {
 		row(out, "bpf programs", "no: %s", eb.msg);
 	} else {
 		h = bpf_obj_find_map(&obj, "hist");
 		row(out, "bpf programs", "yes: %zu programs pass the verifier, %zu maps created (histograms in a %s map%s)",
-		    obj.nr_progs, obj.nr_maps,
-		    h ? map_type_name(h->def.type) : "?",
+		    n, obj.nr_maps, h ? map_type_name(h->def.type) : "?",
 		    st.names_ok ? ", named" : ", unnamed: kernel before 4.15");
+		*multi_ok = check_multi(out, &obj, &o, &st, ext4);
 	}
 	obj_load_state_free(&st);
 	bpf_obj_free(&obj);
@@ -117,7 +152,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	const struct attach_ops *ops;
 	struct errbuf eb = { "" }, why = { "" };
 	struct utsname u;
-	int priv, ext4, progs, nks, can = 1;
+	int priv, ext4, progs, nks, can = 1, multi_ok = 0;
 	const char *kpath = cfg->kallsyms_path ? cfg->kallsyms_path :
 						 KALLSYMS_PATH;
 
@@ -130,7 +165,9 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 		can = 0;
 		errbuf_set(&why, -EPERM, "not enough privileges: run as root");
 	} else {
-		progs = check_programs(out);
+		progs = check_programs(out,
+				       ext4_fs_registered(cfg->filesystems_path) > 0,
+				       &multi_ok);
 		if (progs) {
 			can = 0;
 			errbuf_set(&why, progs, "the BPF programs do not load here");
@@ -173,11 +210,15 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	}
 
 	ops = attach_choose(&actx, cfg->attach, cfg->maxactive != 0, &eb);
-	row(out, "attach path", "%s", ops ? ops->name : "none");
-	if (!ops && can) {
+	if (!ops && multi_ok)
+		row(out, "attach path", "none by default; --attach=multi works");
+	else
+		row(out, "attach path", "%s", ops ? ops->name : "none");
+	/* kprobe_multi rides on fprobe: it works without kprobes too. */
+	if (!ops && !multi_ok && can) {
 		can = 0;
 		why = eb;
-	} else if (!ops) {
+	} else if (!ops && !multi_ok) {
 		fprintf(out, ROW, "", eb.msg);
 	}
 	if (!ext4 && can) {

@@ -16,7 +16,7 @@ struct tracer_config {
 	unsigned int tgid;		/* 0 = every process */
 	unsigned long long factor;	/* ns per output unit */
 	unsigned int ops_mask;		/* bit per enum ext4dist_op */
-	const char *attach;		/* "pmu", "tracefs" or NULL */
+	const char *attach;		/* "pmu", "tracefs", "multi" or NULL */
 	unsigned int maxactive;
 	int read_generic;		/* force generic_file_read_iter */
 	unsigned long long fops_addr;	/* 0 = look it up */
@@ -36,6 +36,7 @@ struct tracer {
 	const struct attach_ops *ops;
 	struct probe_link links[2 * NR_OPS];
 	unsigned int nr_links;
+	int multi_fd[2];		/* kprobe_multi links: return, entry */
 	int hist_fd;
 	int hist_percpu;
 	int ncpus;

@@ -69,6 +69,11 @@ done
 # ext4dist has a histogram to print at SIGINT.
 bout bench_probe startup --runs "$START_RUNS" --tag floor -- \
 	/bin/bench_probe banner
+# "multi": kprobe_multi links (opt-in; where the kernel has them).
+if /bin/ext4dist --check | grep -q '^kprobe_multi  *yes'; then
+	bout bench_probe startup --runs "$START_RUNS" --tag multi \
+		--touch /mnt/ext4/data -- /bin/ext4dist --attach=multi
+fi
 for mode in pmu tracefs; do
 	bout bench_probe startup --runs "$START_RUNS" --tag "$mode" \
 		--touch /mnt/ext4/data -- /bin/ext4dist --attach=$mode

@@ -202,7 +202,8 @@ END {
 	if (RSSHWM["tracefs"] > rssmax) rssmax = RSSHWM["tracefs"]
 	T_rss = rssmax > 0 && rssmax < 2048
 	T_bin = HOST["binary_bytes"] + 0 < 1500000
-	T_start = S[W, "pmu", "banner_ms"] + 0 < 50
+	SM = "pmu"		# start-up as a user gets it by default
+	T_start = S[W, SM, "banner_ms"] + 0 < 50
 	# Wall clock: the least disturbed round (host noise only adds time).
 	bw = VR[W, "bcc", "total_min_ns"] + 0; pw = VR[W, SHIP, "total_min_ns"] + 0
 	bwm = VR[W, "bcc", "total_ns"] + 0; pwm = VR[W, SHIP, "total_ns"] + 0
@@ -213,9 +214,9 @@ END {
 	printf "%-50s %-34s %s\n", "target", "measured", "verdict"
 	printf "%-50s %-34s %s\n", "peak RSS < 2 MiB", rssmax " KiB", yesno(T_rss)
 	printf "%-50s %-34s %s\n", "static binary < 1.5 MB (1,500,000 bytes)", HOST["binary_bytes"] " bytes", yesno(T_bin)
-	printf "%-50s %-34s %s\n", "start-up, exec to banner (pmu) < 50 ms, " W, sprintf("%.1f ms (floor %.1f ms)", S[W, "pmu", "banner_ms"], S[W, "floor", "banner_ms"]), yesno(T_start)
+	printf "%-50s %-34s %s\n", "start-up, exec to banner (" SM ") < 50 ms, " W, sprintf("%.1f ms (floor %.1f ms)", S[W, SM, "banner_ms"], S[W, "floor", "banner_ms"]), yesno(T_start)
 	if (D != "")
-		printf "%-50s %-34s %s\n", "  (same, icount: guest instructions / 1e6)", sprintf("%.1f M insns (floor %.1f)", S[D, "pmu", "banner_ms"], S[D, "floor", "banner_ms"]), "-"
+		printf "%-50s %-34s %s\n", "  (same, icount: guest instructions / 1e6)", sprintf("%.1f M insns (floor %.1f)", S[D, SM, "banner_ms"], S[D, "floor", "banner_ms"]), "-"
 	printf "%-50s %-34s %s\n", "per-event cost < BCC string-keyed hash, " W " (min)", sprintf("%.0f ns vs %.0f ns (%.2fx)", pw, bw, (bw > 0 ? pw / bw : 0)), yesno(T_ev)
 	printf "%-50s %-34s %s\n", "  (same, " W " medians: noisy)", sprintf("%.0f ns vs %.0f ns (%.2fx)", pwm, bwm, (bwm > 0 ? pwm / bwm : 0)), "-"
 	if (D != "")
@@ -233,7 +234,7 @@ END {
 	printf "  \"targets\": {\n" > out
 	printf "    \"peak_rss_lt_2MiB\": {\"value_kb\": %d, \"met\": %s},\n", rssmax, tf(T_rss) > out
 	printf "    \"binary_lt_1.5MB\": {\"value_bytes\": %s, \"met\": %s},\n", num(HOST["binary_bytes"]), tf(T_bin) > out
-	printf "    \"startup_lt_50ms\": {\"run\": %s, \"value_ms\": %s, \"met\": %s},\n", q(W), num(S[W, "pmu", "banner_ms"]), tf(T_start) > out
+	printf "    \"startup_lt_50ms\": {\"run\": %s, \"value_ms\": %s, \"met\": %s},\n", q(W), num(S[W, SM, "banner_ms"]), tf(T_start) > out
 	printf "    \"event_cost_lt_bcc_hash\": {\"run\": %s, \"statistic\": \"min of rounds\", \"value_ns\": %s, \"bcc_ns\": %s, \"median_value_ns\": %s, \"median_bcc_ns\": %s, \"met\": %s}", q(W), pw, bw, pwm, bwm, tf(T_ev) > out
 	if (D != "")
 		printf ",\n    \"event_cost_lt_bcc_hash_icount\": {\"value_insns\": %s, \"bcc_insns\": %s, \"met\": %s}", pd, bd, tf(T_evd) > out

@@ -78,6 +78,8 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 		"privileges             yes"
 	expect_eq "--check: programs load" "$(grep '^bpf programs ' "$TMP/out" | cut -c24-57)" \
 		"yes: 13 programs pass the verifier"
+	expect_eq "--check: kprobe_multi" "$(grep '^kprobe_multi ' "$TMP/out")" \
+		"kprobe_multi           no: cannot create a kprobe_multi link on 1 function: Operation not supported (kprobe_multi needs 5.18+ with CONFIG_FPROBE)"
 	expect_eq "--check: kprobe PMU" "$(grep '^kprobe PMU ' "$TMP/out")" \
 		"kprobe PMU             no (/sys/bus/event_source/devices/kprobe/type missing: kernel before 4.17, or no kprobes)"
 	expect_eq "--check: kprobe_events" "$(grep '^kprobe_events ' "$TMP/out")" \
@@ -93,11 +95,11 @@ fi
 # --dump-bpf: the object's maps and every program, placeholders named.
 run_bin "$BIN" --dump-bpf
 expect_eq "--dump-bpf: exit status" "$RC" 0
-expect_eq "--dump-bpf: programs listed" "$(grep -c ': section k' "$TMP/out")" 13
+expect_eq "--dump-bpf: programs listed" "$(grep -c ': section k' "$TMP/out")" 15
 expect_eq "--dump-bpf: PID filter placeholder named" \
-	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 12
+	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 14
 expect_eq "--dump-bpf: map references named" \
-	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 12
+	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 14
 expect_eq "--dump-bpf: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
 
 run_bin "$BIN" -p 4194304

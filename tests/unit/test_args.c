@@ -460,10 +460,10 @@ static void test_value_errors(void)
 	FAILS("--ops missing", "argument --ops: expected one argument",
 	      "--ops");
 	FAILS("--attach unknown", "argument --attach: invalid choice: "
-	      "'uprobe' (choose from 'auto', 'pmu', 'tracefs')",
+	      "'uprobe' (choose from 'auto', 'pmu', 'tracefs', 'multi')",
 	      "--attach=uprobe");
 	FAILS("--attach prefix is no choice", "argument --attach: invalid "
-	      "choice: 'pm' (choose from 'auto', 'pmu', 'tracefs')",
+	      "choice: 'pm' (choose from 'auto', 'pmu', 'tracefs', 'multi')",
 	      "--attach", "pm");
 	FAILS("--read-path unknown", "argument --read-path: invalid choice: "
 	      "'ext4' (choose from 'auto', 'generic')", "--read-path", "ext4");

@@ -488,7 +488,7 @@ static void test_dump_bpf(void)
 	      "dump: map hist");
 	CHECK(strstr(text, "\n  file_words   array          key 4, value 256, entries 1\n"),
 	      "dump: map file_words");
-	CHECK(strstr(text, "\nprograms: 13\n"), "dump: thirteen programs");
+	CHECK(strstr(text, "\nprograms: 15\n"), "dump: fifteen programs");
 	CHECK(strstr(text, "\nscan_file: section kprobe/ext4_file_open/scan_file, "),
 	      "dump: the scan_file program");
 	CHECK(strstr(text, "r1 = PATCH_TGID ll") &&

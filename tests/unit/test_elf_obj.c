@@ -68,8 +68,11 @@ static void test_real_object(void)
 	}
 	check_str("license", obj.license, "GPL");
 	check_int("version placeholder", obj.version, 0);
-	/* 5 ops + generic read, entry and return each, + f_op scan. */
-	check_int("program count", (long long)obj.nr_progs, 13);
+	/*
+	 * 5 ops + generic read, entry and return each, + f_op scan, + the
+	 * kprobe_multi entry and return.
+	 */
+	check_int("program count", (long long)obj.nr_progs, 15);
 	check_int("map count", (long long)obj.nr_maps, 3);
 	m = bpf_obj_find_map(&obj, "hist");
 	CHECK(m, "hist map found");
@@ -104,6 +107,11 @@ static void test_real_object(void)
 	      "plain kprobe/ext4_file_open is not the variant");
 	CHECK(!bpf_obj_find_prog(&obj, PROBE_ENTRY, "vfs_read", NULL),
 	      "no program for an unknown target");
+	p = bpf_obj_find_multi(&obj, PROBE_RETURN, "ext4");
+	CHECK(p && p->multi && strcmp(p->section, "kretprobe.multi/ext4") == 0,
+	      "kretprobe.multi/ext4 found as a multi program");
+	CHECK(!bpf_obj_find_prog(&obj, PROBE_RETURN, "ext4", NULL),
+	      "a multi program is not a plain one");
 	bpf_obj_free(&obj);
 }
 

@@ -44,11 +44,11 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 			    &eb);
 	if (!check_int("parse", err, 0))
 		return;
-	/* Entry and return programs of 5 ops + the generic read pair. */
+	/* Entry and return programs of 5 ops, generic read, kprobe_multi. */
 	check_int("placeholder PATCH_TGID patched in every entry and return program",
-		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 12);
+		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 14);
 	check_int("placeholder PATCH_FACTOR patched in every return program",
-		  bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000), 6);
+		  bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000), 7);
 	check_int("PATCH_FOPS patched once", bpf_obj_patch_imm64(&obj, PATCH_FOPS, 0xffffffff81000000ULL), 1);
 	check_int("PATCH_FOP_OFF patched once", bpf_obj_patch_imm64(&obj, PATCH_FOP_OFF, 40), 1);
 	check_int("PATCH_SELF patched once", bpf_obj_patch_imm64(&obj, PATCH_SELF, (uint64_t)getpid()), 1);
