@@ -197,7 +197,6 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 		 struct errbuf *eb)
 {
 	int forced_multi = cfg->attach && strcmp(cfg->attach, "multi") == 0;
-	struct errbuf no_kprobes = { "" };
 	/*
 	 * Opt-in only: on 6.12 one kprobe_multi pass over the symbols costs
 	 * more than 8 kprobe lookups (make bench: 210 M vs 91 M instructions
@@ -226,8 +225,6 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	/* kprobe_multi rides on fprobe, not on kprobes: it may still work. */
 	if (!t->ops && !want_multi)
 		return -EOPNOTSUPP;
-	if (!t->ops)
-		no_kprobes = *eb;
 	if (!want_multi)
 		vlog(1, "attach path: %s", t->ops->name);
 	t->stale_removed = attach_remove_stale(&t->actx);
@@ -242,20 +239,8 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	err = load_object(t, cfg, &lo, eb);
 	if (err)
 		return err;
-	if (want_multi) {
-		err = attach_multi(t, cfg, &lo, eb);
-		if (!err || forced_multi)
-			return err;
-		if (!t->ops) {
-			*eb = no_kprobes;
-			return -EOPNOTSUPP;
-		}
-		/* Before 5.18: the programs or the link are refused. */
-		vlog(1, "%s; attaching each function on its own", eb->msg);
-		vlog(1, "attach path: %s", t->ops->name);
-		obj_load_state_free(&t->load);
-		eb->msg[0] = '\0';
-	}
+	if (want_multi)
+		return attach_multi(t, cfg, &lo, eb);
 	for (op = 0; op < NR_OPS; op++) {
 		if (!(cfg->ops_mask & (1u << op)))
 			continue;
