@@ -1,6 +1,8 @@
 #include "test.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 int test_failed;
 int test_passed;
@@ -88,6 +90,40 @@ char *test_read_file(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+int test_write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, data, len) == (ssize_t)len;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static char test_dir[256];
+
+const char *test_tmpdir(const char *tag)
+{
+	const char *base = getenv("TMPDIR");
+
+	if (!base || !base[0])
+		base = "/tmp";
+	snprintf(test_dir, sizeof(test_dir), "%s/%s.XXXXXX", base, tag);
+	return mkdtemp(test_dir);
+}
+
+const char *test_tmp_path(const char *name)
+{
+	static char path[4][512];
+	static int next;
+	char *p = path[next++ % 4];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", test_dir, name);
+	return p;
 }
 
 int check_golden(const char *name, const char *got, size_t got_len,

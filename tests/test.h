@@ -24,6 +24,14 @@ int check_golden(const char *name, const char *got, size_t got_len,
 		 const char *golden_path);
 /* Read a whole file into a malloc'ed NUL-terminated buffer (NULL on error). */
 char *test_read_file(const char *path, size_t *len);
+/* Writes len bytes to path (created 0600, truncated): 0 or -1. */
+int test_write_file(const char *path, const void *data, size_t len);
+/*
+ * A fresh directory <$TMPDIR or /tmp>/<tag>.XXXXXX for this test, NULL on
+ * failure; test_tmp_path() names a file in it (4 rotating buffers).
+ */
+const char *test_tmpdir(const char *tag);
+const char *test_tmp_path(const char *name);
 /* Prints the summary line and returns the exit code for main(). */
 int test_done(void);
 

@@ -15,6 +15,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_memfd.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const wanted[] = {
@@ -31,32 +33,11 @@ static void setup(void)
 {
 	size_t i;
 
-	memfd = memfd_create("fuzz_kallsyms", MFD_CLOEXEC);
-	if (memfd < 0) {
-		perror("memfd_create");
-		abort();
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
+	memfd = fuzz_memfd_open("fuzz_kallsyms", path, sizeof(path));
 	for (i = 0; i < NR_WANTED; i++) {
 		names[i] = strdup(wanted[i]);
 		if (!names[i])
 			abort();
-	}
-}
-
-/* Replaces the memfd's content with data. */
-static void put_input(const uint8_t *data, size_t size)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	if (ftruncate(memfd, 0) < 0)
-		abort();
-	while (done < size) {
-		n = pwrite(memfd, data + done, size - done, (off_t)done);
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
 	}
 }
 
@@ -87,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (memfd < 0)
 		setup();
-	put_input(data, size);
+	fuzz_memfd_put(memfd, data, size);
 
 	/* One name, stopping at the first match (the fops lookup). */
 	ret = kallsyms_lookup(path, names, 1, 0, out, NULL);

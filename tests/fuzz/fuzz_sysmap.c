@@ -16,6 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_memfd.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int memfd = -1;
@@ -25,33 +27,13 @@ static char *sym_fops, *sym_text;
 
 static void setup(void)
 {
-	memfd = memfd_create("fuzz_sysmap", MFD_CLOEXEC);
-	if (memfd < 0) {
-		perror("memfd_create");
-		abort();
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
+	memfd = fuzz_memfd_open("fuzz_sysmap", path, sizeof(path));
 	snprintf(fdname, sizeof(fdname), "%d", memfd);
 	/* Exact-size heap copies: ASan sees reads past the NUL. */
 	sym_fops = strdup("ext4_file_operations");
 	sym_text = strdup("_text");
 	if (!sym_fops || !sym_text)
 		abort();
-}
-
-static void put_input(const uint8_t *data, size_t size)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	if (ftruncate(memfd, 0) < 0)
-		abort();
-	while (done < size) {
-		n = pwrite(memfd, data + done, size - done, (off_t)done);
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -62,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (memfd < 0)
 		setup();
-	put_input(data, size);
+	fuzz_memfd_put(memfd, data, size);
 
 	ret = sysmap_lookup(path, sym_fops, &addr, &type);
 	if (ret > 0)

@@ -14,19 +14,11 @@
 #include "loader/attach.h"
 #include "test.h"
 
-static char root[256];
+static const char *root;
 
 static void put(const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	test_write_file(test_tmp_path(rel), text, strlen(text));
 }
 
 static void dir(const char *rel)
@@ -242,11 +234,8 @@ static void test_stale_sweep(void)
 
 int main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(root, sizeof(root), "%s/ext4dist-attach-XXXXXX",
-		 tmp ? tmp : "/tmp");
-	if (!mkdtemp(root)) {
+	root = test_tmpdir("ext4dist-attach");
+	if (!root) {
 		printf("FAIL mkdtemp: %s\n", strerror(errno));
 		return 1;
 	}

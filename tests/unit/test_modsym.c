@@ -28,29 +28,7 @@
 #endif
 #define SECTIONS FIXTURES "sections"
 
-static char tmpdir[256];
-
-static const char *tmp_path(const char *name)
-{
-	static char path[4][512];
-	static int next;
-	char *p = path[next++ % 4];
-
-	snprintf(p, sizeof(path[0]), "%s/%s", tmpdir, name);
-	return p;
-}
-
-static int write_bytes(const char *path, const void *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	int ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, data, len) == (ssize_t)len;
-	close(fd);
-	return ok ? 0 : -1;
-}
+static const char *tmpdir;
 /* ---- a tiny module object ------------------------------------------- */
 
 static const char shstrtab[] =
@@ -218,7 +196,7 @@ static void test_module_errors(const char *ko, const unsigned char *elf,
 		  section, sizeof(section), &off, NULL, 0), -EINVAL);
 	check_int("section name too long for buffer", modsym_find(ko,
 		  "ext4_file_operations", section, 7, &off, NULL, 0), -ERANGE);
-	check_int("missing ko file", modsym_resolve(tmp_path("nope.ko"),
+	check_int("missing ko file", modsym_resolve(test_tmp_path("nope.ko"),
 		  SECTIONS, "ext4_file_operations", &addr, NULL, 0), -ENOENT);
 	check_int("missing sections file", modsym_resolve(ko,
 		  FIXTURES "sections_hidden", "ext4_file_open", &addr, err,
@@ -235,17 +213,17 @@ static void test_module_errors(const char *ko, const unsigned char *elf,
 		  FIXTURES "sections_bad", "ext4_file_operations", &addr, NULL,
 		  0), -EINVAL);
 
-	check_int("garbage file", write_bytes(tmp_path("garbage.ko"),
+	check_int("garbage file", test_write_file(test_tmp_path("garbage.ko"),
 		  "this is not an ELF file at all\n", 31), 0);
-	check_int("garbage ELF", modsym_resolve(tmp_path("garbage.ko"),
+	check_int("garbage ELF", modsym_resolve(test_tmp_path("garbage.ko"),
 		  SECTIONS, "ext4_file_operations", &addr, err, sizeof(err)),
 		  -EINVAL);
-	check_int("empty file", write_bytes(tmp_path("empty.ko"), "", 0), 0);
-	check_int("empty ELF", modsym_resolve(tmp_path("empty.ko"), SECTIONS,
+	check_int("empty file", test_write_file(test_tmp_path("empty.ko"), "", 0), 0);
+	check_int("empty ELF", modsym_resolve(test_tmp_path("empty.ko"), SECTIONS,
 		  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
-	check_int("truncated file", write_bytes(tmp_path("trunc.ko"), elf,
+	check_int("truncated file", test_write_file(test_tmp_path("trunc.ko"), elf,
 		  100), 0);
-	check_int("truncated ELF", modsym_resolve(tmp_path("trunc.ko"),
+	check_int("truncated ELF", modsym_resolve(test_tmp_path("trunc.ko"),
 		  SECTIONS, "ext4_file_operations", &addr, NULL, 0), -EINVAL);
 	check_int("directory as ko", modsym_resolve(tmpdir, SECTIONS,
 		  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
@@ -255,8 +233,8 @@ static void test_module_errors(const char *ko, const unsigned char *elf,
 		return;
 	memcpy(copy, elf, len);
 	copy[16] = ET_EXEC;	/* e_type, little-endian low byte */
-	write_bytes(tmp_path("exec.ko"), copy, len);
-	check_int("ET_EXEC rejected", modsym_find(tmp_path("exec.ko"),
+	test_write_file(test_tmp_path("exec.ko"), copy, len);
+	check_int("ET_EXEC rejected", modsym_find(test_tmp_path("exec.ko"),
 		  "ext4_file_operations", section, sizeof(section), &off, NULL,
 		  0), -EINVAL);
 
@@ -264,8 +242,8 @@ static void test_module_errors(const char *ko, const unsigned char *elf,
 	for (i = 0; i < len; i++) {
 		memcpy(copy, elf, len);
 		copy[i] ^= 0xff;
-		write_bytes(tmp_path("flip.ko"), copy, len);
-		ret = modsym_find(tmp_path("flip.ko"), "ext4_file_operations",
+		test_write_file(test_tmp_path("flip.ko"), copy, len);
+		ret = modsym_find(test_tmp_path("flip.ko"), "ext4_file_operations",
 				  section, sizeof(section), &off, NULL, 0);
 		if (ret != 0 && ret != -ENOENT && ret != -EINVAL &&
 		    ret != -ERANGE && ret != -ENOTSUP) {
@@ -288,32 +266,32 @@ static void test_compressed(const unsigned char *elf, size_t len)
 	size_t gzlen;
 	unsigned char *gz;
 
-	if (!CHECK(write_gzip(tmp_path("mod.ko.gz"), elf, len) == 0,
+	if (!CHECK(write_gzip(test_tmp_path("mod.ko.gz"), elf, len) == 0,
 		   "gzip: write"))
 		return;
-	check_module("gzip", tmp_path("mod.ko.gz"));
+	check_module("gzip", test_tmp_path("mod.ko.gz"));
 
-	gz = (unsigned char *)test_read_file(tmp_path("mod.ko.gz"), &gzlen);
+	gz = (unsigned char *)test_read_file(test_tmp_path("mod.ko.gz"), &gzlen);
 	if (CHECK(gz && gzlen > 40, "gzip: read back")) {
-		write_bytes(tmp_path("trunc.ko.gz"), gz, gzlen / 2);
+		test_write_file(test_tmp_path("trunc.ko.gz"), gz, gzlen / 2);
 		check_int("gzip: truncated stream", modsym_resolve(
-			  tmp_path("trunc.ko.gz"), SECTIONS,
+			  test_tmp_path("trunc.ko.gz"), SECTIONS,
 			  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
 		gz[gzlen / 2] ^= 0x55;
 		gz[gzlen / 2 + 1] ^= 0xaa;
-		write_bytes(tmp_path("bad.ko.gz"), gz, gzlen);
+		test_write_file(test_tmp_path("bad.ko.gz"), gz, gzlen);
 		check_int("gzip: corrupted stream", modsym_resolve(
-			  tmp_path("bad.ko.gz"), SECTIONS,
+			  test_tmp_path("bad.ko.gz"), SECTIONS,
 			  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
 	}
 	free(gz);
 
 	/* Magic bytes then junk: a format error, or not built in. */
-	write_bytes(tmp_path("junk.ko.xz"), xz_magic, sizeof(xz_magic));
-	write_bytes(tmp_path("junk.ko.zst"), zst_magic, sizeof(zst_magic));
+	test_write_file(test_tmp_path("junk.ko.xz"), xz_magic, sizeof(xz_magic));
+	test_write_file(test_tmp_path("junk.ko.zst"), zst_magic, sizeof(zst_magic));
 	err[0] = '\0';
 #ifdef EXT4DIST_WITH_XZ
-	check_int("xz: junk stream", modsym_resolve(tmp_path("junk.ko.xz"),
+	check_int("xz: junk stream", modsym_resolve(test_tmp_path("junk.ko.xz"),
 		  SECTIONS, "ext4_file_operations", &addr, err, sizeof(err)),
 		  -EINVAL);
 	{
@@ -323,25 +301,25 @@ static void test_compressed(const unsigned char *elf, size_t len)
 		if (CHECK(xz && lzma_easy_buffer_encode(6, LZMA_CHECK_CRC32,
 			  NULL, elf, len, xz, &out, cap) == LZMA_OK,
 			  "xz: encode")) {
-			write_bytes(tmp_path("mod.ko.xz"), xz, out);
-			check_module("xz", tmp_path("mod.ko.xz"));
-			write_bytes(tmp_path("trunc.ko.xz"), xz, out - 10);
+			test_write_file(test_tmp_path("mod.ko.xz"), xz, out);
+			check_module("xz", test_tmp_path("mod.ko.xz"));
+			test_write_file(test_tmp_path("trunc.ko.xz"), xz, out - 10);
 			check_int("xz: truncated stream", modsym_resolve(
-				  tmp_path("trunc.ko.xz"), SECTIONS,
+				  test_tmp_path("trunc.ko.xz"), SECTIONS,
 				  "ext4_file_operations", &addr, NULL, 0),
 				  -EINVAL);
 		}
 		free(xz);
 	}
 #else
-	check_int("xz: not built in", modsym_resolve(tmp_path("junk.ko.xz"),
+	check_int("xz: not built in", modsym_resolve(test_tmp_path("junk.ko.xz"),
 		  SECTIONS, "ext4_file_operations", &addr, err, sizeof(err)),
 		  -ENOTSUP);
 	CHECK(strstr(err, "xz-compressed modules are not supported"),
 	      "xz: message says so");
 #endif
 #ifdef EXT4DIST_WITH_ZSTD
-	check_int("zstd: junk stream", modsym_resolve(tmp_path("junk.ko.zst"),
+	check_int("zstd: junk stream", modsym_resolve(test_tmp_path("junk.ko.zst"),
 		  SECTIONS, "ext4_file_operations", &addr, NULL, 0), -EINVAL);
 	{
 		size_t cap = ZSTD_compressBound(len), out;
@@ -349,11 +327,11 @@ static void test_compressed(const unsigned char *elf, size_t len)
 
 		out = zst ? ZSTD_compress(zst, cap, elf, len, 19) : 0;
 		if (CHECK(zst && !ZSTD_isError(out), "zstd: encode")) {
-			write_bytes(tmp_path("mod.ko.zst"), zst, out);
-			check_module("zstd", tmp_path("mod.ko.zst"));
-			write_bytes(tmp_path("trunc.ko.zst"), zst, out - 5);
+			test_write_file(test_tmp_path("mod.ko.zst"), zst, out);
+			check_module("zstd", test_tmp_path("mod.ko.zst"));
+			test_write_file(test_tmp_path("trunc.ko.zst"), zst, out - 5);
 			check_int("zstd: truncated stream", modsym_resolve(
-				  tmp_path("trunc.ko.zst"), SECTIONS,
+				  test_tmp_path("trunc.ko.zst"), SECTIONS,
 				  "ext4_file_operations", &addr, NULL, 0),
 				  -EINVAL);
 		}
@@ -361,7 +339,7 @@ static void test_compressed(const unsigned char *elf, size_t len)
 	}
 #else
 	check_int("zstd: not built in", modsym_resolve(
-		  tmp_path("junk.ko.zst"), SECTIONS, "ext4_file_operations",
+		  test_tmp_path("junk.ko.zst"), SECTIONS, "ext4_file_operations",
 		  &addr, err, sizeof(err)), -ENOTSUP);
 	CHECK(strstr(err, "zstd-compressed modules are not supported"),
 	      "zstd: message says so");
@@ -393,21 +371,21 @@ static void test_ko_path(void)
 	char buf[512], want[512];
 
 	snprintf(want, sizeof(want), "%s/ext4.ko.zst", tmpdir);
-	write_bytes(want, "x", 1);
+	test_write_file(want, "x", 1);
 	check_int("ko path: compressed variant", modsym_ko_path(
-		  tmp_path("ext4.ko"), buf, sizeof(buf)), 0);
+		  test_tmp_path("ext4.ko"), buf, sizeof(buf)), 0);
 	check_str("ko path: .zst found", buf, want);
 	snprintf(want, sizeof(want), "%s/ext4.ko", tmpdir);
-	write_bytes(want, "x", 1);
-	check_int("ko path: plain first", modsym_ko_path(tmp_path("ext4.ko"),
+	test_write_file(want, "x", 1);
+	check_int("ko path: plain first", modsym_ko_path(test_tmp_path("ext4.ko"),
 		  buf, sizeof(buf)), 0);
 	check_str("ko path: .ko found", buf, want);
-	check_int("ko path: none", modsym_ko_path(tmp_path("xfs.ko"), buf,
+	check_int("ko path: none", modsym_ko_path(test_tmp_path("xfs.ko"), buf,
 		  sizeof(buf)), -ENOENT);
-	check_int("ko path: too long", modsym_ko_path(tmp_path("ext4.ko"),
+	check_int("ko path: too long", modsym_ko_path(test_tmp_path("ext4.ko"),
 		  buf, 8), -ENAMETOOLONG);
-	unlink(tmp_path("ext4.ko"));
-	unlink(tmp_path("ext4.ko.zst"));
+	unlink(test_tmp_path("ext4.ko"));
+	unlink(test_tmp_path("ext4.ko.zst"));
 }
 
 /* module_file_load() directly: the bytes come back as they were. */
@@ -416,24 +394,24 @@ static void test_module_file(const unsigned char *elf, size_t len)
 	struct module_image img = { NULL, 0 };
 	char err[256] = "";
 
-	check_int("load: gzip", module_file_load(tmp_path("mod.ko.gz"), &img,
+	check_int("load: gzip", module_file_load(test_tmp_path("mod.ko.gz"), &img,
 		  err, sizeof(err)), 0);
 	check_mem("load: gzip content", img.data, img.len, elf, len);
 	module_file_free(&img);
 	CHECK(!img.data && !img.len, "load: free empties the image");
-	check_int("load: plain", module_file_load(tmp_path("mod.ko"), &img,
+	check_int("load: plain", module_file_load(test_tmp_path("mod.ko"), &img,
 		  NULL, 0), 0);
 	check_mem("load: plain content", img.data, img.len, elf, len);
 	module_file_free(&img);
 	img.data = (unsigned char *)1;
 	img.len = 1;
-	check_int("load: missing file", module_file_load(tmp_path("nope.ko"),
+	check_int("load: missing file", module_file_load(test_tmp_path("nope.ko"),
 		  &img, err, sizeof(err)), -ENOENT);
 	CHECK(!img.data && !img.len, "load: failure leaves the image empty");
 	CHECK(strstr(err, "nope.ko: No such file or directory"),
 	      "load: missing file message names it");
 	check_int("load: truncated gzip", module_file_load(
-		  tmp_path("trunc.ko.gz"), &img, err, sizeof(err)), -EINVAL);
+		  test_tmp_path("trunc.ko.gz"), &img, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "cannot decompress gzip data"),
 	      "load: truncated gzip message");
 	CHECK(!img.data, "load: truncated gzip leaves no data");
@@ -441,24 +419,21 @@ static void test_module_file(const unsigned char *elf, size_t len)
 
 int main(void)
 {
-	const char *dir = getenv("TMPDIR");
 	unsigned char *elf;
 	size_t len;
 
-	if (!dir || !dir[0])
-		dir = "/tmp";
-	snprintf(tmpdir, sizeof(tmpdir), "%s/test_modsym.XXXXXX", dir);
-	if (!CHECK(mkdtemp(tmpdir), "temporary directory"))
+	tmpdir = test_tmpdir("test_modsym");
+	if (!CHECK(tmpdir, "temporary directory"))
 		return test_done();
 	elf_version(EV_CURRENT);
 
 	test_section_addr();
 	test_ko_path();
-	if (CHECK(write_module(tmp_path("mod.ko")) == 0, "write module ELF")) {
-		elf = (unsigned char *)test_read_file(tmp_path("mod.ko"), &len);
+	if (CHECK(write_module(test_tmp_path("mod.ko")) == 0, "write module ELF")) {
+		elf = (unsigned char *)test_read_file(test_tmp_path("mod.ko"), &len);
 		if (CHECK(elf && len > 64, "read module ELF back")) {
-			check_module("plain", tmp_path("mod.ko"));
-			test_module_errors(tmp_path("mod.ko"), elf, len);
+			check_module("plain", test_tmp_path("mod.ko"));
+			test_module_errors(test_tmp_path("mod.ko"), elf, len);
 			test_compressed(elf, len);
 			test_module_file(elf, len);
 		}
@@ -476,7 +451,7 @@ int main(void)
 		size_t i;
 
 		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-			unlink(tmp_path(files[i]));
+			unlink(test_tmp_path(files[i]));
 		rmdir(tmpdir);
 	}
 	return test_done();

@@ -12,29 +12,7 @@
 #define FIXTURES "tests/unit/fixtures/"
 #endif
 
-static char tmpdir[256];
-
-static const char *tmp_path(const char *name)
-{
-	static char path[4][512];
-	static int next;
-	char *p = path[next++ % 4];
-
-	snprintf(p, sizeof(path[0]), "%s/%s", tmpdir, name);
-	return p;
-}
-
-static int write_bytes(const char *path, const void *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	int ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, data, len) == (ssize_t)len;
-	close(fd);
-	return ok ? 0 : -1;
-}
+static const char *tmpdir;
 /* ---- System.map ------------------------------------------------------ */
 
 static void test_sysmap(void)
@@ -70,22 +48,19 @@ static void test_sysmap(void)
 		  "no_such_sym", &addr, err, sizeof(err)), -ENOENT);
 	check_str("map: missing symbol message", err,
 		  "System.map has no no_such_sym");
-	write_bytes(tmp_path("notext"), "ffffffff81000040 T x86_verw_sel\n",
+	test_write_file(test_tmp_path("notext"), "ffffffff81000040 T x86_verw_sel\n",
 		    32);
 	check_int("map: resolve, kallsyms without _text", sysmap_resolve(
-		  FIXTURES "sysmap_excerpt.txt", tmp_path("notext"),
+		  FIXTURES "sysmap_excerpt.txt", test_tmp_path("notext"),
 		  "ext4_file_operations", &addr, err, sizeof(err)), -ENOENT);
 	check_str("map: no _text message", err, "kallsyms has no _text");
-	unlink(tmp_path("notext"));
+	unlink(test_tmp_path("notext"));
 }
 int main(void)
 {
-	const char *dir = getenv("TMPDIR");
 
-	if (!dir || !dir[0])
-		dir = "/tmp";
-	snprintf(tmpdir, sizeof(tmpdir), "%s/test_sysmap.XXXXXX", dir);
-	if (!CHECK(mkdtemp(tmpdir), "temporary directory"))
+	tmpdir = test_tmpdir("test_sysmap");
+	if (!CHECK(tmpdir, "temporary directory"))
 		return test_done();
 
 	test_sysmap();
