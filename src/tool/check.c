@@ -159,15 +159,14 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	uname(&u);
 	row(out, "kernel", "%s", u.release);
 	check_kern_version(out);
+	ext4 = ext4_fs_registered(cfg->filesystems_path) > 0;
 	priv = privileges_check();
 	row(out, "privileges", "%s", priv ? "no: run as root (or with CAP_BPF and CAP_PERFMON)" : "yes");
 	if (priv) {
 		can = 0;
 		errbuf_set(&why, -EPERM, "not enough privileges: run as root");
 	} else {
-		progs = check_programs(out,
-				       ext4_fs_registered(cfg->filesystems_path) > 0,
-				       &multi_ok);
+		progs = check_programs(out, ext4, &multi_ok);
 		if (progs) {
 			can = 0;
 			errbuf_set(&why, progs, "the BPF programs do not load here");
@@ -186,7 +185,6 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	else
 		row(out, "tracing dir", "none (tracefs/debugfs not mountable)");
 	row(out, "kprobe_events", "%s", actx.tf.has_kprobe_events ? "yes" : "no");
-	ext4 = ext4_fs_registered(cfg->filesystems_path) > 0;
 	row(out, "ext4", "%s", ext4 ? "loaded" : "not loaded: run 'modprobe ext4'");
 	row(out, "maxactive", "%s", check_maxactive(&actx, ext4));
 
