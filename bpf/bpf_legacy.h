@@ -27,9 +27,15 @@ static __u64 (*bpf_get_current_pid_tgid)(void) =
 /* Only in kprobe_multi programs (5.18+), never on the legacy path. */
 static __u64 (*bpf_get_attach_cookie)(void *ctx) =
 	(void *)BPF_FUNC_get_attach_cookie;
+/* kprobe_multi programs: the traced function's address (5.18+). */
+static __u64 (*bpf_get_func_ip)(void *ctx) = (void *)BPF_FUNC_get_func_ip;
 /* bpf_probe_read, not _kernel: the latter arrived in 5.5. */
 static long (*bpf_probe_read)(void *dst, __u32 size, const void *src) =
 	(void *)BPF_FUNC_probe_read;
+/* Syscall programs only (5.16+). */
+static long (*bpf_kallsyms_lookup_name)(const char *name, int name_sz,
+					int flags, __u64 *res) =
+	(void *)BPF_FUNC_kallsyms_lookup_name;
 
 #include "legacy_map_def.h"
 

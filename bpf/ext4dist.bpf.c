@@ -180,6 +180,55 @@ SEC("kretprobe.multi/ext4") int multi_return(void *ctx)
 }
 
 /*
+ * Asks whether the kernel makes kprobe_multi links at all: the loader
+ * offers it for a link it cannot create (attach_multi.c) and unloads it.
+ */
+SEC("kprobe.multi/probe") int multi_probe(void *ctx)
+{
+	return 0;
+}
+
+/*
+ * The same by address, where the loader knows each function's address
+ * (from kallsyms, the "syscall/ksym_lookup" program below) and patches it
+ * in: bpf_get_func_ip reads the hit's address from the run context, where
+ * the cookie is found by a binary search over the link's addresses
+ * (make bench, 6.12: about 100 instructions less per program run).
+ */
+static __always_inline __u32 op_of_ip(__u64 ip)
+{
+	if (ip == PATCHED_CONST(PATCH_IP_BASE + OP_READ))
+		return OP_READ;
+	if (ip == PATCHED_CONST(PATCH_IP_BASE + OP_WRITE))
+		return OP_WRITE;
+	if (ip == PATCHED_CONST(PATCH_IP_BASE + OP_OPEN))
+		return OP_OPEN;
+	if (ip == PATCHED_CONST(PATCH_IP_BASE + OP_FSYNC))
+		return OP_FSYNC;
+	if (ip == PATCHED_CONST(PATCH_IP_BASE + OP_GETATTR))
+		return OP_GETATTR;
+	return NR_OPS;
+}
+
+SEC("kprobe.multi/ext4/ip") int multi_entry_ip(void *ctx)
+{
+	__u32 op = op_of_ip(bpf_get_func_ip(ctx));
+
+	if (op >= NR_OPS)
+		return 0;
+	return trace_entry(op);
+}
+
+SEC("kretprobe.multi/ext4/ip") int multi_return_ip(void *ctx)
+{
+	__u32 op = op_of_ip(bpf_get_func_ip(ctx));
+
+	if (op >= NR_OPS)
+		return 0;
+	return trace_return(op);
+}
+
+/*
  * f_op offset discovery: ext4_file_open(inode, file) runs with file->f_op
  * already set to &ext4_file_operations (do_dentry_open sets f_op, then
  * calls ->open), so a copy of the start of *file taken here shows where
@@ -208,6 +257,40 @@ SEC("kprobe/ext4_file_open/scan_file") int scan_file(void *ctx)
 	if (bpf_probe_read(words, sizeof(words), filp))
 		return 0;
 	__builtin_memcpy(dst, words, sizeof(words));
+	return 0;
+}
+
+/*
+ * Addresses for the kprobe_multi links, from the kernel's own kallsyms
+ * (5.16+: syscall programs and bpf_kallsyms_lookup_name; kprobe_multi came
+ * in 5.18).  Given names, a kprobe_multi link resolves them itself in one
+ * pass expanding every kernel symbol (ftrace_lookup_symbols): on 6.12 that
+ * pass is 88 % of ext4dist's start-up (make bench), where this lookup is a
+ * binary search plus the module's own symbols.  Run once by
+ * BPF_PROG_TEST_RUN; never loaded where kprobe_multi is not used.
+ */
+SEC("syscall/ksym_lookup") int ksym_lookup(struct ksym_lookup_ctx *ctx)
+{
+	int i, k;
+
+#pragma unroll
+	for (i = 0; i < KSYM_LOOKUP_MAX; i++) {
+		/* Each name is 8-byte aligned in ctx: copy it a word at a time. */
+		const __u64 *src = (const __u64 *)ctx->name[i];
+		__u64 name[KSYM_LOOKUP_NAME / 8];
+		__u64 addr = 0;
+		long err = -2;	/* -ENOENT */
+
+		/* Via the stack: 5.16's helpers take no pointer into ctx. */
+#pragma unroll
+		for (k = 0; k < KSYM_LOOKUP_NAME / 8; k++)
+			name[k] = src[k];
+		if (name[0])
+			err = bpf_kallsyms_lookup_name((const char *)name,
+						       sizeof(name), 0, &addr);
+		ctx->addr[i] = err ? 0 : addr;
+		ctx->err[i] = err;
+	}
 	return 0;
 }
 

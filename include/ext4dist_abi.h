@@ -60,8 +60,24 @@ struct start_slot {
 #define PATCH_FOPS	0x7e57000000000003ULL	/* &ext4_file_operations */
 #define PATCH_FOP_OFF	0x7e57000000000004ULL	/* offsetof(struct file, f_op) */
 #define PATCH_SELF	0x7e57000000000005ULL	/* ext4dist's own tgid */
+/* Address of each operation's function (kprobe_multi by address), 0 = off */
+#define PATCH_IP_BASE	0x7e57000000000010ULL	/* + enum ext4dist_op */
 
 /* The f_op discovery probe copies this many words of a struct file. */
 #define FILE_SCAN_WORDS 32
+
+/*
+ * The context of the "syscall/ksym_lookup" program (5.16+), in and out of
+ * one BPF_PROG_TEST_RUN: names in (NUL-padded, "" = unused), the kernel's
+ * kallsyms address of each out, with 0 or -errno per name.
+ */
+#define KSYM_LOOKUP_MAX 8
+#define KSYM_LOOKUP_NAME 64
+
+struct ksym_lookup_ctx {
+	char name[KSYM_LOOKUP_MAX][KSYM_LOOKUP_NAME];
+	unsigned long long addr[KSYM_LOOKUP_MAX];
+	long long err[KSYM_LOOKUP_MAX];
+};
 
 #endif

@@ -33,6 +33,7 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->load.no_percpu = !!(a->force_fallback & FORCE_NO_PERCPU);
 	cfg->load.no_lru = !!(a->force_fallback & FORCE_NO_LRU);
 	cfg->load.no_names = !!(a->force_fallback & FORCE_NO_NAMES);
+	cfg->no_multi = !!(a->force_fallback & FORCE_NO_MULTI);
 	cfg->tgid = a->pid;
 	cfg->factor = a->milliseconds ? 1000000ULL : 1000ULL;
 	cfg->ops_mask = a->ops_mask;

@@ -78,11 +78,21 @@ void probe_detach(struct attach_ctx *ctx, struct probe_link *link);
 /*
  * One kprobe_multi link (5.18+) of prog_fd on funcs[0..n-1], cookies[i]
  * for funcs[i] (bpf_get_attach_cookie); the program must have been loaded
- * with expected_attach_type BPF_TRACE_KPROBE_MULTI.  *link_fd holds the
- * probes: closing it removes them all.
+ * with expected_attach_type BPF_TRACE_KPROBE_MULTI.  addrs NULL: the
+ * kernel looks the names up; else addrs[i] is funcs[i]'s address (the
+ * names then only label messages).  *link_fd holds the probes: closing it
+ * removes them all.
  */
+/*
+ * 0 when the kernel makes kprobe_multi links, asked with prog_fd (any
+ * program loaded for BPF_TRACE_KPROBE_MULTI) without arming anything;
+ * else -errno, and eb says so naming the first link ext4dist would make
+ * (a kretprobe_multi link on n functions).
+ */
+int attach_kprobe_multi_probe(int prog_fd, unsigned int n, struct errbuf *eb);
 int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			const char *const *funcs,
+			const unsigned long long *addrs,
 			const unsigned long long *cookies, unsigned int n,
 			int *link_fd, struct errbuf *eb);
 

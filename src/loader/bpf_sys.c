@@ -83,6 +83,7 @@ int bpf_prog_load_fd(const struct bpf_prog_load_req *req)
 	attr.license = ptr_u64(req->license);
 	attr.kern_version = req->kern_version;
 	attr.expected_attach_type = req->expected_attach_type;
+	attr.prog_flags = req->flags;
 	if (req->log && req->log_size) {
 		attr.log_buf = ptr_u64(req->log);
 		attr.log_size = (uint32_t)req->log_size;
@@ -96,6 +97,7 @@ int bpf_prog_load_fd(const struct bpf_prog_load_req *req)
 
 int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
 				 const char *const *syms,
+				 const uint64_t *addrs,
 				 const uint64_t *cookies, uint32_t cnt)
 {
 	union bpf_attr attr;
@@ -106,8 +108,25 @@ int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
 	attr.link_create.kprobe_multi.flags = flags;
 	attr.link_create.kprobe_multi.cnt = cnt;
 	attr.link_create.kprobe_multi.syms = ptr_u64(syms);
+	attr.link_create.kprobe_multi.addrs = ptr_u64(syms ? NULL : addrs);
 	attr.link_create.kprobe_multi.cookies = ptr_u64(cookies);
 	return sys_bpf(BPF_LINK_CREATE, &attr);
+}
+
+int bpf_prog_run_ctx(int prog_fd, void *ctx, uint32_t size,
+		     uint32_t *retval)
+{
+	union bpf_attr attr;
+	int err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = (uint32_t)prog_fd;
+	attr.test.ctx_in = ptr_u64(ctx);
+	attr.test.ctx_size_in = size;
+	err = sys_bpf(BPF_PROG_TEST_RUN, &attr);
+	if (!err)
+		*retval = attr.test.retval;
+	return err;
 }
 
 int bpf_obj_info(int fd, void *info, uint32_t *len)

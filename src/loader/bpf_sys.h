@@ -23,6 +23,7 @@ struct bpf_prog_load_req {
 	uint32_t kern_version;
 	const char *name;	/* NULL: no name */
 	uint32_t expected_attach_type;	/* 0 but for kprobe_multi (5.18+) */
+	uint32_t flags;		/* prog_flags: BPF_F_SLEEPABLE for syscall */
 	char *log;		/* NULL: no verifier log */
 	size_t log_size;
 	uint32_t log_level;
@@ -32,12 +33,20 @@ struct bpf_prog_load_req {
 int bpf_prog_load_fd(const struct bpf_prog_load_req *req);
 /*
  * BPF_LINK_CREATE of a kprobe_multi link (5.18+): prog on every function
- * of syms[0..cnt-1], cookies[i] handed to the program for syms[i]; flags
- * BPF_F_KPROBE_MULTI_RETURN for return probes.  Returns the link fd.
+ * of syms[0..cnt-1] or, when syms is NULL, at addrs[0..cnt-1]; cookies[i]
+ * handed to the program for function i; flags BPF_F_KPROBE_MULTI_RETURN
+ * for return probes.  Returns the link fd.
  */
 int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
 				 const char *const *syms,
+				 const uint64_t *addrs,
 				 const uint64_t *cookies, uint32_t cnt);
+/*
+ * BPF_PROG_TEST_RUN of a syscall program (5.14+) on ctx (size bytes, at
+ * most 65535), which the kernel writes back.  *retval: the program's r0.
+ */
+int bpf_prog_run_ctx(int prog_fd, void *ctx, uint32_t size,
+		     uint32_t *retval);
 /* BPF_OBJ_GET_INFO_BY_FD; *len is in/out. */
 int bpf_obj_info(int fd, void *info, uint32_t *len);
 

@@ -217,7 +217,9 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		      struct errbuf *eb)
 {
 	struct bpf_prog_load_req req = {
-		.type = BPF_PROG_TYPE_KPROBE,
+		.type = p->syscall ? BPF_PROG_TYPE_SYSCALL : BPF_PROG_TYPE_KPROBE,
+		/* The kernel takes syscall programs only as sleepable. */
+		.flags = p->syscall ? BPF_F_SLEEPABLE : 0,
 		.insns = p->insns,
 		.insn_cnt = p->insn_cnt,
 		.license = obj->license,

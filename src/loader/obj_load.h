@@ -36,7 +36,8 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 			struct obj_load_state *st, struct errbuf *eb);
 
 /*
- * Loads one program as BPF_PROG_TYPE_KPROBE.  On a verifier rejection the
+ * Loads one program as BPF_PROG_TYPE_KPROBE (a "syscall/" one as a
+ * sleepable BPF_PROG_TYPE_SYSCALL).  On a verifier rejection the
  * log is kept in st->verifier_log and eb names the program.
  */
 int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,

@@ -357,13 +357,14 @@ static int test_path(struct parser *p, const struct opt_def *o,
 static int get_fallbacks(struct parser *p, const struct opt_def *o,
 			 const char *s, unsigned int *mask)
 {
-	static const char *const names[] = { "percpu", "lru", "names" };
+	static const char *const names[] = { "percpu", "lru", "names",
+					     "multi" };
 	const char *item = s;
 
 	*mask = 0;
 	for (;;) {
 		size_t len = strcspn(item, ",");
-		int i = get_choice(p, o->shown, item, len, names, 3);
+		int i = get_choice(p, o->shown, item, len, names, 4);
 
 		if (i < 0)
 			return i;

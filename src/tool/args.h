@@ -40,6 +40,7 @@ struct ext4dist_args {
 #define FORCE_NO_PERCPU	0x1	/* per-CPU maps -> plain (before 4.6) */
 #define FORCE_NO_LRU	0x2	/* LRU hash -> hash (before 4.10) */
 #define FORCE_NO_NAMES	0x4	/* no map/program names (before 4.15) */
+#define FORCE_NO_MULTI	0x8	/* no kprobe_multi links (before 5.18) */
 
 /*
  * Parses argv into *a.  Returns 0 to run, ARGS_EXIT_OK when the request was

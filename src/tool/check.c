@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "loader/kallsyms.h"
+#include "loader/ksym_bpf.h"
 #include "loader/kversion.h"
 #include "loader/obj_load.h"
 #include "loader/privileges.h"
@@ -46,20 +47,21 @@ static void check_kern_version(FILE *out)
 	    perr ? "fails" : parsed == code ? "agrees" : "differs");
 }
 
-/* Loads every program of the embedded object; 0 when all pass. */
 /*
  * kprobe_multi (5.18+, CONFIG_FPROBE): the programs load, and a link on
- * ext4_sync_file can be made (and is closed again at once).
+ * ext4_sync_file can be made (and is closed again at once), by the address
+ * the kernel's kallsyms gives through BPF as ext4dist attaches, else by name.
  */
 static int check_multi(FILE *out, struct bpf_obj *obj,
 		       const struct obj_load_opts *o,
 		       struct obj_load_state *st, int ext4)
 {
-	struct obj_prog *p = bpf_obj_find_multi(obj, PROBE_ENTRY, "ext4");
+	struct obj_prog *p = bpf_obj_find_multi(obj, PROBE_ENTRY, "ext4", NULL);
 	const char *funcs[] = { "ext4_sync_file" };
 	unsigned long long cookie = OP_FSYNC;
-	struct errbuf eb = { "" };
-	int fd;
+	struct errbuf eb = { "" }, leb = { "" };
+	uint64_t addr;
+	int fd, by_addr;
 
 	if (!p || bpf_obj_load_prog(obj, p, o, st, &eb)) {
 		row(out, "kprobe_multi", "no: its programs do not load (kernel before 5.18)");
@@ -69,13 +71,19 @@ static int check_multi(FILE *out, struct bpf_obj *obj,
 		row(out, "kprobe_multi", "programs load; links untried (ext4 not loaded)");
 		return 0;
 	}
-	if (attach_kprobe_multi(p->fd, PROBE_ENTRY, funcs, &cookie, 1, &fd,
-				&eb)) {
+	by_addr = ksym_bpf_lookup(obj, o, st, funcs, 1, &addr, &leb) == 0;
+	if (attach_kprobe_multi(p->fd, PROBE_ENTRY, funcs,
+				by_addr ? (unsigned long long *)&addr : NULL,
+				&cookie, 1, &fd, &eb)) {
 		row(out, "kprobe_multi", "no: %s", eb.msg);
 		return 0;
 	}
 	close(fd);
-	row(out, "kprobe_multi", "yes (one link arms every traced function)");
+	if (by_addr)
+		row(out, "kprobe_multi", "yes (one link arms every traced function; addresses from kallsyms via BPF)");
+	else
+		row(out, "kprobe_multi", "yes (one link arms every traced function; by name: %s)",
+		    leb.msg);
 	return 1;
 }
 
@@ -102,9 +110,12 @@ static int check_programs(FILE *out, int ext4, int *multi_ok)
 	o.kern_version = code;
 	privileges_raise_memlock();
 	err = bpf_obj_create_maps(&obj, &o, &st, &eb);
-	/* The legacy programs; the kprobe_multi ones are optional (5.18+). */
+	/*
+	 * The legacy programs; the kprobe_multi ones and the syscall symbol
+	 * lookup are optional (5.18+, 5.16+).
+	 */
 	for (i = 0; !err && i < obj.nr_progs; i++) {
-		if (obj.progs[i].multi)
+		if (obj.progs[i].multi || obj.progs[i].syscall)
 			continue;
 		err = bpf_obj_load_prog(&obj, &obj.progs[i], &o, &st, &eb);
 		n++;

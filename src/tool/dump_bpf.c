@@ -18,6 +18,11 @@ static const struct bpf_disasm_name patch_names[] = {
 	{ PATCH_FOPS, "PATCH_FOPS" },
 	{ PATCH_FOP_OFF, "PATCH_FOP_OFF" },
 	{ PATCH_SELF, "PATCH_SELF" },
+	{ PATCH_IP_BASE + OP_READ, "PATCH_IP_READ" },
+	{ PATCH_IP_BASE + OP_WRITE, "PATCH_IP_WRITE" },
+	{ PATCH_IP_BASE + OP_OPEN, "PATCH_IP_OPEN" },
+	{ PATCH_IP_BASE + OP_FSYNC, "PATCH_IP_FSYNC" },
+	{ PATCH_IP_BASE + OP_GETATTR, "PATCH_IP_GETATTR" },
 };
 
 static void print_maps(FILE *out, const struct bpf_obj *obj)

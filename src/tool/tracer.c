@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "loader/bpf_sys.h"
+#include "loader/ksym_bpf.h"
 #include "loader/kversion.h"
 #include "loader/privileges.h"
 #include "loader/vlog.h"
@@ -148,44 +149,108 @@ static int attach_read(struct tracer *t, const struct tracer_config *cfg,
 	return attach_pair(t, cfg, lo, GENERIC_READ_FUNC, eb);
 }
 
+/* Closes a loaded program's fd: after use, or when falling back. */
+static void prog_unload(struct obj_prog *p)
+{
+	if (p && p->fd >= 0) {
+		close(p->fd);
+		p->fd = -1;
+	}
+}
+
+/*
+ * Whether kprobe_multi links can be made here, asked with the small
+ * "kprobe.multi/probe" program (loaded, asked, unloaded).
+ */
+static int multi_available(struct tracer *t, const struct obj_load_opts *lo,
+			   unsigned int n, struct errbuf *eb)
+{
+	struct obj_prog *p = bpf_obj_find_multi(&t->obj, PROBE_ENTRY, "probe",
+						NULL);
+	int err;
+
+	if (!p)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no kprobe.multi/probe program");
+	err = bpf_obj_load_prog(&t->obj, p, lo, &t->load, eb);
+	if (err)
+		return errbuf_set(eb, err,
+				  "cannot load a kprobe_multi program: %s (kprobe_multi needs 5.18+ with CONFIG_FPROBE)",
+				  strerror(-err));
+	err = attach_kprobe_multi_probe(p->fd, n, eb);
+	prog_unload(p);
+	return err;
+}
+
 /*
  * Every traced function under one kprobe_multi link for entries and one
  * for returns (5.18+; fprobe, so no kprobes needed).  The read path is
  * ext4_file_read_iter here; kernels that lack it are older.
+ *
+ * By address where the kernel tells them (ksym_bpf.c): handed names, the
+ * kernel resolves them in a pass over every kernel symbol, 88 % of the
+ * start-up on 6.12 (make bench).  The "ip" programs then know each
+ * function by its address, patched in; by name, by the link's cookie.
+ * On failure nothing stays loaded or attached, so a caller can fall back.
  */
 static int attach_multi(struct tracer *t, const struct tracer_config *cfg,
 			const struct obj_load_opts *lo, struct errbuf *eb)
 {
-	struct obj_prog *ret = bpf_obj_find_multi(&t->obj, PROBE_RETURN, "ext4");
-	struct obj_prog *ent = bpf_obj_find_multi(&t->obj, PROBE_ENTRY, "ext4");
-	const char *funcs[NR_OPS];
+	const char *funcs[NR_OPS], *variant = NULL;
 	unsigned long long cookies[NR_OPS];
+	uint64_t addrs[NR_OPS];
+	const unsigned long long *by_addr = NULL;
+	struct obj_prog *ret, *ent;
 	unsigned int op, n = 0;
+	struct errbuf leb = { "" };
 	int err;
 
-	if (!ret || !ent)
-		return errbuf_set(eb, -ENOENT,
-				  "BPF object has no kprobe_multi programs");
 	for (op = 0; op < NR_OPS; op++) {
 		if (!(cfg->ops_mask & (1u << op)))
 			continue;
 		funcs[n] = ext4_op_get(op)->func;
 		cookies[n++] = op;	/* the programs' operation id */
 	}
+	if (cfg->no_multi)
+		return errbuf_set(eb, -EOPNOTSUPP,
+				  "kprobe_multi links ruled out (test hook)");
+	err = multi_available(t, lo, n, eb);
+	if (err)
+		return err;
+	if (ksym_bpf_lookup(&t->obj, lo, &t->load, funcs, n, addrs, &leb) == 0) {
+		unsigned int i = 0;
+
+		for (op = 0; op < NR_OPS; op++)
+			bpf_obj_patch_imm64(&t->obj, PATCH_IP_BASE + op,
+					    cfg->ops_mask & (1u << op) ?
+					    addrs[i++] : 0);
+		by_addr = (const unsigned long long *)addrs;
+		variant = "ip";
+	} else {
+		vlog(1, "kprobe_multi by name: %s", leb.msg);
+	}
+	ret = bpf_obj_find_multi(&t->obj, PROBE_RETURN, "ext4", variant);
+	ent = bpf_obj_find_multi(&t->obj, PROBE_ENTRY, "ext4", variant);
+	if (!ret || !ent)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no kprobe_multi programs");
 	err = bpf_obj_load_prog(&t->obj, ret, lo, &t->load, eb);
 	if (!err)
 		err = bpf_obj_load_prog(&t->obj, ent, lo, &t->load, eb);
-	if (err)
-		return err;
-	err = attach_kprobe_multi(ret->fd, PROBE_RETURN, funcs, cookies, n,
-				  &t->multi_fd[0], eb);
-	if (err)
-		return err;
-	err = attach_kprobe_multi(ent->fd, PROBE_ENTRY, funcs, cookies, n,
-				  &t->multi_fd[1], eb);
+	if (!err)
+		err = attach_kprobe_multi(ret->fd, PROBE_RETURN, funcs, by_addr,
+					  cookies, n, &t->multi_fd[0], eb);
+	if (!err) {
+		err = attach_kprobe_multi(ent->fd, PROBE_ENTRY, funcs, by_addr,
+					  cookies, n, &t->multi_fd[1], eb);
+		if (err) {
+			close(t->multi_fd[0]);
+			t->multi_fd[0] = -1;
+		}
+	}
 	if (err) {
-		close(t->multi_fd[0]);
-		t->multi_fd[0] = -1;
+		prog_unload(ret);
+		prog_unload(ent);
 		return err;
 	}
 	t->read_func = ext4_op_get(OP_READ)->func;
@@ -198,11 +263,16 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 {
 	int forced_multi = cfg->attach && strcmp(cfg->attach, "multi") == 0;
 	/*
-	 * Opt-in only: on 6.12 one kprobe_multi pass over the symbols costs
-	 * more than 8 kprobe lookups (make bench: 210 M vs 91 M instructions
-	 * to the banner), though removal at exit is cheaper.
+	 * kprobe_multi first unless a kprobe path is asked for: on 6.12 it
+	 * reaches the banner in a quarter of the kprobes' time and exits in
+	 * about half (make bench: two ftrace updates for every function at
+	 * once, where each kprobe makes its own, and no per-probe checks).
+	 * Not with --maxactive (kretprobes only) or the generic read path
+	 * (its f_op filter is in the kprobe programs).
 	 */
-	int want_multi = forced_multi && !cfg->maxactive && !cfg->read_generic;
+	int try_multi = (forced_multi || !cfg->attach) && !cfg->maxactive &&
+			!cfg->read_generic;
+	struct errbuf meb = { "" };
 	struct obj_load_opts lo;
 	unsigned int op;
 	int err;
@@ -210,7 +280,7 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	memset(t, 0, sizeof(*t));
 	t->hist_fd = -1;
 	t->multi_fd[0] = t->multi_fd[1] = -1;
-	if (forced_multi && !want_multi)
+	if (forced_multi && !try_multi)
 		return errbuf_set(eb, -EINVAL,
 				  "--attach=multi cannot be combined with --maxactive or --read-path=generic");
 	if (privileges_check())
@@ -223,10 +293,8 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	t->ops = attach_choose(&t->actx, forced_multi ? NULL : cfg->attach,
 			       cfg->maxactive != 0, eb);
 	/* kprobe_multi rides on fprobe, not on kprobes: it may still work. */
-	if (!t->ops && !want_multi)
+	if (!t->ops && !try_multi)
 		return -EOPNOTSUPP;
-	if (!want_multi)
-		vlog(1, "attach path: %s", t->ops->name);
 	t->stale_removed = attach_remove_stale(&t->actx);
 	if (t->stale_removed)
 		fprintf(stderr, "ext4dist: removed %d stale kprobe event%s left by %s processes that are gone\n",
@@ -239,8 +307,16 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	err = load_object(t, cfg, &lo, eb);
 	if (err)
 		return err;
-	if (want_multi)
-		return attach_multi(t, cfg, &lo, eb);
+	if (try_multi) {
+		/* Forced: its error is the error.  Auto: kprobes next. */
+		err = attach_multi(t, cfg, &lo, forced_multi ? eb : &meb);
+		if (!err || forced_multi)
+			return err;
+		vlog(1, "kprobe_multi not used: %s", meb.msg);
+		if (!t->ops)
+			return -EOPNOTSUPP;	/* eb: attach_choose's reason */
+	}
+	vlog(1, "attach path: %s", t->ops->name);
 	for (op = 0; op < NR_OPS; op++) {
 		if (!(cfg->ops_mask & (1u << op)))
 			continue;

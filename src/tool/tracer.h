@@ -16,11 +16,12 @@ struct tracer_config {
 	unsigned int tgid;		/* 0 = every process */
 	unsigned long long factor;	/* ns per output unit */
 	unsigned int ops_mask;		/* bit per enum ext4dist_op */
-	const char *attach;		/* "pmu", "tracefs", "multi" or NULL */
+	const char *attach;		/* "pmu", "tracefs", "multi" or NULL (auto) */
 	unsigned int maxactive;
 	int read_generic;		/* force generic_file_read_iter */
 	unsigned long long fops_addr;	/* 0 = look it up */
 	struct obj_load_opts load;	/* forced fallbacks (tests) */
+	int no_multi;			/* test: as if no kprobe_multi */
 	/* Test-only overrides of system paths; NULL = the real ones. */
 	const char *kallsyms_path;
 	const char *sysfs_kprobe;

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -143,6 +144,24 @@ struct attached {
 	char probe[300];
 };
 
+/* The "prog_id:" of /proc/pid/fdinfo/fd (a BPF program fd), else 0. */
+static uint32_t fdinfo_prog_id(int pid, int fd)
+{
+	char path[64], line[128];
+	uint32_t id = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, fd);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "prog_id:", 8))
+			id = (uint32_t)strtoul(line + 8, NULL, 10);
+	fclose(f);
+	return id;
+}
+
 static size_t pid_probes(int pid, struct attached *out, size_t max)
 {
 	char dir[64], buf[256];
@@ -163,8 +182,17 @@ static size_t pid_probes(int pid, struct attached *out, size_t max)
 		if (de->d_name[0] == '.')
 			continue;
 		memset(buf, 0, sizeof(buf));
-		if (task_fd_query(pid, fd, &id, &type, buf, sizeof(buf) - 1))
+		if (task_fd_query(pid, fd, &id, &type, buf, sizeof(buf) - 1)) {
+			/* kprobe_multi: the programs behind the links are
+			 * among pid's prog fds ("prog_id:" in fdinfo). */
+			id = fdinfo_prog_id(pid, fd);
+			if (!id)
+				continue;
+			out[n].prog_id = id;
+			strcpy(out[n].probe, "kprobe_multi:");
+			n++;
 			continue;
+		}
 		name = buf;
 		switch (type) {
 		case BPF_FD_TYPE_KPROBE: kind = "kprobe"; break;
@@ -210,7 +238,9 @@ static size_t collect(int pid, struct pstat *s, size_t max)
 			if (att[i].prog_id == id)
 				probe = att[i].probe;
 		if (probe && !pstat_fd(fd, &s[n])) {
-			snprintf(s[n].probe, sizeof(s[n].probe), "%s", probe);
+			/* "kprobe_multi:" + the program's name. */
+			snprintf(s[n].probe, sizeof(s[n].probe), "%s%s", probe,
+				 strcmp(probe, "kprobe_multi:") ? "" : s[n].name);
 			n++;
 		}
 		close(fd);
@@ -555,6 +585,293 @@ static int cmd_startup(int argc, char **argv)
 	return 0;
 }
 
+/* ---- profile: where the kernel spends a child's start-up and exit ---- */
+
+/* One kernel symbol of /proc/kallsyms. */
+struct ksym {
+	unsigned long long addr;
+	char *name;
+};
+
+static struct ksym *ksyms;
+static size_t nksyms;
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int ksyms_load(void)
+{
+	char line[512], name[256], type;
+	unsigned long long addr;
+	size_t cap = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
+			continue;
+		if (type != 't' && type != 'T' && type != 'W' && type != 'w')
+			continue;
+		if (nksyms == cap) {
+			cap = cap ? cap * 2 : 65536;
+			ksyms = realloc(ksyms, cap * sizeof(*ksyms));
+			if (!ksyms)
+				return -1;
+		}
+		ksyms[nksyms].addr = addr;
+		ksyms[nksyms].name = strdup(name);
+		nksyms++;
+	}
+	fclose(f);
+	qsort(ksyms, nksyms, sizeof(*ksyms), ksym_cmp);
+	return 0;
+}
+
+/* Index of the symbol containing addr, or -1. */
+static long ksym_find(unsigned long long addr)
+{
+	size_t lo = 0, hi = nksyms;
+
+	if (!nksyms || addr < ksyms[0].addr)
+		return -1;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ksyms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (long)lo;
+}
+
+#define PROF_PAGES 2048	/* 8 MiB of ring buffer: no sample is lost */
+#define PROF_MAX_DEPTH 128
+
+struct prof {
+	int fd;
+	void *ring;
+	size_t page;
+	unsigned long long samples, lost, user;
+	unsigned long long *self, *incl;	/* per ksym */
+};
+
+static int prof_open(struct prof *p, pid_t pid, unsigned long long period)
+{
+	struct perf_event_attr at;
+
+	memset(&at, 0, sizeof(at));
+	at.size = sizeof(at);
+	at.type = PERF_TYPE_SOFTWARE;
+	at.config = PERF_COUNT_SW_TASK_CLOCK;
+	at.sample_period = period;
+	at.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	at.disabled = 1;
+	at.enable_on_exec = 1;
+	at.exclude_callchain_user = 1;
+	p->fd = (int)syscall(__NR_perf_event_open, &at, pid, -1, -1,
+			     PERF_FLAG_FD_CLOEXEC);
+	if (p->fd < 0)
+		return -1;
+	p->page = (size_t)sysconf(_SC_PAGESIZE);
+	p->ring = mmap(NULL, p->page * (PROF_PAGES + 1), PROT_READ | PROT_WRITE,
+		       MAP_SHARED, p->fd, 0);
+	if (p->ring == MAP_FAILED)
+		return -1;
+	p->self = calloc(nksyms + 1, sizeof(*p->self));
+	p->incl = calloc(nksyms + 1, sizeof(*p->incl));
+	return p->self && p->incl ? 0 : -1;
+}
+
+/* Reads every sample in the ring into the per-symbol counts. */
+static void prof_drain(struct prof *p)
+{
+	struct perf_event_mmap_page *mp = p->ring;
+	unsigned char *data = (unsigned char *)p->ring + p->page;
+	size_t size = p->page * PROF_PAGES;
+	unsigned long long head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	unsigned long long tail = mp->data_tail;
+	unsigned char rec[16384];
+
+	while (tail < head) {
+		struct perf_event_header h;
+		size_t i, off;
+
+		for (i = 0; i < sizeof(h); i++)
+			((unsigned char *)&h)[i] = data[(tail + i) % size];
+		if (h.size < sizeof(h) || h.size > sizeof(rec))
+			break;
+		for (off = 0; off < h.size; off++)
+			rec[off] = data[(tail + off) % size];
+		tail += h.size;
+		if (h.type == PERF_RECORD_LOST) {
+			p->lost += ((unsigned long long *)(rec + sizeof(h)))[1];
+			continue;
+		}
+		if (h.type != PERF_RECORD_SAMPLE)
+			continue;
+		{
+			unsigned long long *u = (unsigned long long *)(rec + sizeof(h));
+			unsigned long long ip = u[0], nr = u[1];
+			long seen[PROF_MAX_DEPTH];
+			size_t ns = 0, k, j;
+			long s;
+
+			p->samples++;
+			s = ksym_find(ip);
+			if (ip < 0xffff000000000000ULL || s < 0) {
+				p->user++;
+				continue;
+			}
+			p->self[s]++;
+			for (k = 0; k < nr && ns < PROF_MAX_DEPTH; k++) {
+				unsigned long long a = u[2 + k];
+
+				if (a >= (unsigned long long)PERF_CONTEXT_MAX)
+					continue;	/* context markers */
+				s = ksym_find(a);
+				if (s < 0)
+					continue;
+				for (j = 0; j < ns && seen[j] != s; j++)
+					;
+				if (j == ns)
+					seen[ns++] = s;
+			}
+			for (j = 0; j < ns; j++)
+				p->incl[seen[j]]++;
+		}
+	}
+	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static void prof_print(struct prof *p, const char *tag, const char *phase,
+		       unsigned long long period, int top)
+{
+	int pass, n;
+
+	printf("profile mode=%s phase=%s period=%llu samples=%llu user=%llu lost=%llu\n",
+	       tag, phase, period, p->samples, p->user, p->lost);
+	for (pass = 0; pass < 2; pass++) {
+		unsigned long long *c = pass ? p->incl : p->self;
+
+		for (n = 0; n < top; n++) {
+			size_t i, best = nksyms;
+
+			for (i = 0; i < nksyms; i++)
+				if (c[i] && (best == nksyms || c[i] > c[best]))
+					best = i;
+			if (best == nksyms)
+				break;
+			printf("profile_sym mode=%s phase=%s kind=%s sym=%s samples=%llu pct=%.1f\n",
+			       tag, phase, pass ? "incl" : "self", ksyms[best].name,
+			       c[best], 100.0 * c[best] / (p->samples ? p->samples : 1));
+			c[best] = 0;
+		}
+	}
+	memset(p->self, 0, (nksyms + 1) * sizeof(*p->self));
+	memset(p->incl, 0, (nksyms + 1) * sizeof(*p->incl));
+	p->samples = p->user = p->lost = 0;
+}
+
+/*
+ * bench_probe profile [--period NS] [--top N] [--tag T] [--touch F] -- CMD:
+ * samples CMD's task clock (kernel and user) with call chains from exec to
+ * the banner, then from SIGINT to its exit; prints the top symbols by self
+ * and by inclusive samples.  Under qemu -icount a task-clock ns is a guest
+ * instruction, so the profile is deterministic.
+ */
+static int cmd_profile(int argc, char **argv)
+{
+	unsigned long long period = 20000;
+	const char *tag = "default";
+	int out[2], go[2], k, top = 30, found = 0, st;
+	struct prof p;
+	char buf[4096];
+	ssize_t r;
+	pid_t c;
+
+	memset(&p, 0, sizeof(p));
+	for (k = 1; k < argc && strcmp(argv[k], "--"); k++) {
+		if (!strcmp(argv[k], "--period") && k + 1 < argc)
+			period = strtoull(argv[++k], NULL, 10);
+		else if (!strcmp(argv[k], "--top") && k + 1 < argc)
+			top = atoi(argv[++k]);
+		else if (!strcmp(argv[k], "--tag") && k + 1 < argc)
+			tag = argv[++k];
+		else if (!strcmp(argv[k], "--touch") && k + 1 < argc)
+			touch_file = argv[++k];
+	}
+	if (k + 1 >= argc || !period) {
+		fprintf(stderr, "usage: bench_probe profile [--period NS] [--top N] [--tag T] -- CMD...\n");
+		return 2;
+	}
+	if (ksyms_load()) {
+		printf("error what=kallsyms\n");
+		return 1;
+	}
+	if (pipe(out) || pipe(go))
+		return 1;
+	c = fork();
+	if (c == 0) {
+		char x;
+
+		close(out[0]);
+		close(go[1]);
+		dup2(out[1], 1);
+		close(out[1]);
+		if (read(go[0], &x, 1) != 1)
+			_exit(126);
+		execv(argv[k + 1], argv + k + 1);
+		_exit(127);
+	}
+	close(out[1]);
+	close(go[0]);
+	if (prof_open(&p, c, period)) {
+		printf("error what=perf-open errno=%d\n", errno);
+		kill(c, SIGKILL);
+		return 1;
+	}
+	if (write(go[1], "x", 1) != 1)
+		return 1;
+	close(go[1]);
+	{
+		char line[512];
+		size_t ll = 0;
+
+		while (!found && (r = read(out[0], buf, sizeof(buf))) > 0) {
+			ssize_t i;
+
+			for (i = 0; i < r && !found; i++) {
+				if (buf[i] == '\n') {
+					line[ll] = '\0';
+					found = !strcmp(line, BANNER);
+					ll = 0;
+				} else if (ll < sizeof(line) - 1) {
+					line[ll++] = buf[i];
+				}
+			}
+		}
+	}
+	ioctl(p.fd, PERF_EVENT_IOC_DISABLE, 0);
+	prof_drain(&p);
+	prof_print(&p, tag, "start", period, top);
+	touch();
+	ioctl(p.fd, PERF_EVENT_IOC_ENABLE, 0);
+	kill(c, SIGINT);
+	while (read(out[0], buf, sizeof(buf)) > 0)
+		;
+	waitpid(c, &st, 0);
+	prof_drain(&p);
+	prof_print(&p, tag, "exit", period, top);
+	close(p.fd);
+	return found ? 0 : 1;
+}
+
 /* ---- variants ---- */
 
 #define MAX_ROUNDS 16
@@ -835,8 +1152,10 @@ int main(int argc, char **argv)
 		return cmd_around(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "startup"))
 		return cmd_startup(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "profile"))
+		return cmd_profile(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "variants"))
 		return cmd_variants(argc - 1, argv + 1);
-	fprintf(stderr, "usage: bench_probe stats|around|startup|variants ... (see the source)\n");
+	fprintf(stderr, "usage: bench_probe stats|around|startup|profile|variants ... (see the source)\n");
 	return 2;
 }

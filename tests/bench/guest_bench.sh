@@ -7,7 +7,10 @@ set -eu
 # shellcheck source-path=SCRIPTDIR source=../vm/guest/lib.sh
 . /guest/lib.sh
 # shellcheck disable=SC1091 # written by run.sh
-. /bench/params		# OPS_N OPS_REPS ROUNDS VAR_ITERS VAR_ROUNDS START_RUNS
+. /bench/params		# OPS_N OPS_REPS ROUNDS VAR_ITERS VAR_ROUNDS START_RUNS SECTIONS
+
+# want SECTION: true when SECTION is one of the parts asked for.
+want() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 b() { out "BENCH $*"; }
 # bout CMD...: run CMD, every output line as a BENCH record.
@@ -28,19 +31,32 @@ mount -t ext4 -o nobarrier /dev/vda /mnt/ext4
 ensure_tracefs
 echo 1 > /proc/sys/kernel/bpf_stats_enabled
 
+# kprobe_multi links (5.18+ with CONFIG_FPROBE): measured where they exist.
+multi=0
+if /bin/ext4dist --check | grep -q '^kprobe_multi  *yes'; then multi=1; fi
+modes="pmu tracefs"
+if [ "$multi" = 1 ]; then modes="$modes multi"; fi
+
+# What ext4dist picks without --attach: kprobe_multi where it exists.
+default_mode=pmu
+if [ "$multi" = 1 ]; then default_mode=multi; fi
+
 b "env kernel=$KERNEL cpus=$(grep -c ^processor /proc/cpuinfo)" \
 	"clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
 	"bpf_jit_enable=$(cat /proc/sys/net/core/bpf_jit_enable)" \
 	"bpf_stats_enabled=$(cat /proc/sys/kernel/bpf_stats_enabled)" \
 	"binary_bytes=$(stat -c %s /bin/ext4dist)" \
+	"modes=$(echo $modes | tr ' ' ,) default_mode=$default_mode" \
 	"ftrace_functions=$(wc -l < "$TRACEFS/available_filter_functions")"
 
-# --- ns per operation: untraced, PMU, tracefs; ROUNDS interleaved rounds.
-# Per-program kernel stats of ext4dist's programs over the same workload.
+# --- ns per operation: untraced, PMU, tracefs (multi); ROUNDS interleaved
+# rounds.  Per-program kernel stats of ext4dist's programs over the same
+# workload.
 r=0
+want ops || r=$ROUNDS
 while [ "$r" -lt "$ROUNDS" ]; do
 	bout opbench /mnt/ext4 "$OPS_N" "$OPS_REPS" "untraced"
-	for mode in pmu tracefs; do
+	for mode in $modes; do
 		ext4dist --attach=$mode > "$WORK/e.out" 2> "$WORK/e.err" &
 		pid=$!
 		if ! wait_banner "$pid" "$WORK/e.out" 60; then
@@ -67,20 +83,30 @@ done
 # banner and waits for SIGINT: fork + exec + pipe cost in this VM.
 # After the banner, bench_probe opens and reads one ext4 file, so
 # ext4dist has a histogram to print at SIGINT.
-bout bench_probe startup --runs "$START_RUNS" --tag floor -- \
-	/bin/bench_probe banner
-# "multi": kprobe_multi links (opt-in; where the kernel has them).
-if /bin/ext4dist --check | grep -q '^kprobe_multi  *yes'; then
-	bout bench_probe startup --runs "$START_RUNS" --tag multi \
-		--touch /mnt/ext4/data -- /bin/ext4dist --attach=multi
+if want startup; then
+	bout bench_probe startup --runs "$START_RUNS" --tag floor -- \
+		/bin/bench_probe banner
+	# "default": no --attach, as a user starts it.
+	bout bench_probe startup --runs "$START_RUNS" --tag default \
+		--touch /mnt/ext4/data -- /bin/ext4dist
+	for mode in $modes; do
+		bout bench_probe startup --runs "$START_RUNS" --tag "$mode" \
+			--touch /mnt/ext4/data -- /bin/ext4dist --attach=$mode
+	done
 fi
-for mode in pmu tracefs; do
-	bout bench_probe startup --runs "$START_RUNS" --tag "$mode" \
-		--touch /mnt/ext4/data -- /bin/ext4dist --attach=$mode
-done
+
+# --- where start-up and exit go: a sampled kernel profile of one run each.
+if want profile; then
+	for mode in $modes; do
+		bout bench_probe profile --tag "$mode" --touch /mnt/ext4/data \
+			-- /bin/ext4dist --attach=$mode
+	done
+fi
 
 # --- the comparison program set, on ext4_file_read_iter.
-bout bench_probe variants /bench/variants.bpf.o /mnt/ext4/variants.dat \
-	"$VAR_ITERS" "$VAR_ROUNDS"
+if want variants; then
+	bout bench_probe variants /bench/variants.bpf.o /mnt/ext4/variants.dat \
+		"$VAR_ITERS" "$VAR_ROUNDS"
+fi
 
 b "done"

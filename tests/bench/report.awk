@@ -74,7 +74,13 @@ $1 == "variant" {
 function opns(R, mode, o) { return med("op" SUBSEP R SUBSEP mode SUBSEP o) }
 function progns(R, mode, pr) { return med("prog" SUBSEP R SUBSEP mode SUBSEP pr) }
 
-function tables(R, title,   i, o, u, p, t, pr, m, n, bcc) {
+# The attach modes measured in run R (env modes=pmu,tracefs[,multi]).
+function run_modes(R, M,   n) {
+	n = split(ENV[R, "modes"] == "" ? "pmu,tracefs" : ENV[R, "modes"], M, ",")
+	return n
+}
+
+function tables(R, title,   i, j, o, u, p, t, pr, m, n, bcc, M, nm, v) {
 	print ""
 	print "=== " title
 	printf "kernel %s, %s CPU, clocksource %s, bpf_jit_enable %s, bpf_stats_enabled %s, %s ftrace-able functions\n",
@@ -82,21 +88,34 @@ function tables(R, title,   i, o, u, p, t, pr, m, n, bcc) {
 		ENV[R, "bpf_jit_enable"], ENV[R, "bpf_stats_enabled"], ENV[R, "ftrace_functions"]
 
 	print ""
+	nm = run_modes(R, M)
 	print "1. Workload, ns per operation (median of rounds), traced / untraced"
-	printf "%-12s %12s %12s %8s %12s %8s\n", "operation", "untraced", "pmu", "ratio", "tracefs", "ratio"
+	printf "%-12s %12s", "operation", "untraced"
+	for (j = 1; j <= nm; j++) printf " %12s %8s", M[j], "ratio"
+	printf "\n"
 	for (i = 1; i <= nops; i++) {
 		o = OPS[i]
-		u = opns(R, "untraced", o); p = opns(R, "pmu", o); t = opns(R, "tracefs", o)
-		printf "%-12s %12.0f %12.0f %7.2fx %12.0f %7.2fx\n", o, u, p, (u > 0 ? p / u : 0), t, (u > 0 ? t / u : 0)
+		u = opns(R, "untraced", o)
+		printf "%-12s %12.0f", o, u
+		for (j = 1; j <= nm; j++) { p = opns(R, M[j], o); printf " %12.0f %7.2fx", p, (u > 0 ? p / u : 0) }
+		printf "\n"
 	}
 
 	print ""
 	print "2. ext4dist's own programs: kernel bpf_stats run_time_ns / run_cnt (median of rounds)"
-	printf "%-34s %10s %10s %10s %7s %6s\n", "probe", "pmu ns", "tracefs ns", "runs", "insns", "JIT B"
+	printf "%-34s", "probe"
+	for (j = 1; j <= nm; j++) printf " %10s", M[j] " ns"
+	printf " %10s %7s %6s\n", "runs", "insns", "JIT B"
 	for (i = 1; i <= nprobes; i++) {
 		pr = PROBES[i]
-		printf "%-34s %10.0f %10.0f %10d %7d %6d\n", pr, progns(R, "pmu", pr), progns(R, "tracefs", pr),
-			PRUNS[R, "pmu", pr], XL[pr], JIT[pr]
+		printf "%-34s", pr
+		t = 0
+		for (j = 1; j <= nm; j++) {
+			v = progns(R, M[j], pr)
+			if (v < 0) printf " %10s", "-"; else printf " %10.0f", v
+			if (PRUNS[R, M[j], pr] > t) t = PRUNS[R, M[j], pr]
+		}
+		printf " %10d %7d %6d\n", t, XL[pr], JIT[pr]
 	}
 
 	print ""
@@ -128,21 +147,29 @@ function tables(R, title,   i, o, u, p, t, pr, m, n, bcc) {
 	}
 }
 
-function json_run(R, out,   i, o, u, p, t, pr, m, n, bcc) {
+function json_run(R, out,   i, j, o, u, p, t, pr, m, n, bcc, M, nm) {
 	printf "    %s: {\n      \"env\": {\"kernel\": %s, \"cpus\": %s, \"clocksource\": %s, \"bpf_jit_enable\": %s},\n",
 		q(R), q(ENV[R, "kernel"]), num(ENV[R, "cpus"]), q(ENV[R, "clocksource"]), num(ENV[R, "bpf_jit_enable"]) > out
+	nm = run_modes(R, M)
+	printf "      \"default_mode\": %s,\n", q(ENV[R, "default_mode"] == "" ? "pmu" : ENV[R, "default_mode"]) > out
 	printf "      \"ops_ns\": {" > out
 	for (i = 1; i <= nops; i++) {
 		o = OPS[i]
-		u = opns(R, "untraced", o); p = opns(R, "pmu", o); t = opns(R, "tracefs", o)
-		printf "%s\n        %s: {\"untraced\": %.1f, \"pmu\": %.1f, \"tracefs\": %.1f, \"pmu_ratio\": %.3f, \"tracefs_ratio\": %.3f}",
-			(i > 1 ? "," : ""), q(o), u, p, t, (u > 0 ? p / u : 0), (u > 0 ? t / u : 0) > out
+		u = opns(R, "untraced", o)
+		printf "%s\n        %s: {\"untraced\": %.1f", (i > 1 ? "," : ""), q(o), u > out
+		for (j = 1; j <= nm; j++) {
+			p = opns(R, M[j], o)
+			printf ", %s: %.1f, %s: %.3f", q(M[j]), p, q(M[j] "_ratio"), (u > 0 ? p / u : 0) > out
+		}
+		printf "}" > out
 	}
 	printf "\n      },\n      \"programs\": [" > out
 	for (i = 1; i <= nprobes; i++) {
 		pr = PROBES[i]
-		printf "%s\n        {\"probe\": %s, \"pmu_ns_per_run\": %.1f, \"tracefs_ns_per_run\": %.1f, \"runs_pmu\": %d, \"xlated_insns\": %d, \"jited_bytes\": %d}",
-			(i > 1 ? "," : ""), q(pr), progns(R, "pmu", pr), progns(R, "tracefs", pr), PRUNS[R, "pmu", pr], XL[pr], JIT[pr] > out
+		printf "%s\n        {\"probe\": %s", (i > 1 ? "," : ""), q(pr) > out
+		for (j = 1; j <= nm; j++)
+			printf ", %s: %.1f, %s: %d", q(M[j] "_ns_per_run"), progns(R, M[j], pr), q(M[j] "_runs"), PRUNS[R, M[j], pr] > out
+		printf ", \"xlated_insns\": %d, \"jited_bytes\": %d}", XL[pr], JIT[pr] > out
 	}
 	printf "\n      ],\n      \"startup\": {" > out
 	for (i = 1; i <= nsm; i++) {
@@ -202,7 +229,8 @@ END {
 	if (RSSHWM["tracefs"] > rssmax) rssmax = RSSHWM["tracefs"]
 	T_rss = rssmax > 0 && rssmax < 2048
 	T_bin = HOST["binary_bytes"] + 0 < 1500000
-	SM = "pmu"		# start-up as a user gets it by default
+	SM = "default"		# start-up as a user gets it: no --attach
+	if (!((W, SM, "banner_ms") in S)) SM = "pmu"	# logs of older benches
 	T_start = S[W, SM, "banner_ms"] + 0 < 50
 	# Wall clock: the least disturbed round (host noise only adds time).
 	bw = VR[W, "bcc", "total_min_ns"] + 0; pw = VR[W, SHIP, "total_min_ns"] + 0
@@ -214,7 +242,7 @@ END {
 	printf "%-50s %-34s %s\n", "target", "measured", "verdict"
 	printf "%-50s %-34s %s\n", "peak RSS < 2 MiB", rssmax " KiB", yesno(T_rss)
 	printf "%-50s %-34s %s\n", "static binary < 1.5 MB (1,500,000 bytes)", HOST["binary_bytes"] " bytes", yesno(T_bin)
-	printf "%-50s %-34s %s\n", "start-up, exec to banner (" SM ") < 50 ms, " W, sprintf("%.1f ms (floor %.1f ms)", S[W, SM, "banner_ms"], S[W, "floor", "banner_ms"]), yesno(T_start)
+	printf "%-50s %-34s %s\n", "start-up, exec to banner (" SM ": " (ENV[W, "default_mode"] == "" ? "pmu" : ENV[W, "default_mode"]) ") < 50 ms, " W, sprintf("%.1f ms (floor %.1f ms)", S[W, SM, "banner_ms"], S[W, "floor", "banner_ms"]), yesno(T_start)
 	if (D != "")
 		printf "%-50s %-34s %s\n", "  (same, icount: guest instructions / 1e6)", sprintf("%.1f M insns (floor %.1f)", S[D, SM, "banner_ms"], S[D, "floor", "banner_ms"]), "-"
 	printf "%-50s %-34s %s\n", "per-event cost < BCC string-keyed hash, " W " (min)", sprintf("%.0f ns vs %.0f ns (%.2fx)", pw, bw, (bw > 0 ? pw / bw : 0)), yesno(T_ev)
@@ -234,7 +262,7 @@ END {
 	printf "  \"targets\": {\n" > out
 	printf "    \"peak_rss_lt_2MiB\": {\"value_kb\": %d, \"met\": %s},\n", rssmax, tf(T_rss) > out
 	printf "    \"binary_lt_1.5MB\": {\"value_bytes\": %s, \"met\": %s},\n", num(HOST["binary_bytes"]), tf(T_bin) > out
-	printf "    \"startup_lt_50ms\": {\"run\": %s, \"value_ms\": %s, \"met\": %s},\n", q(W), num(S[W, SM, "banner_ms"]), tf(T_start) > out
+	printf "    \"startup_lt_50ms\": {\"run\": %s, \"mode\": %s, \"value_ms\": %s, \"met\": %s},\n", q(W), q(ENV[W, "default_mode"] == "" ? "pmu" : ENV[W, "default_mode"]), num(S[W, SM, "banner_ms"]), tf(T_start) > out
 	printf "    \"event_cost_lt_bcc_hash\": {\"run\": %s, \"statistic\": \"min of rounds\", \"value_ns\": %s, \"bcc_ns\": %s, \"median_value_ns\": %s, \"median_bcc_ns\": %s, \"met\": %s}", q(W), pw, bw, pwm, bwm, tf(T_ev) > out
 	if (D != "")
 		printf ",\n    \"event_cost_lt_bcc_hash_icount\": {\"value_insns\": %s, \"bcc_insns\": %s, \"met\": %s}", pd, bd, tf(T_evd) > out

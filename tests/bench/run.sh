@@ -11,7 +11,9 @@
 # Environment (besides tests/vm/lib.sh's): BENCH_SERIES (6.1), BENCH_OPS_N
 # (5000 calls per op and round), BENCH_OPS_REPS (3), BENCH_ROUNDS (3),
 # BENCH_VAR_ITERS (5000 preads per variant and round), BENCH_VAR_ROUNDS (9),
-# BENCH_START_RUNS (7), BENCH_ICOUNT (1; 0 skips the icount boot).
+# BENCH_START_RUNS (7), BENCH_ICOUNT (1; 0 skips the icount boot),
+# BENCH_TCG (1; 0 skips the wall-clock boot), BENCH_SECTIONS (the guest's
+# parts: "ops startup profile variants").
 set -eu
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$BENCH_DIR/../.." && pwd)
@@ -96,6 +98,7 @@ ROUNDS=${BENCH_ROUNDS:-3}
 VAR_ITERS=${BENCH_VAR_ITERS:-5000}
 VAR_ROUNDS=${BENCH_VAR_ROUNDS:-9}
 START_RUNS=${BENCH_START_RUNS:-7}
+SECTIONS="${BENCH_SECTIONS:-ops startup profile variants}"
 EOF
 chmod 755 "$stage/guest/demo.sh" "$stage"/bin/*
 (cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$OUT/overlay.cpio.gz"
@@ -137,11 +140,14 @@ if [ "${EXT4DIST_VM_KVM:-0}" = 1 ]; then
 	bench_boot kvm -accel kvm -cpu host
 	runs="kvm"
 else
-	bench_boot tcg -accel tcg -cpu max
-	runs="tcg"
+	runs=
+	if [ "${BENCH_TCG:-1}" = 1 ]; then
+		bench_boot tcg -accel tcg -cpu max
+		runs="tcg"
+	fi
 	if [ "${BENCH_ICOUNT:-1}" = 1 ]; then
 		bench_boot icount -accel tcg -cpu max -icount shift=0,sleep=on
-		runs="tcg icount"
+		runs="$runs icount"
 	fi
 fi
 

@@ -95,11 +95,13 @@ fi
 # --dump-bpf: the object's maps and every program, placeholders named.
 run_bin "$BIN" --dump-bpf
 expect_eq "--dump-bpf: exit status" "$RC" 0
-expect_eq "--dump-bpf: programs listed" "$(grep -c ': section k' "$TMP/out")" 15
+expect_eq "--dump-bpf: programs listed" "$(grep -c ': section [ks]' "$TMP/out")" 19
 expect_eq "--dump-bpf: PID filter placeholder named" \
-	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 14
+	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 16
 expect_eq "--dump-bpf: map references named" \
-	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 14
+	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 16
+expect_eq "--dump-bpf: function addresses named" \
+	"$(grep -c '= PATCH_IP_[A-Z]* ll' "$TMP/out")" 10
 expect_eq "--dump-bpf: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
 
 run_bin "$BIN" -p 4194304

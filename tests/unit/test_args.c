@@ -590,7 +590,7 @@ static void test_hooks(void)
 	      "argument --test-kallsyms: expected an absolute path 'rel'",
 	      "--test-kallsyms", "rel");
 	FAILS("unknown fallback",
-	      "argument --test-force-fallback: invalid choice: 'btf' (choose from 'percpu', 'lru', 'names')",
+	      "argument --test-force-fallback: invalid choice: 'btf' (choose from 'percpu', 'lru', 'names', 'multi')",
 	      "--test-force-fallback=lru,btf");
 }
 

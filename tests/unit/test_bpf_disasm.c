@@ -46,6 +46,11 @@ static const struct bpf_disasm_name patch_names[] = {
 	{ PATCH_FOPS, "PATCH_FOPS" },
 	{ PATCH_FOP_OFF, "PATCH_FOP_OFF" },
 	{ PATCH_SELF, "PATCH_SELF" },
+	{ PATCH_IP_BASE + OP_READ, "PATCH_IP_READ" },
+	{ PATCH_IP_BASE + OP_WRITE, "PATCH_IP_WRITE" },
+	{ PATCH_IP_BASE + OP_OPEN, "PATCH_IP_OPEN" },
+	{ PATCH_IP_BASE + OP_FSYNC, "PATCH_IP_FSYNC" },
+	{ PATCH_IP_BASE + OP_GETATTR, "PATCH_IP_GETATTR" },
 };
 
 struct one_case {
@@ -488,14 +493,20 @@ static void test_dump_bpf(void)
 	      "dump: map hist");
 	CHECK(strstr(text, "\n  file_words   array          key 4, value 256, entries 1\n"),
 	      "dump: map file_words");
-	CHECK(strstr(text, "\nprograms: 15\n"), "dump: fifteen programs");
+	CHECK(strstr(text, "\nprograms: 19\n"), "dump: nineteen programs");
+	CHECK(strstr(text, "\nksym_lookup: section syscall/ksym_lookup, 271 instructions\n"),
+	      "dump: the syscall symbol lookup program");
+	CHECK(strstr(text, "call bpf_kallsyms_lookup_name#179\n"),
+	      "dump: the kallsyms helper by name");
 	CHECK(strstr(text, "\nscan_file: section kprobe/ext4_file_open/scan_file, "),
 	      "dump: the scan_file program");
 	CHECK(strstr(text, "r1 = PATCH_TGID ll") &&
 	      strstr(text, " = PATCH_FACTOR ll") &&
 	      strstr(text, " = PATCH_FOPS ll") &&
 	      strstr(text, " = PATCH_FOP_OFF ll") &&
-	      strstr(text, " = PATCH_SELF ll"), "dump: every placeholder by name");
+	      strstr(text, " = PATCH_SELF ll") &&
+	      strstr(text, " = PATCH_IP_READ ll") &&
+	      strstr(text, " = PATCH_IP_GETATTR ll"), "dump: every placeholder by name");
 	CHECK(strstr(text, " = map[file_words] ll"), "dump: map names");
 	CHECK(!strstr(text, ".insn") && !strstr(text, "0x7e57"),
 	      "dump: nothing unknown, no raw placeholder");

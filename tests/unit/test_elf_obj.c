@@ -70,9 +70,10 @@ static void test_real_object(void)
 	check_int("version placeholder", obj.version, 0);
 	/*
 	 * 5 ops + generic read, entry and return each, + f_op scan, + the
-	 * kprobe_multi entry and return.
+	 * kprobe_multi entry and return by cookie and by address (ip), + the
+	 * kprobe_multi probe, + the syscall symbol lookup.
 	 */
-	check_int("program count", (long long)obj.nr_progs, 15);
+	check_int("program count", (long long)obj.nr_progs, 19);
 	check_int("map count", (long long)obj.nr_maps, 3);
 	m = bpf_obj_find_map(&obj, "hist");
 	CHECK(m, "hist map found");
@@ -107,9 +108,19 @@ static void test_real_object(void)
 	      "plain kprobe/ext4_file_open is not the variant");
 	CHECK(!bpf_obj_find_prog(&obj, PROBE_ENTRY, "vfs_read", NULL),
 	      "no program for an unknown target");
-	p = bpf_obj_find_multi(&obj, PROBE_RETURN, "ext4");
+	p = bpf_obj_find_multi(&obj, PROBE_RETURN, "ext4", NULL);
 	CHECK(p && p->multi && strcmp(p->section, "kretprobe.multi/ext4") == 0,
 	      "kretprobe.multi/ext4 found as a multi program");
+	p = bpf_obj_find_multi(&obj, PROBE_RETURN, "ext4", "ip");
+	CHECK(p && p->multi && strcmp(p->section, "kretprobe.multi/ext4/ip") == 0,
+	      "kretprobe.multi/ext4/ip found as the ip variant");
+	p = bpf_obj_find_multi(&obj, PROBE_ENTRY, "probe", NULL);
+	CHECK(p && p->multi && p->insn_cnt == 2,
+	      "kprobe.multi/probe: two instructions (r0 = 0; exit)");
+	p = bpf_obj_find_syscall(&obj, "ksym_lookup");
+	CHECK(p && p->syscall && !p->multi &&
+	      strcmp(p->section, "syscall/ksym_lookup") == 0,
+	      "syscall/ksym_lookup found as a syscall program");
 	CHECK(!bpf_obj_find_prog(&obj, PROBE_RETURN, "ext4", NULL),
 	      "a multi program is not a plain one");
 	bpf_obj_free(&obj);

@@ -149,12 +149,13 @@ bpf_prog_syms() {
 }
 
 # --- d: the map fallbacks of old kernels, forced: histograms in a plain
-# array, no names; exact counts all the same.
+# array, no names, no kprobe_multi (so kprobes carry the programs); exact
+# counts all the same.
 scenario_forced_fallbacks() {
 	local named
 	TRACED_HOOK=bpf_prog_syms
 	traced_run forced-fallbacks /mnt/ext4/sd $O $R $W $F \
-		-v --test-force-fallback percpu,lru,names -p @PID@ || {
+		-v --test-force-fallback percpu,lru,names,multi -p @PID@ || {
 		TRACED_HOOK=""
 		return 0
 	}
@@ -241,10 +242,12 @@ scenario_kretprobe_misses() {
 	fi
 }
 
-# --- f: no kprobe PMU (before 4.17): tracefs kprobe_events instead.
+# --- f: no kprobe PMU (before 4.17, so no kprobe_multi either): tracefs
+# kprobe_events instead.
 scenario_no_pmu() {
 	traced_run no-kprobe-pmu /mnt/ext4/sf1 $O $R $W $F \
-		--test-sysfs-kprobe /nonexistent -v -p @PID@ || return 0
+		--test-sysfs-kprobe /nonexistent --test-force-fallback multi \
+		-v -p @PID@ || return 0
 	expect_counts no-kprobe-pmu "$WANT"
 	expect_verbose no-kprobe-pmu-verbose "$ERR" "attach path: tracefs"
 }
