@@ -40,6 +40,38 @@ int attach_kprobe_multi_probe(int prog_fd, unsigned int n, struct errbuf *eb)
 			  n, n == 1 ? "" : "s", strerror(-fd));
 }
 
+/*
+ * struct bpf_link_info as far as kprobe_multi's "missed" (6.7): spelled out
+ * here, since older UAPI headers (6.1: Debian 12's) lack the member.
+ */
+struct link_info_kprobe_multi {
+	uint32_t type;
+	uint32_t id;
+	uint32_t prog_id;
+	uint32_t pad;
+	uint64_t addrs;		/* 0: the kernel copies no addresses */
+	uint32_t count;
+	uint32_t flags;
+	uint64_t missed;
+};
+
+int attach_kprobe_multi_missed(int link_fd, unsigned long long *missed)
+{
+	struct link_info_kprobe_multi info;
+	uint32_t len = sizeof(info);
+	int err;
+
+	memset(&info, 0, sizeof(info));
+	err = bpf_obj_info(link_fd, &info, &len);
+	if (err)
+		return err;
+	/* A kernel that knows less answers with a shorter record. */
+	if (info.type != BPF_LINK_TYPE_KPROBE_MULTI || len < sizeof(info))
+		return -ENOTSUP;
+	*missed = info.missed;
+	return 0;
+}
+
 int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			const char *const *funcs,
 			const unsigned long long *addrs,

@@ -163,7 +163,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	const struct attach_ops *ops;
 	struct errbuf eb = { "" }, why = { "" };
 	struct utsname u;
-	int priv, ext4, progs, nks, can = 1, multi_ok = 0;
+	int priv, ext4, progs, nks, can = 1, multi_ok = 0, forced_multi;
 	const char *kpath = cfg->kallsyms_path ? cfg->kallsyms_path :
 						 KALLSYMS_PATH;
 
@@ -218,9 +218,15 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 			    "not in kallsyms (ext4 not loaded)");
 	}
 
-	ops = attach_choose(&actx, cfg->attach, cfg->maxactive != 0, &eb);
-	if (!ops && multi_ok)
-		row(out, "attach path", "none by default; --attach=multi works");
+	forced_multi = cfg->attach && strcmp(cfg->attach, "multi") == 0;
+	ops = attach_choose(&actx, forced_multi ? NULL : cfg->attach,
+			    cfg->maxactive != 0, &eb);
+	/* As tracer_start: kprobe_multi first, unless a kprobe path is asked. */
+	if (multi_ok && (!cfg->attach || forced_multi) && !cfg->maxactive &&
+	    !cfg->read_generic)
+		row(out, "attach path", "kprobe_multi");
+	else if (!ops && multi_ok)
+		row(out, "attach path", "none with these options; kprobe_multi works without --maxactive and --read-path=generic");
 	else
 		row(out, "attach path", "%s", ops ? ops->name : "none");
 	/* kprobe_multi rides on fprobe: it works without kprobes too. */

@@ -101,7 +101,7 @@ static void interval_delta(struct op_hist *cur, const struct op_hist *prev,
 
 /*
  * Calls that the histograms above do not hold: say so, with the numbers.
- * missed: kprobe_profile's count for our probes (tracefs path only);
+ * missed: the kernel's count for our probes (tracefs, kprobe_multi 6.7+);
  * lost: calls whose start record was overwritten before their return.
  */
 static void warn_losses(struct tracer *t, const struct op_hist *interval,
@@ -116,8 +116,9 @@ static void warn_losses(struct tracer *t, const struct op_hist *interval,
 	*prev_missed = missed;
 	if (!dm && !lost)
 		return;
-	fprintf(stderr, "ext4dist: warning: in this interval the kernel missed %llu probe hit%s (kretprobe instances exhausted: raise --maxactive) and %llu call%s lost %s start record before returning; the histograms above do not count them\n",
-		dm, dm == 1 ? "" : "s", lost, lost == 1 ? "" : "s",
+	fprintf(stderr, "ext4dist: warning: in this interval the kernel missed %llu probe hit%s (%s) and %llu call%s lost %s start record before returning; the histograms above do not count them\n",
+		dm, dm == 1 ? "" : "s", tracer_missed_reason(t),
+		lost, lost == 1 ? "" : "s",
 		lost == 1 ? "its" : "their");
 }
 

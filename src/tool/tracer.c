@@ -362,10 +362,23 @@ int tracer_read(struct tracer *t, struct op_hist *out)
 
 unsigned long long tracer_missed(struct tracer *t)
 {
-	unsigned long long missed = 0;
+	unsigned long long missed = 0, m;
+	unsigned int i;
 
 	attach_tracefs_missed(&t->actx, t->links, t->nr_links, &missed);
+	for (i = 0; i < 2; i++)
+		if (t->multi_fd[i] >= 0 &&
+		    attach_kprobe_multi_missed(t->multi_fd[i], &m) == 0)
+			missed += m;
 	return missed;
+}
+
+const char *tracer_missed_reason(const struct tracer *t)
+{
+	/* 6.12's fprobe keeps 2 return hooks per CPU and traced function. */
+	if (t->multi_fd[0] >= 0)
+		return "kprobe_multi return hooks exhausted: --attach=tracefs --maxactive N allows more";
+	return "kretprobe instances exhausted: raise --maxactive";
 }
 
 void tracer_stop(struct tracer *t)

@@ -51,10 +51,13 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 /* Sums the histogram map over CPUs into out[NR_OPS] (running totals). */
 int tracer_read(struct tracer *t, struct op_hist *out);
 /*
- * Probe hits tracefs reports as missed for our probes so far (kprobe_profile;
- * 0 on the PMU path, which does not report them): a running total.
+ * Probe hits the kernel reports as missed for our probes so far: tracefs's
+ * kprobe_profile, or the kprobe_multi links' own count (6.7+); 0 on the
+ * PMU path, which does not report them.  A running total.
  */
 unsigned long long tracer_missed(struct tracer *t);
+/* Why hits are missed on this path, and what to do ("... : raise ..."). */
+const char *tracer_missed_reason(const struct tracer *t);
 /* Detaches every probe (return probes last), closes every fd. */
 void tracer_stop(struct tracer *t);
 

@@ -15,6 +15,10 @@
  *       line, VmHWM then, SIGINT, time to exit, ru_maxrss, and system calls
  *       made (counted in the kernel by a raw_syscalls:sys_enter perf
  *       counter on the child, enabled at exec).
+ *   bench_probe profile [--period NS] [--top N] [--tag T] [--touch F] -- CMD
+ *       samples CMD's task clock with kernel call chains from exec to the
+ *       banner, then from SIGINT to its exit: top symbols, self and
+ *       inclusive ("profile_sym" records).
  *   bench_probe variants OBJ FILE ITERS ROUNDS
  *       loads OBJ (tests/bench/variants.bpf.o) with the project's loader,
  *       attaches each variant's pair to ext4_file_read_iter in turn, does

@@ -98,7 +98,7 @@ fi
 # --- where start-up and exit go: a sampled kernel profile of one run each.
 if want profile; then
 	for mode in $modes; do
-		bout bench_probe profile --tag "$mode" --touch /mnt/ext4/data \
+		bout bench_probe profile --top 60 --tag "$mode" --touch /mnt/ext4/data \
 			-- /bin/ext4dist --attach=$mode
 	done
 fi
