@@ -454,34 +454,33 @@ static void touch(void)
 	}
 }
 
-static int startup_once(char **argv, const char *tag, int run, double *ban,
-			double *ex, double *out_ms, double *hwm, double *rss,
-			double *sc1, double *sc2)
+/*
+ * fork()s a child that waits on a pipe before exec'ing argv, its stdout
+ * on *out_fd (stderr to /dev/null), so the parent can open counters on it
+ * first; *go_fd starts it (write one byte).  Returns the pid, -1 on error.
+ */
+static pid_t spawn_gated(char **argv, int *out_fd, int *go_fd)
 {
-	int out[2], go[2], cfd, st, found = 0;
-	char buf[4096], line[512];
-	size_t ll = 0;
-	double t0, tb = 0, ti, te;
-	long long c1 = -1, c2 = -1;
-	long vmhwm = -1, srss = -1;
-	double tout = -1;
-	struct rusage ru;
-	ssize_t r;
+	int out[2], go[2];
 	pid_t c;
 
-	if (pipe(out) || pipe(go))
+	if (pipe(out))
 		return -1;
+	if (pipe(go)) {
+		close(out[0]);
+		close(out[1]);
+		return -1;
+	}
 	c = fork();
 	if (c == 0) {
 		char x;
+		int dn = open("/dev/null", O_WRONLY);
 
 		close(out[0]);
 		close(go[1]);
 		dup2(out[1], 1);
 		close(out[1]);
-		int dn = open("/dev/null", O_WRONLY);
 		dup2(dn, 2);
-		/* Wait until the parent has its counter on us. */
 		if (read(go[0], &x, 1) != 1)
 			_exit(126);
 		close(go[0]);
@@ -490,27 +489,59 @@ static int startup_once(char **argv, const char *tag, int run, double *ban,
 	}
 	close(out[1]);
 	close(go[0]);
-	cfd = syscall_counter(c);
-	t0 = now_ns();
-	if (write(go[1], "x", 1) != 1)
-		return -1;
-	close(go[1]);
-	while (!found && (r = read(out[0], buf, sizeof(buf))) > 0) {
-		ssize_t i;
+	*out_fd = out[0];
+	*go_fd = go[1];
+	return c;
+}
 
-		for (i = 0; i < r && !found; i++) {
-			if (buf[i] == '\n') {
-				line[ll] = '\0';
-				if (!strcmp(line, BANNER)) {
-					tb = now_ns();
-					found = 1;
-				}
-				ll = 0;
-			} else if (ll < sizeof(line) - 1) {
-				line[ll++] = buf[i];
+/* Reads fd until a whole line equals the banner: 1, or 0 at its end. */
+static int read_to_banner(int fd)
+{
+	char buf[4096], line[512];
+	size_t ll = 0;
+	ssize_t r, i;
+
+	while ((r = read(fd, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < r; i++) {
+			if (buf[i] != '\n') {
+				if (ll < sizeof(line) - 1)
+					line[ll++] = buf[i];
+				continue;
 			}
+			line[ll] = '\0';
+			ll = 0;
+			if (!strcmp(line, BANNER))
+				return 1;
 		}
 	}
+	return 0;
+}
+
+static int startup_once(char **argv, const char *tag, int run, double *ban,
+			double *ex, double *out_ms, double *hwm, double *rss,
+			double *sc1, double *sc2)
+{
+	int out, go, cfd, st, found;
+	char buf[4096];
+	double t0, tb = 0, ti, te;
+	long long c1 = -1, c2 = -1;
+	long vmhwm = -1, srss = -1;
+	double tout = -1;
+	struct rusage ru;
+	ssize_t r;
+	pid_t c;
+
+	c = spawn_gated(argv, &out, &go);
+	if (c < 0)
+		return -1;
+	cfd = syscall_counter(c);
+	t0 = now_ns();
+	if (write(go, "x", 1) != 1)
+		return -1;
+	close(go);
+	found = read_to_banner(out);
+	if (found)
+		tb = now_ns();
 	if (found) {
 		c1 = counter_read(cfd);
 		touch();
@@ -520,7 +551,7 @@ static int startup_once(char **argv, const char *tag, int run, double *ban,
 	}
 	ti = now_ns();
 	kill(c, SIGINT);
-	while ((r = read(out[0], buf, sizeof(buf))) > 0)
+	while ((r = read(out, buf, sizeof(buf))) > 0)
 		if (tout < 0)
 			tout = now_ns();
 	if (wait4(c, &st, 0, &ru) < 0)
@@ -529,7 +560,7 @@ static int startup_once(char **argv, const char *tag, int run, double *ban,
 	c2 = counter_read(cfd);
 	if (cfd >= 0)
 		close(cfd);
-	close(out[0]);
+	close(out);
 	printf("startup_run mode=%s run=%d banner=%d banner_ms=%.2f output_ms=%.2f exit_ms=%.2f vmhwm_kb=%ld smaps_rss_kb=%ld maxrss_kb=%ld syscalls_to_banner=%lld syscalls_total=%lld status=%d\n",
 	       tag, run, found, found ? (tb - t0) / 1e6 : -1,
 	       tout < 0 ? -1 : (tout - ti) / 1e6, (te - ti) / 1e6,
@@ -793,10 +824,9 @@ static int cmd_profile(int argc, char **argv)
 {
 	unsigned long long period = 20000;
 	const char *tag = "default";
-	int out[2], go[2], k, top = 30, found = 0, st;
+	int out, go, k, top = 30, found, st;
 	struct prof p;
 	char buf[4096];
-	ssize_t r;
 	pid_t c;
 
 	memset(&p, 0, sizeof(p));
@@ -818,61 +848,32 @@ static int cmd_profile(int argc, char **argv)
 		printf("error what=kallsyms\n");
 		return 1;
 	}
-	if (pipe(out) || pipe(go))
+	c = spawn_gated(argv + k + 1, &out, &go);
+	if (c < 0)
 		return 1;
-	c = fork();
-	if (c == 0) {
-		char x;
-
-		close(out[0]);
-		close(go[1]);
-		dup2(out[1], 1);
-		close(out[1]);
-		if (read(go[0], &x, 1) != 1)
-			_exit(126);
-		execv(argv[k + 1], argv + k + 1);
-		_exit(127);
-	}
-	close(out[1]);
-	close(go[0]);
 	if (prof_open(&p, c, period)) {
 		printf("error what=perf-open errno=%d\n", errno);
 		kill(c, SIGKILL);
+		waitpid(c, &st, 0);
 		return 1;
 	}
-	if (write(go[1], "x", 1) != 1)
+	if (write(go, "x", 1) != 1)
 		return 1;
-	close(go[1]);
-	{
-		char line[512];
-		size_t ll = 0;
-
-		while (!found && (r = read(out[0], buf, sizeof(buf))) > 0) {
-			ssize_t i;
-
-			for (i = 0; i < r && !found; i++) {
-				if (buf[i] == '\n') {
-					line[ll] = '\0';
-					found = !strcmp(line, BANNER);
-					ll = 0;
-				} else if (ll < sizeof(line) - 1) {
-					line[ll++] = buf[i];
-				}
-			}
-		}
-	}
+	close(go);
+	found = read_to_banner(out);
 	ioctl(p.fd, PERF_EVENT_IOC_DISABLE, 0);
 	prof_drain(&p);
 	prof_print(&p, tag, "start", period, top);
 	touch();
 	ioctl(p.fd, PERF_EVENT_IOC_ENABLE, 0);
 	kill(c, SIGINT);
-	while (read(out[0], buf, sizeof(buf)) > 0)
+	while (read(out, buf, sizeof(buf)) > 0)
 		;
 	waitpid(c, &st, 0);
 	prof_drain(&p);
 	prof_print(&p, tag, "exit", period, top);
 	close(p.fd);
+	close(out);
 	return found ? 0 : 1;
 }
 
