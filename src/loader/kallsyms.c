@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loader/hex.h"
+
 struct line_reader {
 	int fd;
 	int eof;
@@ -115,17 +117,6 @@ static int reader_next(struct line_reader *r, const char **line, size_t *len)
 		if (err)
 			return err;
 	}
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /*

@@ -4,7 +4,6 @@
  * running kernel put that section: together, the symbol's address.
  */
 #include "loader/modsym.h"
-#include "loader/errmsg.h"
 #include "loader/module_file.h"
 
 #include <errno.h>
@@ -111,7 +110,7 @@ static int elf_find(Elf *e, const char *sym, char *section,
 
 int modsym_find(const char *ko_path, const char *sym, char *section,
 		size_t section_len, unsigned long long *offset,
-		char *errbuf, size_t errlen)
+		struct errbuf *eb)
 {
 	struct module_image file;
 	Elf *e;
@@ -119,7 +118,7 @@ int modsym_find(const char *ko_path, const char *sym, char *section,
 
 	if (!ko_path || !sym || !section || !section_len || !offset)
 		return -EINVAL;
-	err = module_file_load(ko_path, &file, errbuf, errlen);
+	err = module_file_load(ko_path, &file, eb);
 	if (err)
 		return err;
 	elf_version(EV_CURRENT);
@@ -132,14 +131,12 @@ int modsym_find(const char *ko_path, const char *sym, char *section,
 	}
 	module_file_free(&file);
 	if (err == -ENOENT)
-		set_err(errbuf, errlen, "%s: no symbol %s", ko_path, sym);
+		errbuf_fmt(eb, "%s: no symbol %s", ko_path, sym);
 	else if (err == -EINVAL)
-		set_err(errbuf, errlen,
-			"%s: not a valid relocatable ELF file for %s",
-			ko_path, sym);
+		errbuf_fmt(eb, "%s: not a valid relocatable ELF file for %s",
+			   ko_path, sym);
 	else if (err)
-		set_err(errbuf, errlen, "%s: %s: %s", ko_path, sym,
-			strerror(-err));
+		errbuf_fmt(eb, "%s: %s: %s", ko_path, sym, strerror(-err));
 	return err;
 }
 
@@ -199,7 +196,7 @@ int modsym_section_addr(const char *sections_dir, const char *section,
 
 int modsym_resolve(const char *ko_path, const char *sections_dir,
 		   const char *sym, unsigned long long *addr,
-		   char *errbuf, size_t errlen)
+		   struct errbuf *eb)
 {
 	unsigned long long off, base;
 	char section[256];
@@ -207,22 +204,18 @@ int modsym_resolve(const char *ko_path, const char *sections_dir,
 
 	if (!addr)
 		return -EINVAL;
-	err = modsym_find(ko_path, sym, section, sizeof(section), &off,
-			  errbuf, errlen);
+	err = modsym_find(ko_path, sym, section, sizeof(section), &off, eb);
 	if (err)
 		return err;
 	err = modsym_section_addr(sections_dir, section, &base);
-	if (err == -EPERM) {
-		set_err(errbuf, errlen,
-			"%s/%s: address hidden (needs CAP_SYSLOG)",
-			sections_dir, section);
-		return err;
-	}
-	if (err) {
-		set_err(errbuf, errlen, "%s/%s: %s", sections_dir ?
-			sections_dir : "(null)", section, strerror(-err));
-		return err;
-	}
+	if (err == -EPERM)
+		return errbuf_set(eb, err,
+				  "%s/%s: address hidden (needs CAP_SYSLOG)",
+				  sections_dir, section);
+	if (err)
+		return errbuf_set(eb, err, "%s/%s: %s", sections_dir ?
+				  sections_dir : "(null)", section,
+				  strerror(-err));
 	*addr = base + off;
 	return 0;
 }

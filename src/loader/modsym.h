@@ -5,13 +5,15 @@
  * section and offset in the module's .ko file plus the section address
  * the running kernel shows in /sys/module/<mod>/sections/.
  *
- * Functions that take errbuf (may be NULL) leave a one-line human message
- * there on failure.
+ * Functions that take eb (may be NULL) leave a one-line human message in
+ * eb->msg on failure.
  */
 #ifndef EXT4DIST_LOADER_MODSYM_H
 #define EXT4DIST_LOADER_MODSYM_H
 
 #include <stddef.h>
+
+#include "loader/errbuf.h"
 
 /*
  * Section name and offset in that section of the defined symbol sym in
@@ -30,7 +32,7 @@
  */
 int modsym_find(const char *ko_path, const char *sym, char *section,
 		size_t section_len, unsigned long long *offset,
-		char *errbuf, size_t errlen);
+		struct errbuf *eb);
 
 /*
  * Load address of a section of a loaded module, read from
@@ -46,6 +48,6 @@ int modsym_section_addr(const char *sections_dir, const char *section,
 /* modsym_find() then modsym_section_addr(); same errors. */
 int modsym_resolve(const char *ko_path, const char *sections_dir,
 		   const char *sym, unsigned long long *addr,
-		   char *errbuf, size_t errlen);
+		   struct errbuf *eb);
 
 #endif

@@ -4,7 +4,6 @@
  * told by the magic bytes.
  */
 #include "loader/module_file.h"
-#include "loader/errmsg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -219,7 +218,7 @@ static enum ko_format detect_format(const struct buf *b)
 }
 
 int module_file_load(const char *path, struct module_image *out,
-		     char *errbuf, size_t errlen)
+		     struct errbuf *eb)
 {
 	struct buf raw = { 0 }, dec = { 0 };
 	const char *fmt = NULL;
@@ -230,10 +229,8 @@ int module_file_load(const char *path, struct module_image *out,
 	out->data = NULL;
 	out->len = 0;
 	err = read_file(path, &raw);
-	if (err) {
-		set_err(errbuf, errlen, "%s: %s", path, strerror(-err));
-		return err;
-	}
+	if (err)
+		return errbuf_set(eb, err, "%s: %s", path, strerror(-err));
 	switch (detect_format(&raw)) {
 	case KO_RAW:
 		out->data = raw.data;
@@ -262,12 +259,12 @@ int module_file_load(const char *path, struct module_image *out,
 	}
 	free(raw.data);
 	if (err == -ENOTSUP)
-		set_err(errbuf, errlen,
-			"%s: %s-compressed modules are not supported by this build",
-			path, fmt);
+		errbuf_fmt(eb,
+			   "%s: %s-compressed modules are not supported by this build",
+			   path, fmt);
 	else if (err)
-		set_err(errbuf, errlen, "%s: cannot decompress %s data: %s",
-			path, fmt, strerror(-err));
+		errbuf_fmt(eb, "%s: cannot decompress %s data: %s",
+			   path, fmt, strerror(-err));
 	if (err) {
 		free(dec.data);
 		return err;

@@ -3,13 +3,15 @@
  * A kernel module file read into memory, decompressed: modules ship as
  * .ko, .ko.gz, .ko.xz (Debian 6.12) or .ko.zst.
  *
- * Functions that take errbuf (may be NULL) leave a one-line human message
- * there on failure.
+ * Functions that take eb (may be NULL) leave a one-line human message in
+ * eb->msg on failure.
  */
 #ifndef EXT4DIST_LOADER_MODULE_FILE_H
 #define EXT4DIST_LOADER_MODULE_FILE_H
 
 #include <stddef.h>
+
+#include "loader/errbuf.h"
 
 /* Largest module file, compressed or not, that we read into memory. */
 #define MODSYM_MAX_SIZE		(256u << 20)
@@ -39,7 +41,7 @@ int modsym_ko_path(const char *base, char *buf, size_t len);
  *   -errno    from reading the file (-ENOENT: no such file)
  */
 int module_file_load(const char *path, struct module_image *out,
-		     char *errbuf, size_t errlen);
+		     struct errbuf *eb);
 
 /* Frees img's data and empties it; img may be NULL. */
 void module_file_free(struct module_image *img);

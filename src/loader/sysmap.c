@@ -4,7 +4,6 @@
  * out when CONFIG_KALLSYMS_ALL is off.
  */
 #include "loader/sysmap.h"
-#include "loader/errmsg.h"
 #include "loader/kallsyms.h"
 
 #include <errno.h>
@@ -62,7 +61,7 @@ int sysmap_lookup(const char *map_path, const char *sym,
 
 int sysmap_resolve(const char *map_path, const char *kallsyms_path,
 		   const char *sym, unsigned long long *addr,
-		   char *errbuf, size_t errlen)
+		   struct errbuf *eb)
 {
 	const char *names[2] = { sym, "_text" };
 	struct ksym_result map[2], live;
@@ -71,28 +70,18 @@ int sysmap_resolve(const char *map_path, const char *kallsyms_path,
 	if (!sym || !addr)
 		return -EINVAL;
 	ret = map_lookup(map_path, names, 2, map);
-	if (ret < 0) {
-		set_err(errbuf, errlen, "System.map: %s", strerror(-ret));
-		return ret;
-	}
-	if (!map[0].found || !map[1].found) {
-		set_err(errbuf, errlen, "System.map has no %s",
-			map[0].found ? "_text" : sym);
-		return -ENOENT;
-	}
+	if (ret < 0)
+		return errbuf_set(eb, ret, "System.map: %s", strerror(-ret));
+	if (!map[0].found || !map[1].found)
+		return errbuf_set(eb, -ENOENT, "System.map has no %s",
+				  map[0].found ? "_text" : sym);
 	ret = kallsyms_lookup(kallsyms_path, &names[1], 1, 0, &live, NULL);
-	if (ret == -EPERM) {
-		set_err(errbuf, errlen, "kallsyms addresses are hidden");
-		return ret;
-	}
-	if (ret < 0) {
-		set_err(errbuf, errlen, "kallsyms: %s", strerror(-ret));
-		return ret;
-	}
-	if (!live.found) {
-		set_err(errbuf, errlen, "kallsyms has no _text");
-		return -ENOENT;
-	}
+	if (ret == -EPERM)
+		return errbuf_set(eb, ret, "kallsyms addresses are hidden");
+	if (ret < 0)
+		return errbuf_set(eb, ret, "kallsyms: %s", strerror(-ret));
+	if (!live.found)
+		return errbuf_set(eb, -ENOENT, "kallsyms has no _text");
 	/* KASLR moves the whole kernel image by one offset (unsigned wrap). */
 	*addr = map[0].addr + (live.addr - map[1].addr);
 	return 0;

@@ -4,13 +4,13 @@
  * data symbols on kernels built without CONFIG_KALLSYMS_ALL, read from
  * the kernel's System.map.  (Module symbols: loader/modsym.h.)
  *
- * Functions that take errbuf (may be NULL) leave a one-line human message
- * there on failure.
+ * Functions that take eb (may be NULL) leave a one-line human message in
+ * eb->msg on failure.
  */
 #ifndef EXT4DIST_LOADER_SYSMAP_H
 #define EXT4DIST_LOADER_SYSMAP_H
 
-#include <stddef.h>
+#include "loader/errbuf.h"
 
 /*
  * Link-time address and type of sym in a System.map file (map_path NULL
@@ -29,6 +29,6 @@ int sysmap_lookup(const char *map_path, const char *sym,
  */
 int sysmap_resolve(const char *map_path, const char *kallsyms_path,
 		   const char *sym, unsigned long long *addr,
-		   char *errbuf, size_t errlen);
+		   struct errbuf *eb);
 
 #endif

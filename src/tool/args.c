@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ext4dist_abi.h"
+#include "loader/hex.h"
 #include "tool/args.h"
 
 #ifndef EXT4DIST_VERSION
@@ -217,17 +218,6 @@ static int out_of_range(struct parser *p, const char *opt, const char *s,
 static int is_digit(char c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static int hex_digit(char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /*

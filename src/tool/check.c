@@ -134,9 +134,18 @@ static int check_programs(FILE *out, int ext4, int *multi_ok)
 	return err;
 }
 
-/* Tries an "r1:" definition: maxactive arrived in 4.12. */
+/*
+ * Tries an "r1:" definition: maxactive arrived in 4.12.  Named as every
+ * ext4dist event, so a --check killed here leaves one the next start removes.
+ */
 static const char *check_maxactive(struct attach_ctx *ctx, int ext4)
 {
+	const struct probe_spec spec = {
+		.kind = PROBE_RETURN,
+		.func = "ext4_sync_file",
+		.maxactive = 1,
+		.prog_fd = -1,
+	};
 	char def[160], rm[128], ev[64];
 	int err;
 
@@ -144,8 +153,9 @@ static const char *check_maxactive(struct attach_ctx *ctx, int ext4)
 		return "no (no kprobe_events)";
 	if (!ext4)
 		return "unknown (ext4 not loaded to try it on)";
-	snprintf(ev, sizeof(ev), "%s_%d_check", ctx->prefix, (int)ctx->pid);
-	snprintf(def, sizeof(def), "r1:kprobes/%s ext4_sync_file\n", ev);
+	attach_event_name(ctx, &spec, ev, sizeof(ev));
+	snprintf(def, sizeof(def), "r%u:kprobes/%s %s\n", spec.maxactive, ev,
+		 spec.func);
 	err = tracefs_write(&ctx->tf, "kprobe_events", def);
 	if (err)
 		return "no (kernel before 4.12: return probes use the default)";

@@ -35,30 +35,31 @@ int read_path_find_fop_offset(const unsigned long long *words, unsigned int n,
 }
 
 static int fops_from_files(const struct tracer_config *cfg,
-			   unsigned long long *addr, char *why, size_t whylen)
+			   unsigned long long *addr, struct errbuf *why)
 {
-	char ko_base[512], ko[600], msg[256] = "";
+	char ko_base[512], ko[600];
 	struct utsname u;
 
 	if (uname(&u))
 		return -errno;
-	if (sysmap_resolve(NULL, cfg->kallsyms_path, FOPS_SYMBOL, addr, msg,
-			   sizeof(msg)) == 0) {
+	if (sysmap_resolve(NULL, cfg->kallsyms_path, FOPS_SYMBOL, addr,
+			   why) == 0) {
 		vlog(1, "%s found in /boot/System.map-%s: 0x%llx", FOPS_SYMBOL,
 		     u.release, *addr);
 		return 0;
 	}
-	vlog(1, "%s", msg[0] ? msg : "System.map: no luck");
+	vlog(1, "%s", why->msg[0] ? why->msg : "System.map: no luck");
 	snprintf(ko_base, sizeof(ko_base),
 		 "/lib/modules/%s/kernel/fs/ext4/ext4.ko", u.release);
 	if (modsym_ko_path(ko_base, ko, sizeof(ko)) == 0 &&
 	    modsym_resolve(ko, "/sys/module/ext4/sections", FOPS_SYMBOL, addr,
-			   msg, sizeof(msg)) == 0) {
+			   why) == 0) {
 		vlog(1, "%s found in %s plus /sys/module/ext4/sections: 0x%llx",
 		     FOPS_SYMBOL, ko, *addr);
 		return 0;
 	}
-	snprintf(why, whylen, "%s", msg[0] ? msg : "no ext4 module file");
+	if (!why->msg[0])
+		errbuf_fmt(why, "no ext4 module file");
 	return -ENOENT;
 }
 
@@ -69,7 +70,7 @@ int read_path_fops_addr(const struct tracer_config *cfg,
 	const char *kpath = cfg->kallsyms_path ? cfg->kallsyms_path :
 						 KALLSYMS_PATH;
 	struct ksym_result res;
-	char why[256] = "";
+	struct errbuf why = { "" };
 	int n;
 
 	if (cfg->fops_addr) {
@@ -94,11 +95,11 @@ int read_path_fops_addr(const struct tracer_config *cfg,
 				  strerror(-n));
 	vlog(1, "%s is not in %s (CONFIG_KALLSYMS_ALL off?): trying System.map and the module file",
 	     FOPS_SYMBOL, kpath);
-	if (fops_from_files(cfg, addr, why, sizeof(why)) == 0)
+	if (fops_from_files(cfg, addr, &why) == 0)
 		return 0;
 	return errbuf_set(eb, -ENOENT,
 			  "no %s in %s (the kernel should be built with CONFIG_KALLSYMS_ALL), nor in System.map or the ext4 module (%s); give its address with --fops-addr",
-			  FOPS_SYMBOL, kpath, why);
+			  FOPS_SYMBOL, kpath, why.msg);
 }
 
 /* Opens one regular file on some mounted ext4 file system: fd or -ENOENT. */

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *argv[MAX_ARGS + 2];
 	struct ext4dist_args a;
 	char *outbuf = NULL, *errtext = NULL;
-	size_t outlen = 0, errlen = 0, start = 0, i;
+	size_t outlen = 0, errsize = 0, start = 0, i;
 	FILE *out, *err;
 	int argc = 0, ret, code;
 
@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 
 	out = open_memstream(&outbuf, &outlen);
-	err = open_memstream(&errtext, &errlen);
+	err = open_memstream(&errtext, &errsize);
 	if (!out || !err || !argv[0])
 		abort();
 	ret = args_parse(argc, argv, &a, out, err);
@@ -55,14 +55,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (a.pid > ARGS_PID_MAX || a.maxactive > ARGS_MAXACTIVE_MAX ||
 		    a.interval > ARGS_INTERVAL_MAX || !a.count ||
 		    a.count > ARGS_COUNT_MAX || !a.ops_mask ||
-		    (a.prometheus && !*a.prometheus) || errlen)
+		    (a.prometheus && !*a.prometheus) || errsize)
 			abort();
 	}
 	if (ret == ARGS_ERR_USAGE &&
-	    (errlen == 0 || strncmp(errtext, "usage: ext4dist", 15) != 0))
+	    (errsize == 0 || strncmp(errtext, "usage: ext4dist", 15) != 0))
 		abort();
 	/* Error text echoes argv escaped: only printable ASCII and '\n'. */
-	for (i = 0; i < errlen; i++)
+	for (i = 0; i < errsize; i++)
 		if ((errtext[i] < 0x20 && errtext[i] != '\n') ||
 		    errtext[i] >= 0x7f)
 			abort();

@@ -39,7 +39,8 @@ static void setup(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned long long addr, off;
-	char type, section[64], small[8], errbuf[256];
+	char type, section[64], small[8];
+	struct errbuf eb;
 	int ret;
 
 	if (memfd < 0)
@@ -52,19 +53,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = sysmap_lookup(path, sym_text, &addr, NULL);
 	if (ret > 0)
 		abort();
-	ret = sysmap_resolve(path, path, sym_fops, &addr, errbuf,
-			     sizeof(errbuf));
-	if (ret > 0 || (ret && !memchr(errbuf, '\0', sizeof(errbuf))))
+	ret = sysmap_resolve(path, path, sym_fops, &addr, &eb);
+	if (ret > 0 || (ret && !memchr(eb.msg, '\0', sizeof(eb.msg))))
 		abort();
 
-	errbuf[0] = '\0';
-	ret = modsym_find(path, sym_fops, section, sizeof(section), &off,
-			  errbuf, sizeof(errbuf));
+	eb.msg[0] = '\0';
+	ret = modsym_find(path, sym_fops, section, sizeof(section), &off, &eb);
 	if (ret > 0 || (ret == 0 && !memchr(section, '\0', sizeof(section))))
 		abort();
 	/* A section buffer too small for most names: -ERANGE. */
-	ret = modsym_find(path, sym_fops, small, sizeof(small), &off,
-			  NULL, 0);
+	ret = modsym_find(path, sym_fops, small, sizeof(small), &off, NULL);
 	if (ret > 0 || (ret == 0 && !memchr(small, '\0', sizeof(small))))
 		abort();
 

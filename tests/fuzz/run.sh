@@ -54,7 +54,8 @@ sources_of() {
 	elf_obj) echo src/loader/elf_obj.c src/loader/errbuf.c ;;
 	kallsyms) echo src/loader/kallsyms.c ;;
 	sysmap) echo src/loader/sysmap.c src/loader/kallsyms.c \
-		src/loader/modsym.c src/loader/module_file.c ;;
+		src/loader/modsym.c src/loader/module_file.c \
+		src/loader/errbuf.c ;;
 	args) echo src/tool/args.c ;;
 	esac
 }

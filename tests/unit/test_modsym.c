@@ -151,11 +151,12 @@ static int write_gzip(const char *path, const void *data, size_t len)
 static void check_module(const char *tag, const char *path)
 {
 	unsigned long long off = 0, addr = 0;
-	char section[32], err[256], name[128];
+	char section[32], name[128];
+	struct errbuf eb;
 
 	snprintf(name, sizeof(name), "%s: find fops", tag);
 	check_int(name, modsym_find(path, "ext4_file_operations", section,
-				    sizeof(section), &off, err, sizeof(err)),
+				    sizeof(section), &off, &eb),
 		  0);
 	snprintf(name, sizeof(name), "%s: fops section", tag);
 	check_str(name, section, ".rodata");
@@ -163,12 +164,12 @@ static void check_module(const char *tag, const char *path)
 	check_int(name, off, 0x40);
 	snprintf(name, sizeof(name), "%s: resolve fops", tag);
 	check_int(name, modsym_resolve(path, SECTIONS, "ext4_file_operations",
-				       &addr, err, sizeof(err)), 0);
+				       &addr, &eb), 0);
 	snprintf(name, sizeof(name), "%s: fops address", tag);
 	check_int(name, addr, (long long)0xffffffffc0600040ULL);
 	snprintf(name, sizeof(name), "%s: resolve local text symbol", tag);
 	check_int(name, modsym_resolve(path, SECTIONS, "ext4_file_open",
-				       &addr, NULL, 0), 0);
+				       &addr, NULL), 0);
 	snprintf(name, sizeof(name), "%s: text address", tag);
 	check_int(name, addr, (long long)0xffffffffc05fe010ULL);
 }
@@ -177,56 +178,58 @@ static void test_module_errors(const char *ko, const unsigned char *elf,
 			       size_t len)
 {
 	unsigned long long off, addr = 1;
-	char section[32], err[256];
+	char section[32];
+	struct errbuf eb;
 	unsigned char *copy;
 	size_t i;
 	int ret, ok = 1;
 
-	err[0] = '\0';
+	eb.msg[0] = '\0';
 	check_int("missing symbol", modsym_resolve(ko, SECTIONS, "no_such_sym",
-		  &addr, err, sizeof(err)), -ENOENT);
-	CHECK(strstr(err, "no symbol no_such_sym"), "missing symbol message");
+		  &addr, &eb), -ENOENT);
+	CHECK(strstr(eb.msg, "no symbol no_such_sym"),
+	      "missing symbol message");
 	check_int("missing symbol leaves addr", addr, 1);
 	check_int("undefined reference is not a definition",
 		  modsym_find(ko, "printk", section, sizeof(section), &off,
-			      NULL, 0), -ENOENT);
+			      NULL), -ENOENT);
 	check_int("SHN_ABS symbol", modsym_find(ko, "abs_sym", section,
-		  sizeof(section), &off, NULL, 0), -EINVAL);
+		  sizeof(section), &off, NULL), -EINVAL);
 	check_int("offset past the section", modsym_find(ko, "big_offset",
-		  section, sizeof(section), &off, NULL, 0), -EINVAL);
+		  section, sizeof(section), &off, NULL), -EINVAL);
 	check_int("section name too long for buffer", modsym_find(ko,
-		  "ext4_file_operations", section, 7, &off, NULL, 0), -ERANGE);
+		  "ext4_file_operations", section, 7, &off, NULL), -ERANGE);
 	check_int("missing ko file", modsym_resolve(test_tmp_path("nope.ko"),
-		  SECTIONS, "ext4_file_operations", &addr, NULL, 0), -ENOENT);
+		  SECTIONS, "ext4_file_operations", &addr, NULL), -ENOENT);
 	check_int("missing sections file", modsym_resolve(ko,
-		  FIXTURES "sections_hidden", "ext4_file_open", &addr, err,
-		  sizeof(err)), -ENOENT);
-	CHECK(strstr(err, "sections_hidden/.text"),
+		  FIXTURES "sections_hidden", "ext4_file_open", &addr, &eb),
+		  -ENOENT);
+	CHECK(strstr(eb.msg, "sections_hidden/.text"),
 	      "missing sections file message names it");
 	check_int("missing sections dir", modsym_resolve(ko,
-		  FIXTURES "no_such_dir", "ext4_file_operations", &addr, NULL,
-		  0), -ENOENT);
+		  FIXTURES "no_such_dir", "ext4_file_operations", &addr, NULL),
+		  -ENOENT);
 	check_int("hidden section address", modsym_resolve(ko,
 		  FIXTURES "sections_hidden", "ext4_file_operations", &addr,
-		  err, sizeof(err)), -EPERM);
+		  &eb), -EPERM);
 	check_int("bad section file", modsym_resolve(ko,
-		  FIXTURES "sections_bad", "ext4_file_operations", &addr, NULL,
-		  0), -EINVAL);
+		  FIXTURES "sections_bad", "ext4_file_operations", &addr, NULL),
+		  -EINVAL);
 
 	check_int("garbage file", test_write_file(test_tmp_path("garbage.ko"),
 		  "this is not an ELF file at all\n", 31), 0);
 	check_int("garbage ELF", modsym_resolve(test_tmp_path("garbage.ko"),
-		  SECTIONS, "ext4_file_operations", &addr, err, sizeof(err)),
+		  SECTIONS, "ext4_file_operations", &addr, &eb),
 		  -EINVAL);
 	check_int("empty file", test_write_file(test_tmp_path("empty.ko"), "", 0), 0);
 	check_int("empty ELF", modsym_resolve(test_tmp_path("empty.ko"), SECTIONS,
-		  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+		  "ext4_file_operations", &addr, NULL), -EINVAL);
 	check_int("truncated file", test_write_file(test_tmp_path("trunc.ko"), elf,
 		  100), 0);
 	check_int("truncated ELF", modsym_resolve(test_tmp_path("trunc.ko"),
-		  SECTIONS, "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+		  SECTIONS, "ext4_file_operations", &addr, NULL), -EINVAL);
 	check_int("directory as ko", modsym_resolve(tmpdir, SECTIONS,
-		  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+		  "ext4_file_operations", &addr, NULL), -EINVAL);
 
 	copy = malloc(len);
 	if (!CHECK(copy, "corrupt: alloc"))
@@ -235,8 +238,8 @@ static void test_module_errors(const char *ko, const unsigned char *elf,
 	copy[16] = ET_EXEC;	/* e_type, little-endian low byte */
 	test_write_file(test_tmp_path("exec.ko"), copy, len);
 	check_int("ET_EXEC rejected", modsym_find(test_tmp_path("exec.ko"),
-		  "ext4_file_operations", section, sizeof(section), &off, NULL,
-		  0), -EINVAL);
+		  "ext4_file_operations", section, sizeof(section), &off, NULL),
+		  -EINVAL);
 
 	/* Every single-byte corruption: a result, never a crash. */
 	for (i = 0; i < len; i++) {
@@ -244,7 +247,7 @@ static void test_module_errors(const char *ko, const unsigned char *elf,
 		copy[i] ^= 0xff;
 		test_write_file(test_tmp_path("flip.ko"), copy, len);
 		ret = modsym_find(test_tmp_path("flip.ko"), "ext4_file_operations",
-				  section, sizeof(section), &off, NULL, 0);
+				  section, sizeof(section), &off, NULL);
 		if (ret != 0 && ret != -ENOENT && ret != -EINVAL &&
 		    ret != -ERANGE && ret != -ENOTSUP) {
 			printf("# byte %zu: %d\n", i, ret);
@@ -262,7 +265,7 @@ static void test_compressed(const unsigned char *elf, size_t len)
 	static const unsigned char zst_magic[] = { 0x28, 0xb5, 0x2f, 0xfd,
 						   9, 9, 9, 9 };
 	unsigned long long addr;
-	char err[256];
+	struct errbuf eb;
 	size_t gzlen;
 	unsigned char *gz;
 
@@ -276,23 +279,23 @@ static void test_compressed(const unsigned char *elf, size_t len)
 		test_write_file(test_tmp_path("trunc.ko.gz"), gz, gzlen / 2);
 		check_int("gzip: truncated stream", modsym_resolve(
 			  test_tmp_path("trunc.ko.gz"), SECTIONS,
-			  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+			  "ext4_file_operations", &addr, NULL), -EINVAL);
 		gz[gzlen / 2] ^= 0x55;
 		gz[gzlen / 2 + 1] ^= 0xaa;
 		test_write_file(test_tmp_path("bad.ko.gz"), gz, gzlen);
 		check_int("gzip: corrupted stream", modsym_resolve(
 			  test_tmp_path("bad.ko.gz"), SECTIONS,
-			  "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+			  "ext4_file_operations", &addr, NULL), -EINVAL);
 	}
 	free(gz);
 
 	/* Magic bytes then junk: a format error, or not built in. */
 	test_write_file(test_tmp_path("junk.ko.xz"), xz_magic, sizeof(xz_magic));
 	test_write_file(test_tmp_path("junk.ko.zst"), zst_magic, sizeof(zst_magic));
-	err[0] = '\0';
+	eb.msg[0] = '\0';
 #ifdef EXT4DIST_WITH_XZ
 	check_int("xz: junk stream", modsym_resolve(test_tmp_path("junk.ko.xz"),
-		  SECTIONS, "ext4_file_operations", &addr, err, sizeof(err)),
+		  SECTIONS, "ext4_file_operations", &addr, &eb),
 		  -EINVAL);
 	{
 		size_t cap = len + 4096, out = 0;
@@ -306,21 +309,21 @@ static void test_compressed(const unsigned char *elf, size_t len)
 			test_write_file(test_tmp_path("trunc.ko.xz"), xz, out - 10);
 			check_int("xz: truncated stream", modsym_resolve(
 				  test_tmp_path("trunc.ko.xz"), SECTIONS,
-				  "ext4_file_operations", &addr, NULL, 0),
+				  "ext4_file_operations", &addr, NULL),
 				  -EINVAL);
 		}
 		free(xz);
 	}
 #else
 	check_int("xz: not built in", modsym_resolve(test_tmp_path("junk.ko.xz"),
-		  SECTIONS, "ext4_file_operations", &addr, err, sizeof(err)),
+		  SECTIONS, "ext4_file_operations", &addr, &eb),
 		  -ENOTSUP);
-	CHECK(strstr(err, "xz-compressed modules are not supported"),
+	CHECK(strstr(eb.msg, "xz-compressed modules are not supported"),
 	      "xz: message says so");
 #endif
 #ifdef EXT4DIST_WITH_ZSTD
 	check_int("zstd: junk stream", modsym_resolve(test_tmp_path("junk.ko.zst"),
-		  SECTIONS, "ext4_file_operations", &addr, NULL, 0), -EINVAL);
+		  SECTIONS, "ext4_file_operations", &addr, NULL), -EINVAL);
 	{
 		size_t cap = ZSTD_compressBound(len), out;
 		void *zst = malloc(cap);
@@ -332,7 +335,7 @@ static void test_compressed(const unsigned char *elf, size_t len)
 			test_write_file(test_tmp_path("trunc.ko.zst"), zst, out - 5);
 			check_int("zstd: truncated stream", modsym_resolve(
 				  test_tmp_path("trunc.ko.zst"), SECTIONS,
-				  "ext4_file_operations", &addr, NULL, 0),
+				  "ext4_file_operations", &addr, NULL),
 				  -EINVAL);
 		}
 		free(zst);
@@ -340,8 +343,8 @@ static void test_compressed(const unsigned char *elf, size_t len)
 #else
 	check_int("zstd: not built in", modsym_resolve(
 		  test_tmp_path("junk.ko.zst"), SECTIONS, "ext4_file_operations",
-		  &addr, err, sizeof(err)), -ENOTSUP);
-	CHECK(strstr(err, "zstd-compressed modules are not supported"),
+		  &addr, &eb), -ENOTSUP);
+	CHECK(strstr(eb.msg, "zstd-compressed modules are not supported"),
 	      "zstd: message says so");
 #endif
 }
@@ -392,27 +395,27 @@ static void test_ko_path(void)
 static void test_module_file(const unsigned char *elf, size_t len)
 {
 	struct module_image img = { NULL, 0 };
-	char err[256] = "";
+	struct errbuf eb = { "" };
 
 	check_int("load: gzip", module_file_load(test_tmp_path("mod.ko.gz"), &img,
-		  err, sizeof(err)), 0);
+		  &eb), 0);
 	check_mem("load: gzip content", img.data, img.len, elf, len);
 	module_file_free(&img);
 	CHECK(!img.data && !img.len, "load: free empties the image");
 	check_int("load: plain", module_file_load(test_tmp_path("mod.ko"), &img,
-		  NULL, 0), 0);
+		  NULL), 0);
 	check_mem("load: plain content", img.data, img.len, elf, len);
 	module_file_free(&img);
 	img.data = (unsigned char *)1;
 	img.len = 1;
 	check_int("load: missing file", module_file_load(test_tmp_path("nope.ko"),
-		  &img, err, sizeof(err)), -ENOENT);
+		  &img, &eb), -ENOENT);
 	CHECK(!img.data && !img.len, "load: failure leaves the image empty");
-	CHECK(strstr(err, "nope.ko: No such file or directory"),
+	CHECK(strstr(eb.msg, "nope.ko: No such file or directory"),
 	      "load: missing file message names it");
 	check_int("load: truncated gzip", module_file_load(
-		  test_tmp_path("trunc.ko.gz"), &img, err, sizeof(err)), -EINVAL);
-	CHECK(strstr(err, "cannot decompress gzip data"),
+		  test_tmp_path("trunc.ko.gz"), &img, &eb), -EINVAL);
+	CHECK(strstr(eb.msg, "cannot decompress gzip data"),
 	      "load: truncated gzip message");
 	CHECK(!img.data, "load: truncated gzip leaves no data");
 }

@@ -18,7 +18,8 @@ static const char *tmpdir;
 static void test_sysmap(void)
 {
 	unsigned long long addr = 0;
-	char type = 0, err[256];
+	char type = 0;
+	struct errbuf eb;
 
 	check_int("map: lookup", sysmap_lookup(FIXTURES "sysmap_excerpt.txt",
 		  "ext4_file_operations", &addr, &type), 0);
@@ -31,29 +32,29 @@ static void test_sysmap(void)
 
 	check_int("map: resolve, no KASLR", sysmap_resolve(FIXTURES
 		  "sysmap_excerpt.txt", FIXTURES "kallsyms_core.txt",
-		  "ext4_file_operations", &addr, err, sizeof(err)), 0);
+		  "ext4_file_operations", &addr, &eb), 0);
 	check_int("map: no KASLR address", addr,
 		  (long long)0xffffffff81e10040ULL);
 	check_int("map: resolve, KASLR", sysmap_resolve(FIXTURES
 		  "sysmap_excerpt.txt", FIXTURES "kallsyms_kaslr.txt",
-		  "ext4_file_operations", &addr, err, sizeof(err)), 0);
+		  "ext4_file_operations", &addr, &eb), 0);
 	/* _text moved from ffffffff81000000 to ffffffff9a200000 */
 	check_int("map: KASLR address", addr,
 		  (long long)0xffffffff9b010040ULL);
 	check_int("map: resolve, hidden kallsyms", sysmap_resolve(FIXTURES
 		  "sysmap_excerpt.txt", FIXTURES "kallsyms_zero.txt",
-		  "ext4_file_operations", &addr, err, sizeof(err)), -EPERM);
+		  "ext4_file_operations", &addr, &eb), -EPERM);
 	check_int("map: resolve, missing symbol", sysmap_resolve(FIXTURES
 		  "sysmap_excerpt.txt", FIXTURES "kallsyms_core.txt",
-		  "no_such_sym", &addr, err, sizeof(err)), -ENOENT);
-	check_str("map: missing symbol message", err,
+		  "no_such_sym", &addr, &eb), -ENOENT);
+	check_str("map: missing symbol message", eb.msg,
 		  "System.map has no no_such_sym");
 	test_write_file(test_tmp_path("notext"), "ffffffff81000040 T x86_verw_sel\n",
 		    32);
 	check_int("map: resolve, kallsyms without _text", sysmap_resolve(
 		  FIXTURES "sysmap_excerpt.txt", test_tmp_path("notext"),
-		  "ext4_file_operations", &addr, err, sizeof(err)), -ENOENT);
-	check_str("map: no _text message", err, "kallsyms has no _text");
+		  "ext4_file_operations", &addr, &eb), -ENOENT);
+	check_str("map: no _text message", eb.msg, "kallsyms has no _text");
 	unlink(test_tmp_path("notext"));
 }
 int main(void)
