@@ -25,6 +25,12 @@ static const struct bpf_disasm_name patch_names[] = {
 	{ PATCH_IP_BASE + OP_GETATTR, "PATCH_IP_GETATTR" },
 };
 
+const struct bpf_disasm_name *dump_bpf_placeholders(size_t *n)
+{
+	*n = sizeof(patch_names) / sizeof(patch_names[0]);
+	return patch_names;
+}
+
 static void print_maps(FILE *out, const struct bpf_obj *obj)
 {
 	size_t i;

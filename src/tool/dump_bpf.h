@@ -4,7 +4,11 @@
 
 #include <stdio.h>
 
+#include "loader/bpf_disasm.h"
 #include "loader/errbuf.h"
+
+/* The PATCH_* placeholders of ext4dist_abi.h by name; *n entries. */
+const struct bpf_disasm_name *dump_bpf_placeholders(size_t *n);
 
 /*
  * Prints the embedded object's license, its maps (name, type, key and

@@ -22,6 +22,10 @@
 #include "tool/bpf_blob.h"
 #include "tool/dump_bpf.h"
 
+/* The placeholder names --dump-bpf uses (set in main). */
+static const struct bpf_disasm_name *patch_names;
+static size_t nr_patch_names;
+
 #define GOLDEN_PROG_SECTION "kretprobe/ext4_file_read_iter"
 #define GOLDEN_PATH "tests/unit/golden/disasm_return_ext4_file_read_iter.txt"
 
@@ -40,18 +44,6 @@
 #define T_JCOND		0xe0
 #define LDDW		(BPF_LD | BPF_IMM | BPF_DW)
 
-static const struct bpf_disasm_name patch_names[] = {
-	{ PATCH_TGID, "PATCH_TGID" },
-	{ PATCH_FACTOR, "PATCH_FACTOR" },
-	{ PATCH_FOPS, "PATCH_FOPS" },
-	{ PATCH_FOP_OFF, "PATCH_FOP_OFF" },
-	{ PATCH_SELF, "PATCH_SELF" },
-	{ PATCH_IP_BASE + OP_READ, "PATCH_IP_READ" },
-	{ PATCH_IP_BASE + OP_WRITE, "PATCH_IP_WRITE" },
-	{ PATCH_IP_BASE + OP_OPEN, "PATCH_IP_OPEN" },
-	{ PATCH_IP_BASE + OP_FSYNC, "PATCH_IP_FSYNC" },
-	{ PATCH_IP_BASE + OP_GETATTR, "PATCH_IP_GETATTR" },
-};
 
 struct one_case {
 	struct bpf_insn insn[2];
@@ -438,8 +430,7 @@ static void test_golden(void)
 		if (strcmp(obj.progs[i].section, GOLDEN_PROG_SECTION) == 0)
 			p = &obj.progs[i];
 	if (CHECK(p, "golden program " GOLDEN_PROG_SECTION " found"))
-		text = prog_text(&obj, p, patch_names,
-				 sizeof(patch_names) / sizeof(patch_names[0]),
+		text = prog_text(&obj, p, patch_names, nr_patch_names,
 				 &len, &err);
 	if (text && getenv("UPDATE_GOLDEN")) {
 		FILE *f = fopen(GOLDEN_PATH, "w");
@@ -460,7 +451,7 @@ static void test_golden(void)
 		char name[200];
 
 		text = prog_text(&obj, &obj.progs[i], patch_names,
-				 sizeof(patch_names) / sizeof(patch_names[0]),
+				 nr_patch_names,
 				 &len, &err);
 		snprintf(name, sizeof(name),
 			 "%s: no unknown instruction, no jump outside",
@@ -627,6 +618,7 @@ static void test_garbage(void)
 
 int main(void)
 {
+	patch_names = dump_bpf_placeholders(&nr_patch_names);
 	test_each_class();
 	test_api_edges();
 	test_jump_targets();
