@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ext4dist_abi.h"
 #include "loader/bpf_sys.h"
@@ -48,8 +47,7 @@ int ksym_bpf_lookup(struct bpf_obj *obj, const struct obj_load_opts *lo,
 		return err;
 	err = bpf_prog_run_ctx(p->fd, &ctx, sizeof(ctx), &ret);
 	/* Needed once: the program is not kept loaded. */
-	close(p->fd);
-	p->fd = -1;
+	bpf_obj_unload_prog(p);
 	if (err)
 		return errbuf_set(eb, err,
 				  "cannot run BPF program %s: %s (BPF_PROG_TEST_RUN of syscall programs needs 5.14+)",

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "loader/bpf_sys.h"
 #include "loader/vlog.h"
@@ -264,6 +265,14 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		     p->section, p->insn_cnt, jit, o->kern_version, fd);
 	}
 	return 0;
+}
+
+void bpf_obj_unload_prog(struct obj_prog *p)
+{
+	if (p && p->fd >= 0) {
+		close(p->fd);
+		p->fd = -1;
+	}
 }
 
 void obj_load_state_free(struct obj_load_state *st)

@@ -44,6 +44,9 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		      const struct obj_load_opts *o, struct obj_load_state *st,
 		      struct errbuf *eb);
 
+/* Closes a loaded program's fd (no-op when not loaded): it may load again. */
+void bpf_obj_unload_prog(struct obj_prog *p);
+
 void obj_load_state_free(struct obj_load_state *st);
 
 /* Human name of a map type for messages ("percpu_array"). */

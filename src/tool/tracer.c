@@ -149,15 +149,6 @@ static int attach_read(struct tracer *t, const struct tracer_config *cfg,
 	return attach_pair(t, cfg, lo, GENERIC_READ_FUNC, eb);
 }
 
-/* Closes a loaded program's fd: after use, or when falling back. */
-static void prog_unload(struct obj_prog *p)
-{
-	if (p && p->fd >= 0) {
-		close(p->fd);
-		p->fd = -1;
-	}
-}
-
 /*
  * Whether kprobe_multi links can be made here, asked with the small
  * "kprobe.multi/probe" program (loaded, asked, unloaded).
@@ -178,7 +169,7 @@ static int multi_available(struct tracer *t, const struct obj_load_opts *lo,
 				  "cannot load a kprobe_multi program: %s (kprobe_multi needs 5.18+ with CONFIG_FPROBE)",
 				  strerror(-err));
 	err = attach_kprobe_multi_probe(p->fd, n, eb);
-	prog_unload(p);
+	bpf_obj_unload_prog(p);
 	return err;
 }
 
@@ -249,8 +240,8 @@ static int attach_multi(struct tracer *t, const struct tracer_config *cfg,
 		}
 	}
 	if (err) {
-		prog_unload(ret);
-		prog_unload(ent);
+		bpf_obj_unload_prog(ret);
+		bpf_obj_unload_prog(ent);
 		return err;
 	}
 	t->read_func = ext4_op_get(OP_READ)->func;
