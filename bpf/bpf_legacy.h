@@ -54,10 +54,12 @@ static long (*bpf_kallsyms_lookup_name)(const char *name, int name_sz,
 /* x86_64 pt_regs: rdi holds argument 1, rax the return value. */
 #define REGS_PARM1(ctx) (((const __u64 *)(ctx))[14])	/* di */
 #define REGS_PARM2(ctx) (((const __u64 *)(ctx))[13])	/* si */
+#define REGS_RC(ctx) (((const __u64 *)(ctx))[10])	/* ax */
 #elif defined(__TARGET_ARCH_arm64)
 /* arm64 user_pt_regs: regs[0..30], sp, pc, pstate. */
 #define REGS_PARM1(ctx) (((const __u64 *)(ctx))[0])
 #define REGS_PARM2(ctx) (((const __u64 *)(ctx))[1])
+#define REGS_RC(ctx) (((const __u64 *)(ctx))[0])
 #else
 #error "set __TARGET_ARCH_x86 or __TARGET_ARCH_arm64"
 #endif

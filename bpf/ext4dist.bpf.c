@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ext4dist's BPF side: a kprobe on entry of each traced ext4 function stores
- * a timestamp per thread; the kretprobe computes the latency, finds its log2
- * slot and counts it in the operation's histogram.
+ * ext4dist's BPF side: a kprobe on entry of each traced ext4 function
+ * counts the call and keeps its start time per thread; the kretprobe
+ * computes the latency, finds its log2 slot and counts it in the
+ * operation's histogram, or counts why it cannot.
  *
- * Written for old kernels (see ../shared/NOTES.md): no global data, no
+ * Written for old kernels (README, "Legacy rules"): no global data, no
  * loops, no bpf-to-bpf calls, bpf_probe_read only, legacy "maps" section.
  * Run-time settings (PID filter, time unit, f_op filter) are immediates the
  * loader patches before loading: nothing is generated as source text.
@@ -13,7 +14,7 @@
 #include "ext4dist_abi.h"
 #include "log2.h"
 
-/* Thread id % START_SLOTS -> struct start_slot. */
+/* Thread id % START_SLOTS -> one start record per operation. */
 struct legacy_map_def start SEC("maps") = {
 	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = sizeof(__u32),
@@ -21,68 +22,140 @@ struct legacy_map_def start SEC("maps") = {
 	.max_entries = START_SLOTS,
 };
 
-/* Operation -> struct op_hist; per-CPU where the kernel has it (4.6). */
+/* Operation -> struct op_calls; per-CPU where the kernel has it (4.6). */
+struct legacy_map_def calls SEC("maps") = {
+	.type = BPF_MAP_TYPE_PERCPU_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct op_calls),
+	.max_entries = NR_OPS,
+};
+
+/* (epoch & 1) * NR_OPS + operation -> struct op_hist; per-CPU likewise. */
 struct legacy_map_def hist SEC("maps") = {
 	.type = BPF_MAP_TYPE_PERCPU_ARRAY,
 	.key_size = sizeof(__u32),
 	.value_size = sizeof(struct op_hist),
-	.max_entries = NR_OPS,
+	.max_entries = HIST_KEYS,
 };
 
+/* The interval epoch, written by user space. */
+struct legacy_map_def ctl SEC("maps") = {
+	.type = BPF_MAP_TYPE_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct ctl),
+	.max_entries = 1,
+};
+
+/* Atomic adds: correct on the plain-array fallback (before 4.6) too. */
+#define COUNT(field) __sync_fetch_and_add(&(field), 1)
+
+INLINE __u64 start_record(__u32 tid)
+{
+	return (__u64)(tid >> START_TID_SHIFT) << REC_TID_SHIFT | REC_LIVE |
+	       (bpf_ktime_get_ns() & REC_TS_MASK);
+}
+
+/* Whether rec was written by thread tid (the slot gives the low bits). */
+INLINE int record_of(__u64 rec, __u32 tid)
+{
+	return (rec >> REC_TID_SHIFT) == (tid >> START_TID_SHIFT);
+}
+
 /*
- * Entry: keep only the wanted process, then remember when we started.  A
- * record still in use means a call whose return we never saw: count it.
+ * Entry: keep only the wanted process (and never ext4dist itself: its
+ * --prometheus file may be on ext4), count the call, remember when it
+ * started.  A record of this same thread still there means the return
+ * probe of its previous call never ran: that call is counted as missed.
  */
 INLINE int trace_entry(__u32 op)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
-	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1);
+	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1), ckey = op;
 	struct start_slot *s;
-	struct op_hist *h;
+	struct op_calls *c;
+	__u64 old;
 
 	if (want && (id >> 32) != want)
 		return 0;
-	s = bpf_map_lookup_elem(&start, &key);
-	if (!s)
+	if ((id >> 32) == PATCHED_CONST(PATCH_SELF))
 		return 0;
-	if (s->ts) {
-		h = bpf_map_lookup_elem(&hist, &op);
-		if (h)
-			__sync_fetch_and_add(&h->lost, 1);
-	}
-	s->tid = tid;
-	s->ts = bpf_ktime_get_ns();
+	s = bpf_map_lookup_elem(&start, &key);
+	/* A key of its own: op itself must stay a known constant. */
+	c = bpf_map_lookup_elem(&calls, &ckey);
+	if (!s || !c)
+		return 0;
+	old = s->rec[op];
+	if (old && record_of(old, tid))
+		COUNT(c->missed);
+	s->rec[op] = start_record(tid);
+	COUNT(c->entries);
 	return 0;
 }
 
 /*
- * Return: other processes are turned away before any map work; a free
- * record, or one of another thread, means the call was not ours to time.
+ * The return value says whether the call's latency means anything: an
+ * asynchronous read or write returns -EIOCBQUEUED once queued, and errors
+ * are kept out of the histograms too.  1 when it was counted here.
  */
-INLINE int trace_return(__u32 op)
+INLINE int count_unusual_return(const void *ctx, __u32 op, struct op_hist *h)
+{
+	__u64 rc = REGS_RC(ctx);
+
+	if (OP_RETURNS_SSIZE(op)) {
+		if ((__s64)rc == -KERNEL_EIOCBQUEUED) {
+			COUNT(h->queued);
+			return 1;
+		}
+		if ((__s64)rc < 0) {
+			COUNT(h->errors);
+			return 1;
+		}
+	} else if ((__s32)rc < 0) {
+		COUNT(h->errors);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Return: other processes are turned away before any map work; without a
+ * record the call was not ours to time (filtered at entry, or begun before
+ * tracing).  A record of another thread: that one took over our slot.
+ */
+INLINE int trace_return(const void *ctx, __u32 op)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
 	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
-	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1);
+	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1), zero = 0, hkey;
 	struct start_slot *s;
 	struct op_hist *h;
-	__u64 ts, delta, slot;
+	struct ctl *c;
+	__u64 rec, delta, slot;
 
 	if (want && (id >> 32) != want)
 		return 0;
 	s = bpf_map_lookup_elem(&start, &key);
 	if (!s)
 		return 0;
-	ts = s->ts;
-	if (!ts || s->tid != tid)
+	rec = s->rec[op];
+	if (!rec)
 		return 0;
-	s->ts = 0;
-	delta = bpf_ktime_get_ns() - ts;
-
-	h = bpf_map_lookup_elem(&hist, &op);
+	c = bpf_map_lookup_elem(&ctl, &zero);
+	if (!c)
+		return 0;
+	hkey = (c->epoch & 1) * NR_OPS + op;
+	h = bpf_map_lookup_elem(&hist, &hkey);
 	if (!h)
+		return 0;
+	if (!record_of(rec, tid)) {
+		COUNT(h->stolen);
+		return 0;
+	}
+	s->rec[op] = 0;
+	delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
+	if (count_unusual_return(ctx, op, h))
 		return 0;
 	slot = log2l_plus1(delta / factor);
 	if (slot >= NR_SLOTS)
@@ -94,8 +167,7 @@ INLINE int trace_return(__u32 op)
 	 */
 	asm volatile("" : "+r"(slot));
 	slot &= NR_SLOTS - 1;
-	/* Atomic adds: correct on the plain-array fallback too. */
-	__sync_fetch_and_add(&h->slots[slot], 1);
+	COUNT(h->slots[slot]);
 	__sync_fetch_and_add(&h->sum_ns, delta);
 	if (delta > h->max_ns)
 		h->max_ns = delta;
@@ -131,8 +203,7 @@ SEC("kprobe/" #fn) int entry_##fn(void *ctx)				\
 }									\
 SEC("kretprobe/" #fn) int return_##fn(void *ctx)			\
 {									\
-	(void)ctx;							\
-	return trace_return(op);					\
+	return trace_return(ctx, op);					\
 }
 
 ENTRY_RETURN_PAIR(ext4_file_read_iter, OP_READ)
@@ -150,8 +221,7 @@ SEC("kprobe/generic_file_read_iter") int entry_generic_file_read_iter(void *ctx)
 
 SEC("kretprobe/generic_file_read_iter") int return_generic_file_read_iter(void *ctx)
 {
-	(void)ctx;
-	return trace_return(OP_READ);
+	return trace_return(ctx, OP_READ);
 }
 
 /*
@@ -161,22 +231,34 @@ SEC("kretprobe/generic_file_read_iter") int return_generic_file_read_iter(void *
  * Loaded only where the kernel takes them; the programs above stay the
  * path for every older kernel.
  */
+/*
+ * The operation is known only at run time here: each case calls the
+ * helper with a constant, so the verifier sees every index bounded (a
+ * bounds check on one register does not carry to the copy clang indexes
+ * with).
+ */
+#define FOR_OP(op, call) ({						\
+	int r_ = 0;							\
+	switch (op) {							\
+	case OP_READ: r_ = call(OP_READ); break;			\
+	case OP_WRITE: r_ = call(OP_WRITE); break;			\
+	case OP_OPEN: r_ = call(OP_OPEN); break;			\
+	case OP_FSYNC: r_ = call(OP_FSYNC); break;			\
+	case OP_GETATTR: r_ = call(OP_GETATTR); break;			\
+	}								\
+	r_;								\
+})
+#define ENTRY(op) trace_entry(op)
+#define RETURN(op) trace_return(ctx, op)
+
 SEC("kprobe.multi/ext4") int multi_entry(void *ctx)
 {
-	__u64 op = bpf_get_attach_cookie(ctx);
-
-	if (op >= NR_OPS)
-		return 0;
-	return trace_entry((__u32)op);
+	return FOR_OP(bpf_get_attach_cookie(ctx), ENTRY);
 }
 
 SEC("kretprobe.multi/ext4") int multi_return(void *ctx)
 {
-	__u64 op = bpf_get_attach_cookie(ctx);
-
-	if (op >= NR_OPS)
-		return 0;
-	return trace_return((__u32)op);
+	return FOR_OP(bpf_get_attach_cookie(ctx), RETURN);
 }
 
 /*
@@ -192,8 +274,7 @@ SEC("kprobe.multi/probe") int multi_probe(void *ctx)
  * The same by address, where the loader knows each function's address
  * (from kallsyms, the "syscall/ksym_lookup" program below) and patches it
  * in: bpf_get_func_ip reads the hit's address from the run context, where
- * the cookie is found by a binary search over the link's addresses
- * (make bench, 6.12: about 100 instructions less per program run).
+ * the cookie is found by a binary search over the link's addresses.
  */
 static __always_inline __u32 op_of_ip(__u64 ip)
 {
@@ -212,51 +293,62 @@ static __always_inline __u32 op_of_ip(__u64 ip)
 
 SEC("kprobe.multi/ext4/ip") int multi_entry_ip(void *ctx)
 {
-	__u32 op = op_of_ip(bpf_get_func_ip(ctx));
-
-	if (op >= NR_OPS)
-		return 0;
-	return trace_entry(op);
+	return FOR_OP(op_of_ip(bpf_get_func_ip(ctx)), ENTRY);
 }
 
 SEC("kretprobe.multi/ext4/ip") int multi_return_ip(void *ctx)
 {
-	__u32 op = op_of_ip(bpf_get_func_ip(ctx));
-
-	if (op >= NR_OPS)
-		return 0;
-	return trace_return(op);
+	return FOR_OP(op_of_ip(bpf_get_func_ip(ctx)), RETURN);
 }
 
 /*
- * f_op offset discovery: ext4_file_open(inode, file) runs with file->f_op
- * already set to &ext4_file_operations (do_dentry_open sets f_op, then
- * calls ->open), so a copy of the start of *file taken here shows where
- * f_op lives.  Only ext4dist's own open is copied.
+ * f_op offset discovery (struct open_scan): put on the ->release(inode,
+ * file) of the file system's directories, which __fput calls with
+ * file->f_op still the inode's i_fop, as do_dentry_open set it.  (Not the
+ * directories' ->open: Debian's 6.1 ext4 has none.)  Only ext4dist's own
+ * directory is copied.
  */
-struct legacy_map_def file_words SEC("maps") = {
+struct legacy_map_def open_scan SEC("maps") = {
 	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = sizeof(__u32),
-	.value_size = FILE_SCAN_WORDS * sizeof(__u64),
+	.value_size = sizeof(struct open_scan),
 	.max_entries = 1,
 };
 
-SEC("kprobe/ext4_file_open/scan_file") int scan_file(void *ctx)
+#define SCAN_CHUNK 32	/* words per copy: 256 bytes of the 512-byte stack */
+
+/*
+ * Via the stack: before 4.11 bpf_probe_read could only write there.  Each
+ * chunk of 32 words is copied in one read; a failed read leaves zeros.
+ */
+#define SCAN_COPY(dst, src, chunk) do {					\
+	__u64 w_[SCAN_CHUNK];						\
+									\
+	__builtin_memset(w_, 0, sizeof(w_));				\
+	bpf_probe_read(w_, sizeof(w_),					\
+		       (const char *)(src) + (chunk) * sizeof(w_));	\
+	__builtin_memcpy(&(dst)[(chunk) * SCAN_CHUNK], w_, sizeof(w_));	\
+} while (0)
+
+SEC("kprobe/ext4_release_dir/scan_release") int scan_release(void *ctx)
 {
+	const void *inode = (const void *)REGS_PARM1(ctx);
 	const void *filp = (const void *)REGS_PARM2(ctx);
-	__u64 words[FILE_SCAN_WORDS];
+	struct open_scan *d;
 	__u32 key = 0;
-	__u64 *dst;
 
 	if ((bpf_get_current_pid_tgid() >> 32) != PATCHED_CONST(PATCH_SELF))
 		return 0;
-	dst = bpf_map_lookup_elem(&file_words, &key);
-	if (!dst)
+	d = bpf_map_lookup_elem(&open_scan, &key);
+	if (!d)
 		return 0;
-	/* Via the stack: before 4.15ish probe_read could not write map values. */
-	if (bpf_probe_read(words, sizeof(words), filp))
-		return 0;
-	__builtin_memcpy(dst, words, sizeof(words));
+	SCAN_COPY(d->file, filp, 0);
+	SCAN_COPY(d->inode, inode, 0);
+	SCAN_COPY(d->inode, inode, 1);
+	SCAN_COPY(d->inode, inode, 2);
+	SCAN_COPY(d->inode, inode, 3);
+	d->inode_ptr = (__u64)inode;
+	d->file_ptr = (__u64)filp;
 	return 0;
 }
 
@@ -264,9 +356,8 @@ SEC("kprobe/ext4_file_open/scan_file") int scan_file(void *ctx)
  * Addresses for the kprobe_multi links, from the kernel's own kallsyms
  * (5.16+: syscall programs and bpf_kallsyms_lookup_name; kprobe_multi came
  * in 5.18).  Given names, a kprobe_multi link resolves them itself in one
- * pass expanding every kernel symbol (ftrace_lookup_symbols): on 6.12 that
- * pass is 88 % of ext4dist's start-up (make bench), where this lookup is a
- * binary search plus the module's own symbols.  Run once by
+ * pass expanding every kernel symbol (ftrace_lookup_symbols), where this
+ * lookup is a binary search plus the module's own symbols.  Run once by
  * BPF_PROG_TEST_RUN; never loaded where kprobe_multi is not used.
  */
 SEC("syscall/ksym_lookup") int ksym_lookup(struct ksym_lookup_ctx *ctx)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the BPF programs and user space agree on: operation ids, histogram
- * layout, and the placeholder constants the loader patches at load time.
- * Included by bpf/ext4dist.bpf.c (clang -target bpf) and by src/.
+ * What the BPF programs and user space agree on: operation ids, the maps'
+ * value layouts, and the placeholder constants the loader patches at load
+ * time.  Included by bpf/ext4dist.bpf.c (clang -target bpf) and by src/.
  */
 #ifndef EXT4DIST_ABI_H
 #define EXT4DIST_ABI_H
@@ -16,6 +16,15 @@ enum ext4dist_op {
 	NR_OPS,
 };
 
+/* read and write return ssize_t; open, fsync and getattr an int. */
+#define OP_RETURNS_SSIZE(op) ((op) == OP_READ || (op) == OP_WRITE)
+
+/*
+ * The kernel-internal errno an asynchronous read or write returns once it
+ * is queued (io_submit, io_uring): its "latency" is only the submission.
+ */
+#define KERNEL_EIOCBQUEUED 529
+
 /*
  * Log2 slots.  Slot s counts latencies v with log2l(v) == s, where
  * log2l(0) == log2l(1) == 1 (BCC's bpf_log2l), so slot 0 stays empty and
@@ -23,31 +32,73 @@ enum ext4dist_op {
  */
 #define NR_SLOTS 64
 
-/* One per operation in the "hist" map (per-CPU where the kernel has it). */
+/*
+ * What the return probes saw, per operation and interval ("hist" map,
+ * per-CPU where the kernel has it).  Every interval has its own buffer:
+ * key (epoch & 1) * NR_OPS + op, the epoch read from the "ctl" map, so an
+ * interval's figures (its maximum included) are its own.  User space
+ * flips the epoch, waits until no program can still be using the old one,
+ * reads that buffer and zeroes it.
+ */
 struct op_hist {
-	unsigned long long slots[NR_SLOTS];
-	unsigned long long sum_ns;	/* exact sum of latencies, nanoseconds */
-	unsigned long long max_ns;	/* largest latency seen, nanoseconds */
+	unsigned long long slots[NR_SLOTS];	/* timed calls */
+	unsigned long long sum_ns;	/* exact sum of their latencies */
+	unsigned long long max_ns;	/* the largest of them */
+	/* Returns not in slots[]: */
+	unsigned long long queued;	/* -EIOCBQUEUED: asynchronous I/O */
+	unsigned long long errors;	/* any other negative return */
 	/*
-	 * Calls of this operation whose start record was overwritten before
-	 * a return probe used it: the return of an earlier call by the same
-	 * thread was missed (kretprobe instances exhausted), or another
-	 * thread shares the start slot.  Those calls are not in slots[].
+	 * The start record had been taken over by another thread whose id
+	 * is the same modulo START_SLOTS, both inside the function at once.
 	 */
-	unsigned long long lost;
+	unsigned long long stolen;
+};
+
+#define HIST_KEYS (2 * NR_OPS)
+
+/*
+ * What the entry probes saw, per operation, never reset ("calls" map,
+ * per-CPU).  entries = timed + queued + errors + stolen + missed + the
+ * calls still in flight: whatever the attach path, every call that
+ * entered a traced function is in one of those.
+ */
+struct op_calls {
+	unsigned long long entries;
+	/*
+	 * The thread entered the function again while its previous call's
+	 * start record was still there: that call's return probe never ran
+	 * (kretprobe instances or fprobe return hooks exhausted).
+	 */
+	unsigned long long missed;
+};
+
+/* The "ctl" map's one value. */
+struct ctl {
+	unsigned int epoch;
+	unsigned int pad;
 };
 
 /*
- * Start records: an array indexed by thread id modulo START_SLOTS (a power
- * of two).  An array lookup is inlined by the verifier; a hash update and
- * delete per call cost about three times the whole rest (make bench).
+ * Start records: an array indexed by thread id modulo START_SLOTS, one
+ * 64-bit word per operation (a write on an O_SYNC file runs an fsync
+ * inside it on the same thread).  An array lookup is inlined by the
+ * verifier, where a hash update and delete per call cost three times the
+ * whole rest (tests/bench/README.md).
+ *
+ * A record is written and read as one 64-bit word, so a return can never
+ * pair one thread's id with another's timestamp: the bits of the thread
+ * id that the slot does not give (PID_MAX_LIMIT is 2^22: 7 bits), a live
+ * bit, and the entry time modulo 2^56 ns (2.28 years; the subtraction is
+ * done modulo 2^56 too).  0 = free.
  */
-#define START_SLOTS 32768
+#define START_SLOTS	32768
+#define START_TID_SHIFT	15
+#define REC_TS_MASK	((1ULL << 56) - 1)
+#define REC_LIVE	(1ULL << 56)
+#define REC_TID_SHIFT	57
 
 struct start_slot {
-	unsigned long long ts;		/* entry time, ns; 0 = free */
-	unsigned int tid;		/* thread the record belongs to */
-	unsigned int pad;
+	unsigned long long rec[NR_OPS];
 };
 
 /*
@@ -63,8 +114,21 @@ struct start_slot {
 /* Address of each operation's function (kprobe_multi by address), 0 = off */
 #define PATCH_IP_BASE	0x7e57000000000010ULL	/* + enum ext4dist_op */
 
-/* The f_op discovery probe copies this many words of a struct file. */
-#define FILE_SCAN_WORDS 32
+/*
+ * The f_op discovery: a probe on a file system's ->release(inode, file)
+ * copies the start of both objects when ext4dist itself closes something.
+ * Then file->f_op == inode->i_fop (do_dentry_open set one from the
+ * other), which tells the offset apart from every other word.
+ */
+#define SCAN_FILE_WORDS		32
+#define SCAN_INODE_WORDS	128
+
+struct open_scan {
+	unsigned long long file_ptr;	/* 0 until the probe ran */
+	unsigned long long inode_ptr;
+	unsigned long long file[SCAN_FILE_WORDS];
+	unsigned long long inode[SCAN_INODE_WORDS];
+};
 
 /*
  * The context of the "syscall/ksym_lookup" program (5.16+), in and out of

@@ -13,6 +13,7 @@
 #include "tool/args.h"
 #include "tool/check.h"
 #include "tool/dump_bpf.h"
+#include "tool/fs.h"
 #include "tool/run_loop.h"
 #include "tool/tracer.h"
 
@@ -21,6 +22,7 @@ static void config_from_args(const struct ext4dist_args *a,
 			     struct tracefs_paths *tracefs)
 {
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->fs = &fs_ext4;
 	cfg->kallsyms_path = a->test_kallsyms;
 	cfg->sysfs_kprobe = a->test_sysfs_kprobe;
 	if (a->test_tracing || a->test_debugfs) {
@@ -31,15 +33,12 @@ static void config_from_args(const struct ext4dist_args *a,
 		cfg->tracefs = tracefs;
 	}
 	cfg->load.no_percpu = !!(a->force_fallback & FORCE_NO_PERCPU);
-	cfg->load.no_lru = !!(a->force_fallback & FORCE_NO_LRU);
 	cfg->load.no_names = !!(a->force_fallback & FORCE_NO_NAMES);
 	cfg->no_multi = !!(a->force_fallback & FORCE_NO_MULTI);
 	cfg->tgid = a->pid;
 	cfg->factor = a->milliseconds ? 1000000ULL : 1000ULL;
 	cfg->ops_mask = a->ops_mask;
-	cfg->attach = a->attach == ATTACH_PMU ? "pmu" :
-		      a->attach == ATTACH_TRACEFS ? "tracefs" :
-		      a->attach == ATTACH_MULTI ? "multi" : NULL;
+	cfg->attach = a->attach;
 	cfg->maxactive = a->maxactive;
 	cfg->read_generic = a->read_path == READ_PATH_GENERIC;
 	cfg->fops_addr = a->fops_addr;

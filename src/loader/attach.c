@@ -6,117 +6,77 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loader/small_file.h"
 #include "loader/vlog.h"
-
-static int read_int_file(const char *path, int *out)
-{
-	FILE *f = fopen(path, "re");
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%d", out) == 1;
-	fclose(f);
-	return ok ? 0 : -EINVAL;
-}
 
 /* format/retprobe reads "config:0": the bit that makes a kretprobe. */
 static int read_retprobe_bit(const char *dir)
 {
-	char path[512];
-	FILE *f;
-	int bit = 0;
+	char path[512], text[64];
+	int bit;
 
 	snprintf(path, sizeof(path), "%s/format/retprobe", dir);
-	f = fopen(path, "re");
-	if (!f)
+	if (small_file_read(path, text, sizeof(text)) < 0 ||
+	    sscanf(text, "config:%d", &bit) != 1 || bit < 0 || bit > 63)
 		return 0;
-	if (fscanf(f, "config:%d", &bit) != 1 || bit < 0 || bit > 63)
-		bit = 0;
-	fclose(f);
 	return bit;
 }
 
 void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
-		     const char *sysfs_kprobe, const struct tracefs_paths *paths,
-		     int need_tracefs)
+		     const char *sysfs_kprobe, const struct tracefs_paths *paths)
 {
-	char path[512];
-	struct errbuf eb;
-
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->prefix = prefix;
 	ctx->pid = getpid();
+	ctx->pmu_type = -1;
+	ctx->paths = paths;
 	snprintf(ctx->sysfs_kprobe, sizeof(ctx->sysfs_kprobe), "%s",
 		 sysfs_kprobe ? sysfs_kprobe :
 				"/sys/bus/event_source/devices/kprobe");
+}
+
+int attach_probe_pmu(struct attach_ctx *ctx, struct errbuf *why)
+{
+	char path[512];
+	int err;
+
 	snprintf(path, sizeof(path), "%s/type", ctx->sysfs_kprobe);
-	if (read_int_file(path, &ctx->pmu_type) || ctx->pmu_type < 0) {
+	err = small_file_read_int(path, &ctx->pmu_type);
+	if (err || ctx->pmu_type < 0) {
 		ctx->pmu_type = -1;
 		vlog(1, "no kprobe PMU (%s absent: kernel before 4.17)", path);
-	} else {
-		ctx->pmu_retprobe_bit = read_retprobe_bit(ctx->sysfs_kprobe);
-		vlog(1, "kprobe PMU present: perf type %d, retprobe = config bit %d",
-		     ctx->pmu_type, ctx->pmu_retprobe_bit);
+		return errbuf_set(why, -ENOENT,
+				  "%s missing: kernel before 4.17, or no kprobes",
+				  path);
 	}
-	if (tracefs_open(&ctx->tf, paths, need_tracefs || ctx->pmu_type < 0,
-			 &eb))
+	ctx->pmu_retprobe_bit = read_retprobe_bit(ctx->sysfs_kprobe);
+	vlog(1, "kprobe PMU present: perf type %d, retprobe = config bit %d",
+	     ctx->pmu_type, ctx->pmu_retprobe_bit);
+	return 0;
+}
+
+int attach_probe_tracefs(struct attach_ctx *ctx, int may_mount,
+			 struct errbuf *why)
+{
+	struct errbuf eb;
+
+	if (!ctx->tf.dir[0] &&
+	    tracefs_open(&ctx->tf, ctx->paths, may_mount, &eb)) {
 		vlog(1, "%s", eb.msg);
-	else
-		vlog(1, "tracing dir %s%s", ctx->tf.dir,
-		     ctx->tf.has_kprobe_events ? " (has kprobe_events)" :
-						 " (no kprobe_events)");
+		return errbuf_set(why, -ENOENT, "%s", eb.msg);
+	}
+	vlog(1, "tracing dir %s%s", ctx->tf.dir,
+	     ctx->tf.has_kprobe_events ? " (has kprobe_events)" :
+					 " (no kprobe_events)");
+	if (!ctx->tf.has_kprobe_events)
+		return errbuf_set(why, -ENOENT, "no kprobe_events in %s",
+				  ctx->tf.dir);
+	return 0;
 }
 
 void attach_ctx_release(struct attach_ctx *ctx)
 {
 	tracefs_close(&ctx->tf);
-}
-
-const struct attach_ops *attach_choose(const struct attach_ctx *ctx,
-				       const char *want, int need_maxactive,
-				       struct errbuf *eb)
-{
-	int pmu = ctx->pmu_type >= 0, tfs = ctx->tf.has_kprobe_events;
-
-	if (!pmu && !tfs) {
-		errbuf_set(eb, -EOPNOTSUPP,
-			   "this kernel has no kprobes: there is no kprobe PMU (%s) and no kprobe_events in %s; ext4dist needs a kernel built with CONFIG_KPROBES=y and CONFIG_KPROBE_EVENTS=y",
-			   ctx->sysfs_kprobe,
-			   ctx->tf.dir[0] ? ctx->tf.dir : "tracefs (none mounted)");
-		return NULL;
-	}
-	if (want && strcmp(want, "pmu") == 0) {
-		if (!pmu) {
-			errbuf_set(eb, -EOPNOTSUPP,
-				   "--attach=pmu: this kernel has no kprobe PMU (%s/type is missing; it arrived in 4.17); use --attach=tracefs",
-				   ctx->sysfs_kprobe);
-			return NULL;
-		}
-		if (need_maxactive) {
-			errbuf_set(eb, -EINVAL,
-				   "--maxactive needs the tracefs path: the kprobe PMU cannot set it; drop --attach=pmu");
-			return NULL;
-		}
-		return &attach_pmu_ops;
-	}
-	if (want && strcmp(want, "tracefs") == 0) {
-		if (!tfs) {
-			errbuf_set(eb, -EOPNOTSUPP,
-				   "--attach=tracefs: no kprobe_events in %s (CONFIG_KPROBE_EVENTS off?); use --attach=pmu",
-				   ctx->tf.dir[0] ? ctx->tf.dir : "tracefs (not mounted)");
-			return NULL;
-		}
-		return &attach_tracefs_ops;
-	}
-	if (pmu && !need_maxactive)
-		return &attach_pmu_ops;
-	if (!tfs) {
-		errbuf_set(eb, -EOPNOTSUPP,
-			   "--maxactive needs kprobe_events in tracefs, which this kernel lacks");
-		return NULL;
-	}
-	return &attach_tracefs_ops;
 }
 
 void probe_detach(struct attach_ctx *ctx, struct probe_link *link)

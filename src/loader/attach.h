@@ -20,8 +20,9 @@ struct attach_ctx {
 	const char *prefix;		/* event name prefix, "ext4dist" */
 	pid_t pid;			/* ours, part of every event name */
 	char sysfs_kprobe[256];		/* ".../event_source/devices/kprobe" */
-	int pmu_type;			/* -1: no kprobe PMU */
+	int pmu_type;			/* -1: no kprobe PMU (or not asked) */
 	int pmu_retprobe_bit;		/* config bit meaning "return probe" */
+	const struct tracefs_paths *paths;
 	struct tracefs tf;		/* dir "" when not available */
 };
 
@@ -51,27 +52,33 @@ extern const struct attach_ops attach_pmu_ops;
 extern const struct attach_ops attach_tracefs_ops;
 
 /*
- * Fills ctx: kprobe PMU type from sysfs (sysfs_kprobe NULL = the real one),
- * tracefs located (paths NULL = the real ones), and mounted when it is not
- * and need_tracefs is set or there is no PMU: mounting and unmounting cost
- * start-up time, and the PMU path needs tracefs only to look for stale
- * events, which a killed tracefs run leaves with tracefs still mounted.
- * Never fails for lack of a back-end: the caller decides with
- * attach_choose().
+ * Fills ctx with what no probing needs: the event name prefix and our pid,
+ * where the kprobe PMU's sysfs directory is (sysfs_kprobe NULL = the real
+ * one) and where to look for tracefs (paths NULL = the real ones).  What
+ * the kernel offers is asked by the attach_probe_*() functions, only when
+ * it matters: each one costs start-up time.
  */
 void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
-		     const char *sysfs_kprobe, const struct tracefs_paths *paths,
-		     int need_tracefs);
+		     const char *sysfs_kprobe, const struct tracefs_paths *paths);
 void attach_ctx_release(struct attach_ctx *ctx);
 
+/* 0 when the kprobe PMU is there (4.17+); else -ENOENT, why says so. */
+int attach_probe_pmu(struct attach_ctx *ctx, struct errbuf *why);
 /*
- * The back-end to use: want "pmu", "tracefs" or NULL for automatic (PMU
- * when present and no maxactive is asked for, else tracefs).  NULL with
- * the reason in eb when the kernel offers neither.
+ * 0 when tracefs (or debugfs's tracing dir) has kprobe_events, mounting
+ * tracefs when none is mounted and may_mount is set; else -ENOENT.
  */
-const struct attach_ops *attach_choose(const struct attach_ctx *ctx,
-				       const char *want, int need_maxactive,
-				       struct errbuf *eb);
+int attach_probe_tracefs(struct attach_ctx *ctx, int may_mount,
+			 struct errbuf *why);
+/*
+ * 0 when kprobe_events honours a return probe's instance count ("rN:",
+ * 4.12+), asked on func.  The kernel's README says so from 4.14; before,
+ * one definition is tried: before 4.12 the kernel takes "r1:kprobes/NAME"
+ * but ignores both the count and the name, creating an event named
+ * r_<func>_0, which is removed again.
+ */
+int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
+			   struct errbuf *why);
 
 void probe_detach(struct attach_ctx *ctx, struct probe_link *link);
 
@@ -85,11 +92,11 @@ void probe_detach(struct attach_ctx *ctx, struct probe_link *link);
  */
 /*
  * 0 when the kernel makes kprobe_multi links, asked with prog_fd (any
- * program loaded for BPF_TRACE_KPROBE_MULTI) without arming anything;
- * else -errno, and eb says so naming the first link ext4dist would make
- * (a kretprobe_multi link on n functions).
+ * program loaded for BPF_TRACE_KPROBE_MULTI) without arming anything:
+ * one entry link on one address that cannot be read (see
+ * attach_multi.c); else -errno, and eb says what the kernel answered.
  */
-int attach_kprobe_multi_probe(int prog_fd, unsigned int n, struct errbuf *eb);
+int attach_kprobe_multi_probe(int prog_fd, struct errbuf *eb);
 /*
  * Calls a kprobe_multi link missed so far (its fprobe ran out of return
  * hooks, or recursion), from BPF_OBJ_GET_INFO_BY_FD (6.7+; -ENOTSUP before).

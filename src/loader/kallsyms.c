@@ -286,6 +286,53 @@ int kallsyms_lookup(const char *path, const char *const *names, size_t n,
 	return (int)found;
 }
 
+static int is_text_type(char t)
+{
+	return t == 'T' || t == 't';
+}
+
+int kallsyms_first_text(const char *path, char *name, size_t size,
+			unsigned long long *addr)
+{
+	struct line_reader r;
+	struct ksym_line l;
+	const char *line = NULL;
+	size_t len = 0;
+	int ret, zeros = 0;
+
+	r.fd = open(path ? path : KALLSYMS_PATH, O_RDONLY | O_CLOEXEC);
+	if (r.fd < 0)
+		return -errno;
+	r.eof = 0;
+	r.start = r.end = 0;
+	r.too_long = 0;
+	while ((ret = reader_next(&r, &line, &len)) > 0) {
+		if (parse_line(line, len, &l) || !is_text_type(l.type) ||
+		    l.module_len)
+			continue;
+		if (!l.addr) {
+			/* Hidden addresses: every line reads 0. */
+			if (++zeros > 64) {
+				ret = -EPERM;
+				break;
+			}
+			continue;
+		}
+		if (l.name_len >= size) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(name, l.name, l.name_len);
+		name[l.name_len] = '\0';
+		*addr = l.addr;
+		break;
+	}
+	close(r.fd);
+	if (ret == 0)
+		return zeros ? -EPERM : -ENOENT;
+	return ret < 0 ? ret : 0;
+}
+
 int kallsyms_stats_have_data(const struct ksym_stats *stats)
 {
 	if (!stats || !stats->complete || !stats->lines)

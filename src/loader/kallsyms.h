@@ -54,6 +54,17 @@ int kallsyms_lookup(const char *path, const char *const *names, size_t n,
 		    struct ksym_stats *stats);
 
 /*
+ * The first core-kernel text symbol (type T or t, no module) in the
+ * kallsyms-format file at path: its name and address.  It comes within
+ * the first lines (kallsyms lists the core kernel by address), so this is
+ * cheap.  Unlike _text, which kernels built without CONFIG_KALLSYMS_ALL
+ * leave out on some architectures (32-bit ARM), there always is one.
+ * Returns 0, -ENOENT, -EPERM (addresses hidden), or -errno.
+ */
+int kallsyms_first_text(const char *path, char *name, size_t size,
+			unsigned long long *addr);
+
+/*
  * Whether a complete scan (KSYM_SCAN_ALL) shows the data symbols that only
  * CONFIG_KALLSYMS_ALL exports.  Heuristic: at least 1 in 20 well-formed
  * lines has a data type (d D b B r R).  With KALLSYMS_ALL a large share

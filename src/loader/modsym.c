@@ -58,8 +58,24 @@ static int symbol_place(Elf *e, const GElf_Sym *s, GElf_Word shndx,
 	return 0;
 }
 
-static int elf_find(Elf *e, const char *sym, char *section,
-		    size_t section_len, unsigned long long *offset)
+/* The index in names[0..n-1] of name, or -1. */
+static int name_index(const char *const *names, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * One pass over the symbol tables for every name: fills place[i] (section
+ * and offset) and found[i] for the defined ones.  Returns how many were
+ * found, or -EINVAL for a damaged file.
+ */
+static int elf_find_many(Elf *e, const char *const *names, size_t n,
+			 struct modsym_place *place, int *found)
 {
 	Elf_Data *data, *xdata;
 	Elf_Scn *scn = NULL;
@@ -69,7 +85,7 @@ static int elf_find(Elf *e, const char *sym, char *section,
 	GElf_Word shndx;
 	const char *name;
 	size_t i, count, nsec;
-	int symtabs = 0;
+	int symtabs = 0, hits = 0, k, err;
 
 	if (elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) ||
 	    eh.e_type != ET_REL || elf_getshdrnum(e, &nsec) != 0 || nsec < 2)
@@ -85,11 +101,12 @@ static int elf_find(Elf *e, const char *sym, char *section,
 			return -EINVAL;
 		xdata = find_xindex(e, elf_ndxscn(scn));
 		count = data->d_size / sh.sh_entsize;
-		for (i = 1; i < count; i++) {
+		for (i = 1; i < count && (size_t)hits < n; i++) {
 			if (!gelf_getsymshndx(data, xdata, i, &s, &shndx))
 				return -EINVAL;
 			name = elf_strptr(e, sh.sh_link, s.st_name);
-			if (!name || strcmp(name, sym) != 0)
+			k = name ? name_index(names, n, name) : -1;
+			if (k < 0 || found[k])
 				continue;
 			if (s.st_shndx == SHN_UNDEF)
 				continue;	/* a reference, not a definition */
@@ -100,24 +117,29 @@ static int elf_find(Elf *e, const char *sym, char *section,
 				return -EINVAL;	/* SHN_ABS, SHN_COMMON */
 			if (s.st_shndx != SHN_XINDEX)
 				shndx = s.st_shndx;
-			return symbol_place(e, &s, shndx, section,
-					    section_len, offset);
+			err = symbol_place(e, &s, shndx, place[k].section,
+					   sizeof(place[k].section),
+					   &place[k].offset);
+			if (err)
+				return err;
+			found[k] = 1;
+			hits++;
 		}
 	}
 	/* Every loadable module has a symbol table: none means damage. */
-	return symtabs ? -ENOENT : -EINVAL;
+	return symtabs ? hits : -EINVAL;
 }
 
-int modsym_find(const char *ko_path, const char *sym, char *section,
-		size_t section_len, unsigned long long *offset,
-		struct errbuf *eb)
+int modsym_find_many(const char *ko_path, const char *const *names, size_t n,
+		     struct modsym_place *place, int *found, struct errbuf *eb)
 {
 	struct module_image file;
 	Elf *e;
 	int err;
 
-	if (!ko_path || !sym || !section || !section_len || !offset)
+	if (!ko_path || !names || !place || !found || !n)
 		return -EINVAL;
+	memset(found, 0, n * sizeof(*found));
 	err = module_file_load(ko_path, &file, eb);
 	if (err)
 		return err;
@@ -126,18 +148,38 @@ int modsym_find(const char *ko_path, const char *sym, char *section,
 	if (!e) {
 		err = -EINVAL;
 	} else {
-		err = elf_find(e, sym, section, section_len, offset);
+		err = elf_find_many(e, names, n, place, found);
 		elf_end(e);
 	}
 	module_file_free(&file);
-	if (err == -ENOENT)
-		errbuf_fmt(eb, "%s: no symbol %s", ko_path, sym);
-	else if (err == -EINVAL)
-		errbuf_fmt(eb, "%s: not a valid relocatable ELF file for %s",
-			   ko_path, sym);
-	else if (err)
-		errbuf_fmt(eb, "%s: %s: %s", ko_path, sym, strerror(-err));
+	if (err == -EINVAL)
+		errbuf_fmt(eb, "%s: not a valid relocatable ELF file", ko_path);
+	else if (err < 0)
+		errbuf_fmt(eb, "%s: %s", ko_path, strerror(-err));
 	return err;
+}
+
+int modsym_find(const char *ko_path, const char *sym, char *section,
+		size_t section_len, unsigned long long *offset,
+		struct errbuf *eb)
+{
+	struct modsym_place place;
+	int found, err;
+
+	if (!ko_path || !sym || !section || !section_len || !offset)
+		return -EINVAL;
+	err = modsym_find_many(ko_path, &sym, 1, &place, &found, eb);
+	if (err == 0) {
+		errbuf_fmt(eb, "%s: no symbol %s", ko_path, sym);
+		return -ENOENT;
+	}
+	if (err < 0)
+		return err;
+	if (strlen(place.section) >= section_len)
+		return -ERANGE;
+	strcpy(section, place.section);
+	*offset = place.offset;
+	return 0;
 }
 
 /* ---- where the running kernel put the module's sections -------------- */
@@ -194,28 +236,50 @@ int modsym_section_addr(const char *sections_dir, const char *section,
 	return 0;
 }
 
+int modsym_resolve_many(const char *ko_path, const char *sections_dir,
+			const char *const *names, size_t n,
+			unsigned long long *addrs, int *found,
+			struct errbuf *eb)
+{
+	struct modsym_place place[MODSYM_MANY_MAX];
+	unsigned long long base;
+	size_t i;
+	int hits, err;
+
+	if (n > MODSYM_MANY_MAX)
+		return -E2BIG;
+	hits = modsym_find_many(ko_path, names, n, place, found, eb);
+	if (hits <= 0)
+		return hits;
+	for (i = 0; i < n; i++) {
+		if (!found[i])
+			continue;
+		err = modsym_section_addr(sections_dir, place[i].section, &base);
+		if (err == -EPERM)
+			return errbuf_set(eb, err,
+					  "%s/%s: address hidden (needs CAP_SYSLOG)",
+					  sections_dir, place[i].section);
+		if (err)
+			return errbuf_set(eb, err, "%s/%s: %s", sections_dir ?
+					  sections_dir : "(null)",
+					  place[i].section, strerror(-err));
+		addrs[i] = base + place[i].offset;
+	}
+	return hits;
+}
+
 int modsym_resolve(const char *ko_path, const char *sections_dir,
 		   const char *sym, unsigned long long *addr,
 		   struct errbuf *eb)
 {
-	unsigned long long off, base;
-	char section[256];
-	int err;
+	int found, n;
 
 	if (!addr)
 		return -EINVAL;
-	err = modsym_find(ko_path, sym, section, sizeof(section), &off, eb);
-	if (err)
-		return err;
-	err = modsym_section_addr(sections_dir, section, &base);
-	if (err == -EPERM)
-		return errbuf_set(eb, err,
-				  "%s/%s: address hidden (needs CAP_SYSLOG)",
-				  sections_dir, section);
-	if (err)
-		return errbuf_set(eb, err, "%s/%s: %s", sections_dir ?
-				  sections_dir : "(null)", section,
-				  strerror(-err));
-	*addr = base + off;
-	return 0;
+	n = modsym_resolve_many(ko_path, sections_dir, &sym, 1, addr, &found,
+				eb);
+	if (n == 0)
+		return errbuf_set(eb, -ENOENT, "%s: no symbol %s", ko_path,
+				  sym);
+	return n < 0 ? n : 0;
 }

@@ -45,6 +45,32 @@ int modsym_find(const char *ko_path, const char *sym, char *section,
 int modsym_section_addr(const char *sections_dir, const char *section,
 			unsigned long long *addr);
 
+/* Where a symbol is in a module file: its section and offset there. */
+struct modsym_place {
+	char section[64];
+	unsigned long long offset;
+};
+
+/*
+ * modsym_find() for several names in one read of the file: found[i] tells
+ * whether names[i] is defined there, place[i] where.  Returns how many
+ * were found, or -errno as modsym_find() (never -ENOENT).
+ */
+int modsym_find_many(const char *ko_path, const char *const *names, size_t n,
+		     struct modsym_place *place, int *found, struct errbuf *eb);
+
+#define MODSYM_MANY_MAX 16
+
+/*
+ * Run-time addresses of up to MODSYM_MANY_MAX names of a loaded module:
+ * addrs[i] for every found[i].  Returns how many were found, or -errno as
+ * modsym_resolve().
+ */
+int modsym_resolve_many(const char *ko_path, const char *sections_dir,
+			const char *const *names, size_t n,
+			unsigned long long *addrs, int *found,
+			struct errbuf *eb);
+
 /* modsym_find() then modsym_section_addr(); same errors. */
 int modsym_resolve(const char *ko_path, const char *sections_dir,
 		   const char *sym, unsigned long long *addr,

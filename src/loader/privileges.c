@@ -53,29 +53,3 @@ void privileges_raise_memlock(void)
 	else
 		vlog(1, "RLIMIT_MEMLOCK raised to unlimited (kernels before 5.11 charge BPF memory to it)");
 }
-
-int possible_cpus(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
-	int lo, hi, n = 0;
-	char sep;
-
-	if (!f)
-		return -errno;
-	/* A list of ranges: "0-3", "0", "0-1,4-7". */
-	while (fscanf(f, "%d", &lo) == 1) {
-		hi = lo;
-		if (fscanf(f, "%c", &sep) == 1 && sep == '-') {
-			if (fscanf(f, "%d", &hi) != 1)
-				break;
-			if (fscanf(f, "%c", &sep) != 1)
-				sep = '\n';
-		}
-		if (hi >= lo)
-			n = hi + 1 > n ? hi + 1 : n;
-		if (sep != ',')
-			break;
-	}
-	fclose(f);
-	return n > 0 ? n : -EINVAL;
-}

@@ -14,7 +14,4 @@ int privileges_check(void);
  */
 void privileges_raise_memlock(void);
 
-/* Number of possible CPUs (per-CPU map values have one slot each). */
-int possible_cpus(void);
-
 #endif

@@ -59,30 +59,62 @@ int sysmap_lookup(const char *map_path, const char *sym,
 	return 0;
 }
 
+int sysmap_resolve_many(const char *map_path, const char *kallsyms_path,
+			const char *const *names, size_t n,
+			unsigned long long *addrs, int *found,
+			struct errbuf *eb)
+{
+	const char *all[SYSMAP_MANY_MAX + 1];
+	struct ksym_result map[SYSMAP_MANY_MAX + 1];
+	char anchor[128];
+	unsigned long long live;
+	size_t i;
+	int ret, hits = 0;
+
+	if (!names || !addrs || !found || !n || n > SYSMAP_MANY_MAX)
+		return -EINVAL;
+	/*
+	 * KASLR moves the whole kernel image by one offset: the distance
+	 * between one symbol's address in kallsyms and in the map.  The
+	 * first text symbol kallsyms lists, whatever it is called.
+	 */
+	ret = kallsyms_first_text(kallsyms_path, anchor, sizeof(anchor), &live);
+	if (ret == -EPERM)
+		return errbuf_set(eb, ret, "kallsyms addresses are hidden");
+	if (ret)
+		return errbuf_set(eb, ret, "kallsyms: %s", strerror(-ret));
+	for (i = 0; i < n; i++)
+		all[i] = names[i];
+	all[n] = anchor;
+	ret = map_lookup(map_path, all, n + 1, map);
+	if (ret < 0)
+		return errbuf_set(eb, ret, "System.map: %s", strerror(-ret));
+	if (!map[n].found)
+		return errbuf_set(eb, -ENOENT,
+				  "System.map has no %s, the first text symbol of kallsyms: not this kernel's map",
+				  anchor);
+	for (i = 0; i < n; i++) {
+		found[i] = map[i].found;
+		if (!found[i])
+			continue;
+		/* Unsigned wrap-around gives the right sum either way. */
+		addrs[i] = map[i].addr + (live - map[n].addr);
+		hits++;
+	}
+	return hits;
+}
+
 int sysmap_resolve(const char *map_path, const char *kallsyms_path,
 		   const char *sym, unsigned long long *addr,
 		   struct errbuf *eb)
 {
-	const char *names[2] = { sym, "_text" };
-	struct ksym_result map[2], live;
-	int ret;
+	int found, n;
 
 	if (!sym || !addr)
 		return -EINVAL;
-	ret = map_lookup(map_path, names, 2, map);
-	if (ret < 0)
-		return errbuf_set(eb, ret, "System.map: %s", strerror(-ret));
-	if (!map[0].found || !map[1].found)
-		return errbuf_set(eb, -ENOENT, "System.map has no %s",
-				  map[0].found ? "_text" : sym);
-	ret = kallsyms_lookup(kallsyms_path, &names[1], 1, 0, &live, NULL);
-	if (ret == -EPERM)
-		return errbuf_set(eb, ret, "kallsyms addresses are hidden");
-	if (ret < 0)
-		return errbuf_set(eb, ret, "kallsyms: %s", strerror(-ret));
-	if (!live.found)
-		return errbuf_set(eb, -ENOENT, "kallsyms has no _text");
-	/* KASLR moves the whole kernel image by one offset (unsigned wrap). */
-	*addr = map[0].addr + (live.addr - map[1].addr);
-	return 0;
+	n = sysmap_resolve_many(map_path, kallsyms_path, &sym, 1, addr, &found,
+				eb);
+	if (n == 0)
+		return errbuf_set(eb, -ENOENT, "System.map has no %s", sym);
+	return n < 0 ? n : 0;
 }

@@ -10,6 +10,8 @@
 #ifndef EXT4DIST_LOADER_SYSMAP_H
 #define EXT4DIST_LOADER_SYSMAP_H
 
+#include <stddef.h>
+
 #include "loader/errbuf.h"
 
 /*
@@ -22,13 +24,26 @@ int sysmap_lookup(const char *map_path, const char *sym,
 
 /*
  * Run-time address of sym: its System.map address moved by the KASLR
- * offset, which is the distance between "_text" in kallsyms_path (NULL
- * means /proc/kallsyms) and in the map.  The map must belong to the
- * running kernel.  Returns 0, -ENOENT (sym or _text missing), -EPERM
- * (kallsyms shows only zero addresses), or -errno.
+ * offset (see sysmap_resolve_many()).  The map must belong to the running
+ * kernel.  Returns 0, -ENOENT (sym missing, or the map is another
+ * kernel's), -EPERM (kallsyms shows only zero addresses), or -errno.
  */
 int sysmap_resolve(const char *map_path, const char *kallsyms_path,
 		   const char *sym, unsigned long long *addr,
 		   struct errbuf *eb);
+
+#define SYSMAP_MANY_MAX 16
+
+/*
+ * sysmap_resolve() for several names with one read of each file: found[i]
+ * tells whether names[i] is in the map, addrs[i] its run-time address.
+ * The offset comes from the first text symbol kallsyms lists, so no one
+ * symbol has to be listed there.  Returns how many were found, or -errno
+ * (-ENOENT: the map lacks that first symbol, so it is not this kernel's).
+ */
+int sysmap_resolve_many(const char *map_path, const char *kallsyms_path,
+			const char *const *names, size_t n,
+			unsigned long long *addrs, int *found,
+			struct errbuf *eb);
 
 #endif

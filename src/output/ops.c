@@ -50,3 +50,8 @@ int report_op_has_events(const struct op_hist *h)
 			return 1;
 	return 0;
 }
+
+int report_op_has_returns(const struct op_hist *h)
+{
+	return report_op_has_events(h) || h->queued || h->errors;
+}

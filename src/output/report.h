@@ -15,13 +15,33 @@
 /* Width of the star column (BCC's stars_max); half of it in wide mode. */
 #define REPORT_STARS_MAX 40
 
+/*
+ * What the entry side knows of one operation's calls over the period of
+ * a report (see struct op_calls in ext4dist_abi.h): every call that
+ * entered is timed (in ops[].slots), queued, an error, stolen, missed, or
+ * still in flight.
+ */
+struct op_flow {
+	unsigned long long entries;	/* calls that entered */
+	unsigned long long missed;	/* their return probe never ran */
+	/*
+	 * Calls entered and not accounted for when the report was taken:
+	 * still running (or returned since).  In the last report, after
+	 * tracing stopped: calls whose return never came.
+	 */
+	unsigned long long in_flight;
+};
+
 struct report {
 	int milliseconds;	/* label "msecs" instead of "usecs" */
 	int show_time;		/* text: "%H:%M:%S:" line (interval, no -T) */
 	int extended;		/* text: one statistics line per histogram */
+	int interval;		/* warnings say "in this interval" */
+	int final;		/* the last report: in_flight never returned */
 	time_t when;		/* time of the report (local time in text) */
 	unsigned int ops_mask;	/* bit (1u << op) per operation to print */
 	struct op_hist ops[NR_OPS];
+	struct op_flow flow[NR_OPS];
 };
 
 /* ops.c: names and bucket bounds shared by every format. */
@@ -36,6 +56,8 @@ void report_slot_bounds(unsigned int slot, unsigned long long *low,
 			unsigned long long *high);
 /* 1 when some slot of h is non-zero. */
 int report_op_has_events(const struct op_hist *h);
+/* 1 when h has timed calls or returns kept out of the histogram. */
+int report_op_has_returns(const struct op_hist *h);
 /* "usecs" or "msecs". */
 const char *report_unit(int milliseconds);
 
@@ -72,16 +94,36 @@ int report_percentile_slot(const struct op_hist *h, unsigned int p);
  */
 int report_extended_line(FILE *f, const struct op_hist *h, int milliseconds);
 
-/* report_text.c: one BCC text report (blank line, time, histograms). */
+/*
+ * report_text.c: one BCC text report (blank line, time, histograms).
+ * Below an operation's histogram (and -e line), only when there were
+ * such returns, one line of what the histogram does not hold:
+ *   not in the histogram: 3 asynchronous (-EIOCBQUEUED), 1 error
+ * An operation with such returns and no timed call gets its section
+ * header and that line alone.
+ */
 int report_text(FILE *f, const struct report *r);
 
+/*
+ * report_warnings.c: the calls that entered a traced function and were
+ * not timed for a reason other than their return value, one line per
+ * operation and reason on err ("ext4dist: warning: ..."); nothing when
+ * every call adds up.  missed_why says why return probes go missing on
+ * the attach path in use ("kretprobe instances exhausted: raise
+ * --maxactive").
+ */
+int report_warnings(FILE *err, const struct report *r, const char *missed_why);
 /*
  * report_json.c: one JSON object on one line, for every operation in
  * ops_mask (in print order, also those without events):
  *   {"time":1700000000,"unit":"usecs","ops":{"read":{"buckets":[
- *   {"low":0,"high":1,"count":3}],"count":3,"sum_ns":12,"max_ns":9},...}}
+ *   {"low":0,"high":1,"count":3}],"count":3,"sum_ns":12,"max_ns":9,
+ *   "calls":5,"queued":1,"errors":0,"missed":1,"stolen":0,"in_flight":0},
+ *   ...}}
  * "time" is when in seconds since the epoch (always present); buckets are
  * the non-zero slots with report_slot_bounds(); numbers are exact.
+ * "calls" are the calls that entered in the period, the next five those
+ * of them (or of earlier ones) that are not in the histogram, and why.
  */
 int report_json(FILE *f, const struct report *r);
 
@@ -90,6 +132,8 @@ int report_json(FILE *f, const struct report *r);
  * ext4dist_latency_seconds for every operation in ops_mask.  Slot s
  * (1..63) becomes the cumulative bucket le = 2^s units in seconds (values
  * in slot s are below 2^s units), then le="+Inf"; _sum comes from sum_ns.
+ * Then the counter ext4dist_untimed_calls_total{op,reason} (reason
+ * queued, error, missed, stolen) and the gauge ext4dist_calls_in_flight.
  * Prometheus expects monotonic counters: give it running totals.
  */
 int report_prom(FILE *f, const struct report *r);

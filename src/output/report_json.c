@@ -4,7 +4,7 @@
 #include "numfmt.h"
 #include "report.h"
 
-static int put_op(FILE *f, const struct op_hist *h)
+static int put_op(FILE *f, const struct op_hist *h, const struct op_flow *c)
 {
 	char total[NUMFMT_LEN];
 	unsigned long long low, high;
@@ -23,8 +23,11 @@ static int put_op(FILE *f, const struct op_hist *h)
 			first ? "" : ",", low, high, h->slots[i]);
 		first = 0;
 	}
-	fprintf(f, "],\"count\":%s,\"sum_ns\":%llu,\"max_ns\":%llu}", total,
+	fprintf(f, "],\"count\":%s,\"sum_ns\":%llu,\"max_ns\":%llu", total,
 		h->sum_ns, h->max_ns);
+	fprintf(f, ",\"calls\":%llu,\"queued\":%llu,\"errors\":%llu,\"missed\":%llu,\"stolen\":%llu,\"in_flight\":%llu}",
+		c->entries, h->queued, h->errors, c->missed, h->stolen,
+		c->in_flight);
 	return 0;
 }
 
@@ -40,7 +43,7 @@ int report_json(FILE *f, const struct report *r)
 			continue;
 		fprintf(f, "%s\"%s\":", first ? "" : ",", report_op_name(op));
 		first = 0;
-		err = put_op(f, &r->ops[op]);
+		err = put_op(f, &r->ops[op], &r->flow[op]);
 		if (err)
 			return err;
 	}

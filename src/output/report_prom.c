@@ -5,6 +5,8 @@
 #include "report.h"
 
 #define METRIC "ext4dist_latency_seconds"
+#define UNTIMED "ext4dist_untimed_calls_total"
+#define IN_FLIGHT "ext4dist_calls_in_flight"
 
 static int put_op(FILE *f, const char *name, const struct op_hist *h,
 		  unsigned int scale)
@@ -30,6 +32,36 @@ static int put_op(FILE *f, const char *name, const struct op_hist *h,
 	return 0;
 }
 
+/* Calls that entered a traced function and are not in the histogram. */
+static void put_untimed(FILE *f, const struct report *r)
+{
+	unsigned int op;
+
+	fputs("# HELP " UNTIMED " ext4 calls not in the latency histogram, by reason.\n", f);
+	fputs("# TYPE " UNTIMED " counter\n", f);
+	for (op = 0; op < NR_OPS; op++) {
+		const char *name = report_op_name(op);
+		const struct op_hist *h = &r->ops[op];
+
+		if (!(r->ops_mask & (1u << op)))
+			continue;
+		fprintf(f, UNTIMED "{op=\"%s\",reason=\"queued\"} %llu\n", name,
+			h->queued);
+		fprintf(f, UNTIMED "{op=\"%s\",reason=\"error\"} %llu\n", name,
+			h->errors);
+		fprintf(f, UNTIMED "{op=\"%s\",reason=\"missed\"} %llu\n", name,
+			r->flow[op].missed);
+		fprintf(f, UNTIMED "{op=\"%s\",reason=\"stolen\"} %llu\n", name,
+			h->stolen);
+	}
+	fputs("# HELP " IN_FLIGHT " ext4 calls entered and not yet returned.\n", f);
+	fputs("# TYPE " IN_FLIGHT " gauge\n", f);
+	for (op = 0; op < NR_OPS; op++)
+		if (r->ops_mask & (1u << op))
+			fprintf(f, IN_FLIGHT "{op=\"%s\"} %llu\n",
+				report_op_name(op), r->flow[op].in_flight);
+}
+
 int report_prom(FILE *f, const struct report *r)
 {
 	unsigned int scale = r->milliseconds ? 3 : 6;
@@ -45,5 +77,6 @@ int report_prom(FILE *f, const struct report *r)
 		if (err)
 			return err;
 	}
+	put_untimed(f, r);
 	return ferror(f) ? -EIO : 0;
 }

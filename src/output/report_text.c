@@ -20,6 +20,21 @@ static int put_time(FILE *f, time_t when)
 	return 0;
 }
 
+/* "not in the histogram: 3 asynchronous (-EIOCBQUEUED), 1 error" */
+static void put_untimed(FILE *f, const struct op_hist *h)
+{
+	if (!h->queued && !h->errors)
+		return;
+	fputs("not in the histogram:", f);
+	if (h->queued)
+		fprintf(f, " %llu asynchronous (-EIOCBQUEUED)%s", h->queued,
+			h->errors ? "," : "");
+	if (h->errors)
+		fprintf(f, " %llu error%s", h->errors,
+			h->errors == 1 ? "" : "s");
+	fputc('\n', f);
+}
+
 int report_text(FILE *f, const struct report *r)
 {
 	const char *label = report_unit(r->milliseconds);
@@ -35,14 +50,18 @@ int report_text(FILE *f, const struct report *r)
 	}
 	for (op = 0; op < NR_OPS; op++) {
 		h = &r->ops[op];
-		if (!(r->ops_mask & (1u << op)) || !report_op_has_events(h))
+		if (!(r->ops_mask & (1u << op)) || !report_op_has_returns(h))
 			continue;
 		fprintf(f, "\noperation = '%s'\n", report_op_name(op));
-		err = report_log2_hist(f, h->slots, NR_SLOTS, label);
-		if (!err && r->extended)
-			err = report_extended_line(f, h, r->milliseconds);
-		if (err)
-			return err;
+		if (report_op_has_events(h)) {
+			err = report_log2_hist(f, h->slots, NR_SLOTS, label);
+			if (!err && r->extended)
+				err = report_extended_line(f, h,
+							   r->milliseconds);
+			if (err)
+				return err;
+		}
+		put_untimed(f, h);
 	}
 	return ferror(f) ? -EIO : 0;
 }

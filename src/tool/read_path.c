@@ -1,205 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
 #include "tool/read_path.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <mntent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "loader/bpf_sys.h"
 #include "loader/kallsyms.h"
-#include "loader/module_file.h"
 #include "loader/modsym.h"
+#include "loader/module_file.h"
+#include "loader/obj_load.h"
 #include "loader/sysmap.h"
 #include "loader/vlog.h"
-#include "tool/ext4_ops.h"
 
-#define SCAN_MAX_ENTRIES 4096
-
-int read_path_find_fop_offset(const unsigned long long *words, unsigned int n,
-			      unsigned long long fops)
+/* Word i of a copy of kernel memory, for a kernel of word-byte pointers. */
+static unsigned long long word_at(const unsigned long long *mem,
+				  unsigned int word, unsigned int i)
 {
-	unsigned int i;
+	const unsigned char *p = (const unsigned char *)mem + (size_t)i * word;
+	unsigned long long v = 0;
+	unsigned int b;
 
-	if (!fops)
-		return -ENOENT;
+	/* Little-endian: every architecture ext4dist builds for. */
+	for (b = word; b-- > 0;)
+		v = v << 8 | p[b];
+	return v;
+}
+
+/*
+ * Could v be f_op: aligned, in the kernel's half of the address space,
+ * and not a pointer into the file or the inode themselves (f_inode,
+ * f_mapping == &inode->i_data, list heads).
+ */
+static int fop_like(const struct open_scan *s, unsigned int word,
+		    unsigned long long v)
+{
+	unsigned long long kernel_min = word == 8 ? 0xfff0000000000000ULL :
+						    0x3f000000ULL;
+
+	if (v % word || v < kernel_min)
+		return 0;
+	if (v >= s->file_ptr && v - s->file_ptr < sizeof(s->file))
+		return 0;
+	return !(v >= s->inode_ptr && v - s->inode_ptr < sizeof(s->inode));
+}
+
+static int inode_holds(const struct open_scan *s, unsigned int word,
+		       unsigned long long v)
+{
+	unsigned int i, n = (unsigned int)sizeof(s->inode) / word;
+
 	for (i = 0; i < n; i++)
-		if (words[i] == fops)
-			return (int)(i * sizeof(*words));
-	return -ENOENT;
+		if (word_at(s->inode, word, i) == v)
+			return 1;
+	return 0;
 }
 
-static int fops_from_files(const struct tracer_config *cfg,
-			   unsigned long long *addr, struct errbuf *why)
+int read_path_find_fop_offset(const struct open_scan *scan, unsigned int word,
+			      unsigned long long *fop, struct errbuf *why)
 {
-	char ko_base[512], ko[600];
-	struct utsname u;
+	unsigned int i, n = (unsigned int)sizeof(scan->file) / word, hits = 0;
+	int off = -ENOENT;
+	size_t used = 0;
 
-	if (uname(&u))
-		return -errno;
-	if (sysmap_resolve(NULL, cfg->kallsyms_path, FOPS_SYMBOL, addr,
-			   why) == 0) {
-		vlog(1, "%s found in /boot/System.map-%s: 0x%llx", FOPS_SYMBOL,
-		     u.release, *addr);
-		return 0;
+	if (word != 8 && word != 4)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		unsigned long long v = word_at(scan->file, word, i);
+
+		if (!fop_like(scan, word, v) || !inode_holds(scan, word, v))
+			continue;
+		if (!hits++) {
+			off = (int)(i * word);
+			*fop = v;
+		}
+		if (why && used < sizeof(why->msg))
+			used += (size_t)snprintf(why->msg + used,
+						 sizeof(why->msg) - used,
+						 "%s%u: 0x%llx", hits > 1 ? ", " : "",
+						 i * word, v);
 	}
-	vlog(1, "%s", why->msg[0] ? why->msg : "System.map: no luck");
-	snprintf(ko_base, sizeof(ko_base),
-		 "/lib/modules/%s/kernel/fs/ext4/ext4.ko", u.release);
-	if (modsym_ko_path(ko_base, ko, sizeof(ko)) == 0 &&
-	    modsym_resolve(ko, "/sys/module/ext4/sections", FOPS_SYMBOL, addr,
-			   why) == 0) {
-		vlog(1, "%s found in %s plus /sys/module/ext4/sections: 0x%llx",
-		     FOPS_SYMBOL, ko, *addr);
-		return 0;
-	}
-	if (!why->msg[0])
-		errbuf_fmt(why, "no ext4 module file");
-	return -ENOENT;
+	return hits > 1 ? -EEXIST : off;
 }
 
-int read_path_fops_addr(const struct tracer_config *cfg,
-			unsigned long long *addr, struct errbuf *eb)
+static int is_fs_mount(const struct fs_table *fs, const char *type)
 {
-	const char *names[] = { FOPS_SYMBOL };
-	const char *kpath = cfg->kallsyms_path ? cfg->kallsyms_path :
-						 KALLSYMS_PATH;
-	struct ksym_result res;
-	struct errbuf why = { "" };
-	int n;
+	const char *const *t;
 
-	if (cfg->fops_addr) {
-		*addr = cfg->fops_addr;
-		vlog(1, "%s = 0x%llx from --fops-addr", FOPS_SYMBOL, *addr);
-		return 0;
-	}
-	n = kallsyms_lookup(kpath, names, 1, 0, &res, NULL);
-	if (n == -EPERM)
-		return errbuf_set(eb, -EPERM,
-				  "%s shows only zero addresses (kernel.kptr_restrict, or no CAP_SYSLOG): run as root or set kernel.kptr_restrict=0",
-				  kpath);
-	if (n == 1 && res.addr) {
-		*addr = res.addr;
-		vlog(1, "%s = 0x%llx from %s (type %c%s%s%s)", FOPS_SYMBOL,
-		     res.addr, kpath, res.type, res.module[0] ? ", module " : "",
-		     res.module, res.module[0] ? "" : ", core kernel");
-		return 0;
-	}
-	if (n < 0)
-		return errbuf_set(eb, n, "cannot read %s: %s", kpath,
-				  strerror(-n));
-	vlog(1, "%s is not in %s (CONFIG_KALLSYMS_ALL off?): trying System.map and the module file",
-	     FOPS_SYMBOL, kpath);
-	if (fops_from_files(cfg, addr, &why) == 0)
-		return 0;
-	return errbuf_set(eb, -ENOENT,
-			  "no %s in %s (the kernel should be built with CONFIG_KALLSYMS_ALL), nor in System.map or the ext4 module (%s); give its address with --fops-addr",
-			  FOPS_SYMBOL, kpath, why.msg);
+	for (t = fs->mount_types; *t; t++)
+		if (strcmp(*t, type) == 0)
+			return 1;
+	return 0;
 }
 
-/* Opens one regular file on some mounted ext4 file system: fd or -ENOENT. */
-static int open_ext4_file(char *which, size_t len)
+/*
+ * Opens and closes the root directory of each mount of the file system in
+ * turn, until the scan probe has run (the close runs ->release before
+ * close() returns to us): a directory, read-only, never through a
+ * symbolic link, so nothing is created, changed or set off.  Fills *scan;
+ * which names the mount.  -ENOENT when no close ran the probe.
+ */
+static int scan_mount_roots(const struct read_path_env *env, int map_fd,
+			    struct open_scan *scan, char *which, size_t len,
+			    unsigned int *tried)
 {
-	FILE *mounts = setmntent("/proc/self/mounts", "re");
+	FILE *mounts = setmntent(env->mounts_path ? env->mounts_path :
+				 "/proc/self/mounts", "re");
 	struct mntent *me;
-	int fd = -ENOENT;
+	unsigned int key = 0;
+	int err = -ENOENT;
 
 	if (!mounts)
 		return -errno;
-	while (fd < 0 && (me = getmntent(mounts)) != NULL) {
-		DIR *d;
-		struct dirent *de;
-		int seen = 0;
+	while (err && (me = getmntent(mounts)) != NULL) {
+		int fd;
 
-		if (strcmp(me->mnt_type, "ext4") != 0)
+		if (!is_fs_mount(env->fs, me->mnt_type))
 			continue;
-		d = opendir(me->mnt_dir);
-		if (!d)
+		(*tried)++;
+		fd = open(me->mnt_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			  O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (fd < 0) {
+			vlog(1, "f_op discovery: cannot open %s: %s",
+			     me->mnt_dir, strerror(errno));
 			continue;
-		while (fd < 0 && seen++ < SCAN_MAX_ENTRIES &&
-		       (de = readdir(d)) != NULL) {
-			struct stat st;
-
-			if (fstatat(dirfd(d), de->d_name, &st,
-				    AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
-				continue;
-			fd = openat(dirfd(d), de->d_name,
-				    O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-			if (fd >= 0)
-				snprintf(which, len, "%s/%s", me->mnt_dir,
-					 de->d_name);
 		}
-		closedir(d);
+		close(fd);
+		if (bpf_map_lookup(map_fd, &key, scan) == 0 && scan->file_ptr) {
+			snprintf(which, len, "%s", me->mnt_dir);
+			err = 0;
+		}
 	}
 	endmntent(mounts);
-	return fd;
+	return err;
 }
 
-static int discover_fop_offset(struct tracer *t, const struct obj_load_opts *lo,
-			       unsigned long long fops, struct errbuf *eb)
+/* The f_op offset, and the f_op value the directory showed. */
+static int discover_fop_offset(const struct read_path_env *env,
+			       unsigned long long *dir_fop, struct errbuf *eb)
 {
-	unsigned long long words[FILE_SCAN_WORDS];
-	struct obj_prog *p = bpf_obj_find_prog(&t->obj, PROBE_ENTRY,
-					       "ext4_file_open", "scan_file");
-	struct obj_map *m = bpf_obj_find_map(&t->obj, "file_words");
-	struct probe_spec spec = { .kind = PROBE_ENTRY, .func = "ext4_file_open" };
+	struct obj_map *m = bpf_obj_find_map(env->obj, "open_scan");
 	struct probe_link link = { .perf_fd = -1 };
-	char which[600] = "";
-	unsigned int key = 0;
-	int err, fd, off;
+	struct open_scan scan;
+	struct errbuf why = { "" };
+	char which[512] = "";
+	unsigned int tried = 0;
+	int err, off;
 
-	if (!p || !m)
+	if (!m)
 		return errbuf_set(eb, -EINVAL,
-				  "BPF object lacks the f_op discovery program");
-	bpf_obj_patch_imm64(&t->obj, PATCH_SELF, (unsigned long long)getpid());
-	err = bpf_obj_load_prog(&t->obj, p, lo, &t->load, eb);
+				  "BPF object lacks the f_op discovery map open_scan");
+	err = env->attach_scan(env->arg, env->fs->dir_release, &link, eb);
 	if (err)
 		return err;
-	spec.prog_fd = p->fd;
-	err = t->ops->attach(&t->actx, &spec, &link, eb);
+	err = scan_mount_roots(env, m->fd, &scan, which, sizeof(which),
+			       &tried);
+	probe_detach(env->actx, &link);
 	if (err)
-		return err;
-	fd = open_ext4_file(which, sizeof(which));
-	probe_detach(&t->actx, &link);
-	if (fd < 0)
-		return errbuf_set(eb, -ENOENT,
-				  "cannot discover where struct file keeps f_op: no regular file found at the top of a mounted ext4 file system to open (mount one, or use the default read path)");
-	close(fd);
-	memset(words, 0, sizeof(words));
-	err = bpf_map_lookup(m->fd, &key, words);
-	if (err)
-		return errbuf_set(eb, err, "reading map file_words: %s",
-				  strerror(-err));
-	off = read_path_find_fop_offset(words, FILE_SCAN_WORDS, fops);
+		return errbuf_set(eb, err,
+				  "cannot discover where struct file keeps f_op: opening and closing the root directory of %u mounted %s file system%s did not run %s%s",
+				  tried, env->fs->name, tried == 1 ? "" : "s",
+				  env->fs->dir_release,
+				  tried ? "" : " (mount one, or use the default read path)");
+	off = read_path_find_fop_offset(&scan, sizeof(void *), dir_fop, &why);
+	if (off == -EEXIST)
+		return errbuf_set(eb, off,
+				  "cannot discover where struct file keeps f_op: closing %s showed several candidates (offset: value %s)",
+				  which, why.msg);
 	if (off < 0)
-		return errbuf_set(eb, -ENOENT,
-				  "opening %s did not show 0x%llx (%s) in the first %u words of struct file: wrong --fops-addr?",
-				  which, fops, FOPS_SYMBOL, FILE_SCAN_WORDS);
-	vlog(1, "f_op discovered at offset %d of struct file (by opening %s under a probe on ext4_file_open)",
-	     off, which);
+		return errbuf_set(eb, off,
+				  "cannot discover where struct file keeps f_op: closing %s showed no word of struct file that struct inode holds too",
+				  which);
+	vlog(1, "f_op discovered at offset %d of struct file (by opening and closing %s under a probe on %s: f_op 0x%llx, as inode->i_fop)",
+	     off, which, env->fs->dir_release, *dir_fop);
 	return off;
 }
 
-int read_path_prepare_generic(struct tracer *t,
-			      const struct tracer_config *cfg,
-			      const struct obj_load_opts *lo,
-			      struct errbuf *eb)
+/*
+ * One symbol source's answer: both addresses, accepted only when its
+ * address of the directories' f_op is the one the probe saw (a stale
+ * System.map, a module file of another build, fail here).
+ */
+static int accept(const struct read_path_env *env, const char *source,
+		  const unsigned long long *addr, const int *found,
+		  unsigned long long dir_fop, unsigned long long *fops,
+		  char *what, size_t len, struct errbuf *why)
 {
-	unsigned long long fops;
+	if (!found[0] || !found[1])
+		return errbuf_set(why, -ENOENT, "%s: no %s", source,
+				  env->fs->fops_symbol);
+	if (addr[1] != dir_fop)
+		return errbuf_set(why, -ESTALE,
+				  "%s: %s at 0x%llx, but the kernel's is 0x%llx: not the running kernel's",
+				  source, env->fs->dir_fops_symbol, addr[1],
+				  dir_fop);
+	*fops = addr[0];
+	snprintf(what, len, "%s = 0x%llx from %s", env->fs->fops_symbol,
+		 addr[0], source);
+	vlog(1, "%s found in %s: 0x%llx (%s 0x%llx agrees with the probe)",
+	     env->fs->fops_symbol, source, addr[0], env->fs->dir_fops_symbol,
+	     addr[1]);
+	return 0;
+}
+
+static int from_kallsyms(const struct read_path_env *env, const char *path,
+			 const char *const *names, unsigned long long dir_fop,
+			 unsigned long long *fops, char *what, size_t len,
+			 struct errbuf *why)
+{
+	struct ksym_result res[2];
+	unsigned long long addr[2];
+	int found[2], n;
+
+	n = kallsyms_lookup(path, names, 2, 0, res, NULL);
+	if (n == -EPERM)
+		return errbuf_set(why, n, "%s shows only zero addresses (kernel.kptr_restrict, or no CAP_SYSLOG)",
+				  path);
+	if (n < 0)
+		return errbuf_set(why, n, "cannot read %s: %s", path,
+				  strerror(-n));
+	for (n = 0; n < 2; n++) {
+		found[n] = res[n].found;
+		addr[n] = res[n].addr;
+	}
+	if (!found[0])
+		return errbuf_set(why, -ENOENT,
+				  "no %s in %s (the kernel should be built with CONFIG_KALLSYMS_ALL)",
+				  env->fs->fops_symbol, path);
+	return accept(env, path, addr, found, dir_fop, fops, what, len, why);
+}
+
+static int from_sysmap(const struct read_path_env *env,
+		       const char *const *names, unsigned long long dir_fop,
+		       unsigned long long *fops, char *what, size_t len,
+		       struct errbuf *why)
+{
+	char path[512];
+	unsigned long long addr[2];
+	int found[2], n;
+	struct utsname u;
+
+	if (env->sysmap_path) {
+		snprintf(path, sizeof(path), "%s", env->sysmap_path);
+	} else {
+		if (uname(&u))
+			return -errno;
+		snprintf(path, sizeof(path), "/boot/System.map-%s", u.release);
+	}
+	if (access(path, R_OK))
+		return errbuf_set(why, -ENOENT, "no %s", path);
+	n = sysmap_resolve_many(path, env->kallsyms_path, names, 2, addr,
+				found, why);
+	if (n < 0)
+		return n;
+	return accept(env, path, addr, found, dir_fop, fops, what, len, why);
+}
+
+static int from_module(const struct read_path_env *env,
+		       const char *const *names, unsigned long long dir_fop,
+		       unsigned long long *fops, char *what, size_t len,
+		       struct errbuf *why)
+{
+	char sections[256], base[512], ko[600], source[1000];
+	unsigned long long addr[2];
+	int found[2], n;
+	struct utsname u;
+
+	snprintf(sections, sizeof(sections), "/sys/module/%s/sections",
+		 env->fs->module);
+	if (access(sections, F_OK))
+		return errbuf_set(why, -ENOENT, "%s is not a loaded module",
+				  env->fs->module);
+	if (uname(&u))
+		return -errno;
+	snprintf(base, sizeof(base), "/lib/modules/%s/%s", u.release,
+		 env->fs->module_file);
+	if (modsym_ko_path(base, ko, sizeof(ko)))
+		return errbuf_set(why, -ENOENT, "no module file %s", base);
+	n = modsym_resolve_many(ko, sections, names, 2, addr, found, why);
+	if (n < 0)
+		return n;
+	snprintf(source, sizeof(source), "%s plus %s", ko, sections);
+	return accept(env, source, addr, found, dir_fop, fops, what, len, why);
+}
+
+/* The address of the files' f_op, from the first source that agrees. */
+static int fops_address(const struct read_path_env *env,
+			unsigned long long dir_fop, unsigned long long *fops,
+			char *what, size_t len, struct errbuf *eb)
+{
+	const char *names[2] = { env->fs->fops_symbol,
+				 env->fs->dir_fops_symbol };
+	const char *kpath = env->kallsyms_path ? env->kallsyms_path :
+						 KALLSYMS_PATH;
+	struct errbuf map = { "" }, ks = { "" }, mod = { "" };
+
+	if (env->fops_addr) {
+		*fops = env->fops_addr;
+		snprintf(what, len, "%s = 0x%llx from --fops-addr",
+			 env->fs->fops_symbol, *fops);
+		vlog(1, "%s", what);
+		return 0;
+	}
+	/* A file read costs less than the kernel formatting kallsyms. */
+	if (!from_sysmap(env, names, dir_fop, fops, what, len, &map) ||
+	    !from_kallsyms(env, kpath, names, dir_fop, fops, what, len, &ks) ||
+	    !from_module(env, names, dir_fop, fops, what, len, &mod))
+		return 0;
+	vlog(1, "System.map: %s", map.msg);
+	vlog(1, "kallsyms: %s", ks.msg);
+	vlog(1, "module file: %s", mod.msg);
+	return errbuf_set(eb, -ENOENT,
+			  "%s; %s; %s: give the address of %s with --fops-addr",
+			  ks.msg, map.msg, mod.msg, env->fs->fops_symbol);
+}
+
+int read_path_prepare_generic(const struct read_path_env *env, char *what,
+			      size_t what_len, struct errbuf *eb)
+{
+	unsigned long long fops, dir_fop = 0;
+	size_t used;
 	int err, off;
 
-	err = read_path_fops_addr(cfg, &fops, eb);
-	if (err)
-		return err;
-	off = discover_fop_offset(t, lo, fops, eb);
+	off = discover_fop_offset(env, &dir_fop, eb);
 	if (off < 0)
 		return off;
-	bpf_obj_patch_imm64(&t->obj, PATCH_FOPS, fops);
-	bpf_obj_patch_imm64(&t->obj, PATCH_FOP_OFF, (unsigned long long)off);
+	err = fops_address(env, dir_fop, &fops, what, what_len, eb);
+	if (err)
+		return err;
+	used = strlen(what);
+	snprintf(what + used, what_len - used, "; f_op at offset %d", off);
+	bpf_obj_patch_imm64(env->obj, PATCH_FOPS, fops);
+	bpf_obj_patch_imm64(env->obj, PATCH_FOP_OFF, (unsigned long long)off);
 	return 0;
 }

@@ -1,37 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The generic read path (kernels before 4.10, or --read-path=generic):
  * generic_file_read_iter filtered on file->f_op == &ext4_file_operations.
- * Needs two numbers the kernel does not export plainly: the address of
- * ext4_file_operations and the offset of f_op inside struct file.
+ * Needs two numbers the kernel does not export plainly: where struct file
+ * keeps f_op, and the address of ext4_file_operations.
  */
 #ifndef EXT4DIST_READ_PATH_H
 #define EXT4DIST_READ_PATH_H
 
-#include "tool/tracer.h"
+#include <stddef.h>
+
+#include "ext4dist_abi.h"
+#include "loader/attach.h"
+#include "loader/elf_obj.h"
+#include "loader/errbuf.h"
+#include "tool/fs.h"
+
+/* What the generic read path needs from the tracer. */
+struct read_path_env {
+	const struct fs_table *fs;
+	struct bpf_obj *obj;		/* its maps created, programs patched */
+	struct attach_ctx *actx;
+	/* Loads and attaches the "scan_release" program on func. */
+	int (*attach_scan)(void *arg, const char *func,
+			   struct probe_link *link, struct errbuf *eb);
+	void *arg;
+	unsigned long long fops_addr;	/* --fops-addr, 0 = look it up */
+	const char *kallsyms_path;	/* NULL = /proc/kallsyms */
+	const char *sysmap_path;	/* NULL = /boot/System.map-$(uname -r) */
+	const char *mounts_path;	/* NULL = /proc/self/mounts */
+};
 
 /*
- * Finds both numbers and patches them into the generic read programs.
- * Needs t's attach context and loaded maps (the offset is discovered with
- * a short-lived probe on ext4_file_open).
+ * Finds both numbers and patches them into the programs.  The offset comes
+ * from opening and closing, under a probe on the file system's directory
+ * ->release, the root directory of a mounted file system of that type:
+ * nothing is
+ * created or changed on it, and any mount will do (empty, read-only, deep
+ * in the tree).  The address comes from --fops-addr, System.map, kallsyms
+ * or the module file, each checked against what the probe saw.  what gets
+ * one line saying where each came from.
  */
-int read_path_prepare_generic(struct tracer *t,
-			      const struct tracer_config *cfg,
-			      const struct obj_load_opts *lo,
-			      struct errbuf *eb);
+int read_path_prepare_generic(const struct read_path_env *env, char *what,
+			      size_t what_len, struct errbuf *eb);
 
 /*
- * Where in words[0..n-1] (a copy of a struct file) the value fops sits:
- * the byte offset, or -ENOENT.  Word 0 is skipped in no layout: any match
- * counts, the first one wins.
+ * From a scan taken in ->release(inode, file), the offset of f_op in struct
+ * file: of the words of the file, the one kernel address (not pointing
+ * into either object) that the inode holds too, as inode->i_fop.  word is
+ * the kernel's pointer size (8 or 4).  Returns the byte offset with *fop
+ * set to that word, -ENOENT when no word qualifies, -EEXIST when several
+ * do (why lists them).
  */
-int read_path_find_fop_offset(const unsigned long long *words, unsigned int n,
-			      unsigned long long fops);
-
-/*
- * Address of ext4_file_operations: --fops-addr, else kallsyms, else
- * System.map, else the ext4 module file plus its section address.
- */
-int read_path_fops_addr(const struct tracer_config *cfg,
-			unsigned long long *addr, struct errbuf *eb);
+int read_path_find_fop_offset(const struct open_scan *scan, unsigned int word,
+			      unsigned long long *fop, struct errbuf *why);
 
 #endif

@@ -2,12 +2,12 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "output/report.h"
-
-#define BANNER "Tracing ext4 operation latency... Hit Ctrl-C to end.\n"
 
 static void on_stop_signal(int sig)
 {
@@ -79,103 +79,177 @@ static int wait_until(const struct timespec *deadline, int forever)
 	}
 }
 
-/* This interval = running totals now minus those at the last report. */
-static void interval_delta(struct op_hist *cur, const struct op_hist *prev,
-			   struct op_hist *out)
+/*
+ * Renders one report into memory, then writes it with write(2), so that a
+ * failure says what really failed (stdio keeps only "an error happened").
+ */
+static int put_report(const struct ext4dist_args *a, FILE *out,
+		      const struct report *r)
+{
+	char *text = NULL;
+	size_t len = 0, done = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int err;
+
+	if (!mem)
+		return -errno;
+	err = a->json ? report_json(mem, r) : report_text(mem, r);
+	if (fclose(mem) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(text);
+		return err;
+	}
+	fflush(out);
+	while (done < len) {
+		ssize_t n = write(fileno(out), text + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		done += (size_t)n;
+	}
+	free(text);
+	return err;
+}
+
+static void fill_report(struct report *r, const struct tracer *t,
+			const struct ext4dist_args *a)
+{
+	memset(r, 0, sizeof(*r));
+	r->milliseconds = a->milliseconds;
+	r->show_time = a->interval && !a->notimestamp;
+	r->extended = a->extended;
+	r->interval = a->interval != 0;
+	r->when = time(NULL);
+	r->ops_mask = t->ops_mask;
+}
+
+/* Adds one drain to the numbers of a report (the last one takes several). */
+static void add_drain(struct report *r, const struct op_hist *ops,
+		      const struct op_flow *flow)
 {
 	unsigned int op, s;
 
 	for (op = 0; op < NR_OPS; op++) {
+		struct op_hist *h = &r->ops[op];
+
 		for (s = 0; s < NR_SLOTS; s++)
-			out[op].slots[s] = cur[op].slots[s] - prev[op].slots[s];
-		out[op].sum_ns = cur[op].sum_ns - prev[op].sum_ns;
-		out[op].lost = cur[op].lost - prev[op].lost;
-		/*
-		 * A maximum cannot be subtracted: it is the largest since
-		 * tracing began, and 0 for an interval without events.
-		 */
-		out[op].max_ns = out[op].sum_ns || report_op_has_events(&out[op]) ?
-				 cur[op].max_ns : 0;
+			h->slots[s] += ops[op].slots[s];
+		h->sum_ns += ops[op].sum_ns;
+		if (ops[op].max_ns > h->max_ns)
+			h->max_ns = ops[op].max_ns;
+		h->queued += ops[op].queued;
+		h->errors += ops[op].errors;
+		h->stolen += ops[op].stolen;
+		r->flow[op].entries += flow[op].entries;
+		r->flow[op].missed += flow[op].missed;
+		r->flow[op].in_flight = flow[op].in_flight;
 	}
 }
 
-/*
- * Calls that the histograms above do not hold: say so, with the numbers.
- * missed: the kernel's count for our probes (tracefs, kprobe_multi 6.7+);
- * lost: calls whose start record was overwritten before their return.
- */
-static void warn_losses(struct tracer *t, const struct op_hist *interval,
-			unsigned long long *prev_missed)
+static unsigned long long all_in_flight(const struct report *r)
 {
-	unsigned long long missed = tracer_missed(t), dm, lost = 0;
+	unsigned long long n = 0;
 	unsigned int op;
 
 	for (op = 0; op < NR_OPS; op++)
-		lost += interval[op].lost;
-	dm = missed - *prev_missed;
-	*prev_missed = missed;
-	if (!dm && !lost)
-		return;
-	fprintf(stderr, "ext4dist: warning: in this interval the kernel missed %llu probe hit%s (%s) and %llu call%s lost %s start record before returning; the histograms above do not count them\n",
-		dm, dm == 1 ? "" : "s", tracer_missed_reason(t),
-		lost, lost == 1 ? "" : "s",
-		lost == 1 ? "its" : "their");
+		n += r->flow[op].in_flight;
+	return n;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * After the last interval: entry probes off, then the calls in flight
+ * are given time to return (until none is left, or the count stops
+ * moving for SETTLE_QUIET_MS, at most SETTLE_MAX_MS), so the last report
+ * holds them; what is still missing then never returned.
+ */
+#define SETTLE_STEP_MS	10
+#define SETTLE_QUIET_MS	100
+#define SETTLE_MAX_MS	1000
+
+static int settle(struct tracer *t, struct report *r, struct report *total)
+{
+	struct op_hist ops[NR_OPS];
+	struct op_flow flow[NR_OPS];
+	unsigned long long last = all_in_flight(r);
+	int waited = 0, quiet = 0, err;
+
+	tracer_stop_entries(t);
+	while (last && waited < SETTLE_MAX_MS && quiet < SETTLE_QUIET_MS) {
+		sleep_ms(SETTLE_STEP_MS);
+		waited += SETTLE_STEP_MS;
+		err = tracer_drain(t, ops, flow, total->ops, total->flow);
+		if (err)
+			return err;
+		add_drain(r, ops, flow);
+		quiet = all_in_flight(r) == last ? quiet + SETTLE_STEP_MS : 0;
+		last = all_in_flight(r);
+	}
+	return 0;
 }
 
 static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
-		struct op_hist *prev, unsigned long long *prev_missed)
+		int final)
 {
-	struct op_hist cur[NR_OPS];
-	struct report r;
+	struct op_hist ops[NR_OPS];
+	struct op_flow flow[NR_OPS];
+	struct report r, total;
 	int err;
 
-	err = tracer_read(t, cur);
+	fill_report(&r, t, a);
+	fill_report(&total, t, a);
+	err = tracer_drain(t, ops, flow, total.ops, total.flow);
 	if (err)
 		return err;
-	memset(&r, 0, sizeof(r));
-	r.milliseconds = a->milliseconds;
-	r.show_time = a->interval && !a->notimestamp;
-	r.extended = a->extended;
-	r.when = time(NULL);
-	r.ops_mask = a->ops_mask;
+	add_drain(&r, ops, flow);
+	if (final) {
+		err = settle(t, &r, &total);
+		if (err)
+			return err;
+		r.final = total.final = 1;
+	}
 	if (a->prometheus) {
-		memcpy(r.ops, cur, sizeof(cur));
-		err = report_prom_write_file(a->prometheus, &r);
+		err = report_prom_write_file(a->prometheus, &total);
 		if (err)
 			fprintf(stderr, "ext4dist: cannot write %s: %s\n",
 				a->prometheus, strerror(-err));
 	}
-	interval_delta(cur, prev, r.ops);
-	memcpy(prev, cur, sizeof(cur));
-	err = a->json ? report_json(out, &r) : report_text(out, &r);
-	if (fflush(out) && !err)
-		err = -errno;
-	warn_losses(t, r.ops, prev_missed);
+	err = put_report(a, out, &r);
+	report_warnings(stderr, &r, tracer_missed_reason(t));
 	return err;
 }
 
 int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 {
-	struct op_hist prev[NR_OPS];
-	unsigned long long missed = 0;
 	struct timespec deadline;
 	unsigned long left = a->count;
 	int err;
 
-	memset(prev, 0, sizeof(prev));
 	/* JSON keeps stdout parseable: the banner goes to stderr there. */
-	fputs(BANNER, a->json ? stderr : out);
+	fprintf(a->json ? stderr : out, "%s\n", t->fs->banner);
 	fflush(out);
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	for (;;) {
-		int stopped;
+		int stopped, last;
 
 		deadline.tv_sec += (time_t)a->interval;
 		stopped = wait_until(&deadline, a->interval == 0);
-		err = emit(t, a, out, prev, &missed);
-		if (err)
+		last = stopped || a->interval == 0 || left == 1;
+		err = emit(t, a, out, last);
+		if (err || last)
 			return err;
-		if (stopped || a->interval == 0 || --left == 0)
-			return 0;
+		left--;
 	}
 }

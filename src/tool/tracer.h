@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The ext4 side of ext4dist: from the embedded object to attached probes,
- * and from the histogram map back to summed numbers.  Uses the loader; the
- * loader knows nothing of ext4.
+ * The file system side of ext4dist: from the embedded object to attached
+ * probes (following the plan, tool/plan.h), and from the maps back to
+ * numbers.  Uses the loader; the loader knows nothing of ext4.
  */
 #ifndef EXT4DIST_TRACER_H
 #define EXT4DIST_TRACER_H
@@ -11,14 +12,18 @@
 #include "loader/elf_obj.h"
 #include "loader/errbuf.h"
 #include "loader/obj_load.h"
+#include "output/report.h"
+#include "tool/fs.h"
+#include "tool/plan.h"
 
 struct tracer_config {
+	const struct fs_table *fs;
 	unsigned int tgid;		/* 0 = every process */
 	unsigned long long factor;	/* ns per output unit */
 	unsigned int ops_mask;		/* bit per enum ext4dist_op */
-	const char *attach;		/* "pmu", "tracefs", "multi" or NULL (auto) */
-	unsigned int maxactive;
-	int read_generic;		/* force generic_file_read_iter */
+	enum attach_mode attach;	/* --attach */
+	unsigned int maxactive;		/* --maxactive, 0 = not given */
+	int read_generic;		/* force the generic read path */
 	unsigned long long fops_addr;	/* 0 = look it up */
 	struct obj_load_opts load;	/* forced fallbacks (tests) */
 	int no_multi;			/* test: as if no kprobe_multi */
@@ -29,36 +34,68 @@ struct tracer_config {
 	const char *filesystems_path;
 };
 
+/*
+ * What start-up found and decided, in order, so that --check can print
+ * exactly what a run would do (it runs the same start-up).
+ */
+struct tracer_record {
+	struct attach_caps caps;	/* asked as the plan needed them */
+	struct attach_choice attach;	/* the attach path taken */
+	int planned;			/* attach decided */
+	int fs_registered;		/* 1, 0, or -errno */
+	unsigned int progs_loaded;	/* programs through the verifier */
+	char read_path[256];		/* how reads are traced, and why */
+	char fops[256];			/* generic path: the f_op filter */
+	char missing[256];		/* an operation this kernel lacks */
+};
+
 struct tracer {
+	const struct fs_table *fs;
+	unsigned int ops_mask;
+	int no_multi;			/* test: as if no kprobe_multi */
 	struct bpf_obj obj;
 	struct obj_load_state load;
+	struct obj_load_opts lo;
 	struct attach_ctx actx;
 	int actx_ready;
 	const struct attach_ops *ops;
 	struct probe_link links[2 * NR_OPS];
 	unsigned int nr_links;
 	int multi_fd[2];		/* kprobe_multi links: return, entry */
-	int hist_fd;
-	int hist_percpu;
+	int calls_fd, hist_fd, ctl_fd;
+	int percpu;			/* calls and hist are per-CPU maps */
 	int ncpus;
+	unsigned int epoch;		/* the hist buffer in use: epoch & 1 */
+	void *scratch;			/* one map value per possible CPU */
+	struct op_calls calls_seen[NR_OPS];	/* entry counts at the last drain */
+	struct op_hist returns[NR_OPS];		/* every drained buffer, summed */
 	int stale_removed;		/* stale events removed at start */
-	const char *read_func;		/* function probed for reads */
+	struct tracer_record rec;
 };
 
 /* Everything up to attached probes.  On failure, eb says why. */
 int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 		 struct errbuf *eb);
-/* Sums the histogram map over CPUs into out[NR_OPS] (running totals). */
-int tracer_read(struct tracer *t, struct op_hist *out);
 /*
- * Probe hits the kernel reports as missed for our probes so far: tracefs's
- * kprobe_profile, or the kprobe_multi links' own count (6.7+); 0 on the
- * PMU path, which does not report them.  A running total.
+ * Probes, for --check, what start-up did not need to know; the decision
+ * is not touched.
  */
-unsigned long long tracer_missed(struct tracer *t);
-/* Why hits are missed on this path, and what to do ("... : raise ..."). */
+void tracer_probe_rest(struct tracer *t, const char *filesystems_path);
+/* Why return probes go missing on the path in use, and what to do. */
 const char *tracer_missed_reason(const struct tracer *t);
-/* Detaches every probe (return probes last), closes every fd. */
+/* Detaches the entry probes only: calls in flight still reach a return. */
+void tracer_stop_entries(struct tracer *t);
+/* Detaches every probe (entries first), closes every fd. */
 void tracer_stop(struct tracer *t);
+
+/*
+ * tally.c: the numbers since the last drain.  Flips the epoch, waits
+ * until no program can still use the old buffer, reads it (summed over
+ * CPUs) into ops[] and zeroes it; flow[] gets the calls entered and
+ * missed since the last drain and those in flight now.  total, when not
+ * NULL, gets every drain so far (for --prometheus).
+ */
+int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
+		 struct op_hist *total_ops, struct op_flow *total_flow);
 
 #endif

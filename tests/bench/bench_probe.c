@@ -55,6 +55,7 @@
 #include "loader/elf_obj.h"
 #include "loader/kversion.h"
 #include "loader/obj_load.h"
+#include "loader/cpus.h"
 #include "loader/privileges.h"
 
 #define BANNER "Tracing ext4 operation latency... Hit Ctrl-C to end."
@@ -1008,7 +1009,7 @@ static int cmd_variants(int argc, char **argv)
 	bpf_obj_patch_imm64(&obj, PATCH_TGID, 0);
 	bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000);
 	privileges_raise_memlock();
-	ncpus = possible_cpus();
+	ncpus = cpus_possible();
 	if (bpf_obj_create_maps(&obj, &lo, &st, &eb)) {
 		printf("error what=variants-maps msg=\"%s\"\n", eb.msg);
 		return 1;
@@ -1032,9 +1033,13 @@ static int cmd_variants(int argc, char **argv)
 			return 1;
 		}
 	}
-	attach_ctx_init(&actx, "ext4bench", NULL, NULL, 0);
-	ops = attach_choose(&actx, NULL, 0, &eb);
-	if (!ops) {
+	/* The designs are compared on the kprobe PMU, else on tracefs. */
+	attach_ctx_init(&actx, "ext4bench", NULL, NULL);
+	if (attach_probe_pmu(&actx, &eb) == 0)
+		ops = &attach_pmu_ops;
+	else if (attach_probe_tracefs(&actx, 1, &eb) == 0)
+		ops = &attach_tracefs_ops;
+	else {
 		printf("error what=variants-attach msg=\"%s\"\n", eb.msg);
 		return 1;
 	}

@@ -117,13 +117,12 @@ static void test_tracefs_open(void)
 	check_int("tracefs without kprobe_events", tf.has_kprobe_events, 0);
 }
 
-static void test_pmu_and_choice(void)
+static void test_pmu_probe(void)
 {
 	struct tracefs_paths paths;
-	char tracing[300], debugfs[300], sysfs[300], none[300];
+	char tracing[300], debugfs[300], sysfs[300], none[300], want[700];
 	struct errbuf eb = { "" };
 	struct attach_ctx ctx;
-	const struct attach_ops *ops;
 
 	path_of(tracing, sizeof(tracing), "tracing");
 	path_of(debugfs, sizeof(debugfs), "nodebug");
@@ -136,62 +135,97 @@ static void test_pmu_and_choice(void)
 	put("kprobe/type", "8\n");
 	put("kprobe/format/retprobe", "config:0\n");
 
+	attach_ctx_init(&ctx, "ext4dist", none, &paths);
+	check_int("nothing probed at init", ctx.pmu_type, -1);
+	check_int("no PMU without sysfs type", attach_probe_pmu(&ctx, &eb),
+		  -ENOENT);
+	snprintf(want, sizeof(want),
+		 "%s/type missing: kernel before 4.17, or no kprobes", none);
+	check_str("no PMU: why", eb.msg, want);
 	/* tracing/ has no kprobe_events (from the test above). */
-	attach_ctx_init(&ctx, "ext4dist", none, &paths, 0);
-	check_int("no PMU without sysfs type", ctx.pmu_type, -1);
-	ops = attach_choose(&ctx, NULL, 0, &eb);
-	CHECK(!ops, "no back-end at all");
-	{
-		char want[1024];
-
-		snprintf(want, sizeof(want),
-			 "this kernel has no kprobes: there is no kprobe PMU (%s) and no kprobe_events in %s; ext4dist needs a kernel built with CONFIG_KPROBES=y and CONFIG_KPROBE_EVENTS=y",
-			 none, tracing);
-		check_str("no kprobes message", eb.msg, want);
-	}
+	check_int("no kprobe_events", attach_probe_tracefs(&ctx, 0, &eb),
+		  -ENOENT);
+	snprintf(want, sizeof(want), "no kprobe_events in %s", tracing);
+	check_str("no kprobe_events: why", eb.msg, want);
 	attach_ctx_release(&ctx);
 
-	attach_ctx_init(&ctx, "ext4dist", sysfs, &paths, 0);
+	attach_ctx_init(&ctx, "ext4dist", sysfs, &paths);
+	check_int("PMU present", attach_probe_pmu(&ctx, &eb), 0);
 	check_int("PMU type from sysfs", ctx.pmu_type, 8);
 	check_int("retprobe bit from format/retprobe", ctx.pmu_retprobe_bit, 0);
-	ops = attach_choose(&ctx, NULL, 0, &eb);
-	CHECK(ops == &attach_pmu_ops, "automatic: PMU when present");
-	ops = attach_choose(&ctx, "tracefs", 0, &eb);
-	CHECK(!ops, "tracefs forced without kprobe_events");
-	{
-		char want[1024];
-
-		snprintf(want, sizeof(want),
-			 "--attach=tracefs: no kprobe_events in %s (CONFIG_KPROBE_EVENTS off?); use --attach=pmu",
-			 tracing);
-		check_str("tracefs forced: message", eb.msg, want);
-	}
-	ops = attach_choose(&ctx, "pmu", 1, &eb);
-	CHECK(!ops, "maxactive cannot go through the PMU");
-	check_str("maxactive with --attach=pmu: message", eb.msg,
-		  "--maxactive needs the tracefs path: the kprobe PMU cannot set it; drop --attach=pmu");
 	attach_ctx_release(&ctx);
 
 	put("tracing/kprobe_events", "");
 	put("kprobe/format/retprobe", "config:5\n");
-	attach_ctx_init(&ctx, "ext4dist", sysfs, &paths, 0);
+	attach_ctx_init(&ctx, "ext4dist", sysfs, &paths);
+	check_int("PMU present again", attach_probe_pmu(&ctx, &eb), 0);
 	check_int("retprobe bit 5", ctx.pmu_retprobe_bit, 5);
-	ops = attach_choose(&ctx, NULL, 1, &eb);
-	CHECK(ops == &attach_tracefs_ops, "automatic with maxactive: tracefs");
+	check_int("kprobe_events present", attach_probe_tracefs(&ctx, 0, &eb),
+		  0);
+	check_str("tracing dir found", ctx.tf.dir, tracing);
 	attach_ctx_release(&ctx);
-	attach_ctx_init(&ctx, "ext4dist", none, &paths, 0);
-	ops = attach_choose(&ctx, NULL, 0, &eb);
-	CHECK(ops == &attach_tracefs_ops, "automatic without PMU: tracefs");
-	ops = attach_choose(&ctx, "pmu", 0, &eb);
-	CHECK(!ops, "PMU forced without one");
-	{
-		char want[1024];
+}
 
-		snprintf(want, sizeof(want),
-			 "--attach=pmu: this kernel has no kprobe PMU (%s/type is missing; it arrived in 4.17); use --attach=tracefs",
-			 none);
-		check_str("PMU forced: message", eb.msg, want);
-	}
+/*
+ * kprobe_events that documents "r[maxactive]" in its README takes it;
+ * one whose README does not is asked with one definition.  The fixture
+ * kprobe_events is a plain file, so the definition "works" and the
+ * event's directory decides.
+ */
+static void test_maxactive_probe(void)
+{
+	struct tracefs_paths paths;
+	char tracing[300], debugfs[300], want[700], *got;
+	struct errbuf eb = { "" };
+	struct attach_ctx ctx;
+	size_t len;
+
+	path_of(tracing, sizeof(tracing), "tracing");
+	path_of(debugfs, sizeof(debugfs), "nodebug");
+	paths.tracing = tracing;
+	paths.debugfs = debugfs;
+	put("tracing/kprobe_events", "");
+	put("tracing/README", "  kprobe_events\t\t- Add/remove/show\n"
+	    "\t  r[maxactive][:[<group>/]<event>] <place> [<args>]\n");
+	attach_ctx_init(&ctx, "ext4dist", "/nonexistent", &paths);
+	check_int("tracefs", attach_probe_tracefs(&ctx, 0, &eb), 0);
+	check_int("README documents rN", attach_probe_maxactive(&ctx,
+		  "ext4_sync_file", &eb), 0);
+	got = test_read_file(test_tmp_path("tracing/kprobe_events"), &len);
+	check_str("README: nothing written", got, "");
+	free(got);
+
+	/* Before 4.14: no word of it; before 4.12 the name is ignored. */
+	put("tracing/README", "  kprobe_events\t\t- Add/remove/show\n");
+	check_int("the kernel ignored the name", attach_probe_maxactive(&ctx,
+		  "ext4_sync_file", &eb), -EOPNOTSUPP);
+	check_str("before 4.12: why", eb.msg,
+		  "kprobe_events ignores \"rN:\" (kernel before 4.12)");
+	got = test_read_file(test_tmp_path("tracing/kprobe_events"), &len);
+	snprintf(want, sizeof(want),
+		 "r1:kprobes/ext4dist_%d_r_ext4_sync_file ext4_sync_file\n"
+		 "-:kprobes/r_ext4_sync_file_0\n", (int)getpid());
+	check_str("before 4.12: the kernel's own event removed", got, want);
+	free(got);
+
+	/* 4.12 and 4.13: the event appears under our name. */
+	put("tracing/kprobe_events", "");
+	snprintf(want, sizeof(want), "tracing/events/kprobes/ext4dist_%d_r_ext4_sync_file",
+		 (int)getpid());
+	dir("tracing/events");
+	dir("tracing/events/kprobes");
+	dir(want);
+	snprintf(want + strlen(want), sizeof(want) - strlen(want), "/id");
+	put(want, "1234\n");
+	check_int("the event got our name", attach_probe_maxactive(&ctx,
+		  "ext4_sync_file", &eb), 0);
+	got = test_read_file(test_tmp_path("tracing/kprobe_events"), &len);
+	snprintf(want, sizeof(want),
+		 "r1:kprobes/ext4dist_%d_r_ext4_sync_file ext4_sync_file\n"
+		 "-:kprobes/ext4dist_%d_r_ext4_sync_file\n", (int)getpid(),
+		 (int)getpid());
+	check_str("4.12: our trial event removed", got, want);
+	free(got);
 	attach_ctx_release(&ctx);
 }
 
@@ -219,7 +253,8 @@ static void test_stale_sweep(void)
 		 "p:kprobes/other_99_p_vfs_read vfs_read\n"
 		 "p:mine/ext4dist_4194304_p_x x\n", (int)getpid());
 	put("tracing/kprobe_events", text);
-	attach_ctx_init(&ctx, "ext4dist", "/nonexistent", &paths, 0);
+	attach_ctx_init(&ctx, "ext4dist", "/nonexistent", &paths);
+	attach_probe_tracefs(&ctx, 0, NULL);
 	n = attach_remove_stale(&ctx);
 	check_int("two stale events removed", n, 2);
 	got = test_read_file(events, &len);
@@ -242,7 +277,8 @@ int main(void)
 	test_event_lines();
 	test_event_names();
 	test_tracefs_open();
-	test_pmu_and_choice();
+	test_pmu_probe();
+	test_maxactive_probe();
 	test_stale_sweep();
 	{
 		char cmd[400];

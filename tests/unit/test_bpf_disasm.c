@@ -477,20 +477,24 @@ static void test_dump_bpf(void)
 	fclose(f);
 	check_int("dump_bpf returns 0", err, 0);
 	CHECK(strncmp(text, "license: GPL\n", 13) == 0, "dump: license first");
-	CHECK(strstr(text, "\nmaps: 3\n"), "dump: three maps");
-	CHECK(strstr(text, "\n  start        array          key 4, value 16, entries 32768\n"),
+	CHECK(strstr(text, "\nmaps: 5\n"), "dump: five maps");
+	CHECK(strstr(text, "\n  start        array          key 4, value 40, entries 32768\n"),
 	      "dump: map start");
-	CHECK(strstr(text, "\n  hist         percpu_array   key 4, value 536, entries 5\n"),
+	CHECK(strstr(text, "\n  calls        percpu_array   key 4, value 16, entries 5\n"),
+	      "dump: map calls");
+	CHECK(strstr(text, "\n  hist         percpu_array   key 4, value 552, entries 10\n"),
 	      "dump: map hist");
-	CHECK(strstr(text, "\n  file_words   array          key 4, value 256, entries 1\n"),
-	      "dump: map file_words");
+	CHECK(strstr(text, "\n  ctl          array          key 4, value 8, entries 1\n"),
+	      "dump: map ctl");
+	CHECK(strstr(text, "\n  open_scan    array          key 4, value 1296, entries 1\n"),
+	      "dump: map open_scan");
 	CHECK(strstr(text, "\nprograms: 19\n"), "dump: nineteen programs");
 	CHECK(strstr(text, "\nksym_lookup: section syscall/ksym_lookup, 271 instructions\n"),
 	      "dump: the syscall symbol lookup program");
 	CHECK(strstr(text, "call bpf_kallsyms_lookup_name#179\n"),
 	      "dump: the kallsyms helper by name");
-	CHECK(strstr(text, "\nscan_file: section kprobe/ext4_file_open/scan_file, "),
-	      "dump: the scan_file program");
+	CHECK(strstr(text, "\nscan_release: section kprobe/ext4_release_dir/scan_release, "),
+	      "dump: the scan_release program");
 	CHECK(strstr(text, "r1 = PATCH_TGID ll") &&
 	      strstr(text, " = PATCH_FACTOR ll") &&
 	      strstr(text, " = PATCH_FOPS ll") &&
@@ -498,7 +502,8 @@ static void test_dump_bpf(void)
 	      strstr(text, " = PATCH_SELF ll") &&
 	      strstr(text, " = PATCH_IP_READ ll") &&
 	      strstr(text, " = PATCH_IP_GETATTR ll"), "dump: every placeholder by name");
-	CHECK(strstr(text, " = map[file_words] ll"), "dump: map names");
+	CHECK(strstr(text, " = map[open_scan] ll") &&
+	      strstr(text, " = map[ctl] ll"), "dump: map names");
 	CHECK(!strstr(text, ".insn") && !strstr(text, "0x7e57"),
 	      "dump: nothing unknown, no raw placeholder");
 	golden = test_read_file(GOLDEN_PATH, NULL);

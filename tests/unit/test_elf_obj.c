@@ -74,15 +74,26 @@ static void test_real_object(void)
 	 * kprobe_multi probe, + the syscall symbol lookup.
 	 */
 	check_int("program count", (long long)obj.nr_progs, 19);
-	check_int("map count", (long long)obj.nr_maps, 3);
+	/* start, calls, hist, ctl, open_scan */
+	check_int("map count", (long long)obj.nr_maps, 5);
 	m = bpf_obj_find_map(&obj, "hist");
 	CHECK(m, "hist map found");
 	if (m) {
 		check_int("hist type", m->def.type, BPF_MAP_TYPE_PERCPU_ARRAY);
 		check_int("hist value size", m->def.value_size,
 			  sizeof(struct op_hist));
-		check_int("hist entries", m->def.max_entries, NR_OPS);
+		/* one buffer per operation and epoch parity */
+		check_int("hist entries", m->def.max_entries, 2 * NR_OPS);
 	}
+	m = bpf_obj_find_map(&obj, "calls");
+	CHECK(m && m->def.type == BPF_MAP_TYPE_PERCPU_ARRAY &&
+	      m->def.value_size == sizeof(struct op_calls) &&
+	      m->def.max_entries == NR_OPS,
+	      "calls map: per-CPU array of struct op_calls per operation");
+	m = bpf_obj_find_map(&obj, "ctl");
+	CHECK(m && m->def.type == BPF_MAP_TYPE_ARRAY &&
+	      m->def.value_size == sizeof(struct ctl) && m->def.max_entries == 1,
+	      "ctl map: one struct ctl");
 	m = bpf_obj_find_map(&obj, "start");
 	CHECK(m && m->def.type == BPF_MAP_TYPE_ARRAY && m->def.key_size == 4 &&
 	      m->def.value_size == sizeof(struct start_slot) &&
@@ -97,12 +108,13 @@ static void test_real_object(void)
 	CHECK(p, "kretprobe/ext4_sync_file found");
 	if (p) {
 		check_str("return prog name", p->name, "return_ext4_sync_file");
-		/* start lookup, hist lookup. */
-		check_int("return prog relocations", (long long)p->nr_relocs, 2);
+		/* start lookup, ctl lookup, hist lookup. */
+		check_int("return prog relocations", (long long)p->nr_relocs, 3);
 	}
-	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_open", "scan_file");
-	CHECK(p && strcmp(p->target, "ext4_file_open") == 0,
-	      "variant kprobe/ext4_file_open/scan_file found");
+	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_release_dir",
+			      "scan_release");
+	CHECK(p && strcmp(p->target, "ext4_release_dir") == 0,
+	      "variant kprobe/ext4_release_dir/scan_release found");
 	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_open", NULL);
 	CHECK(p && strcmp(p->name, "entry_ext4_file_open") == 0,
 	      "plain kprobe/ext4_file_open is not the variant");

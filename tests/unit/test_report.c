@@ -466,15 +466,15 @@ static void test_json(void)
 	check_json("json empty, every op",
 		   &r, "{\"time\":1700000000,\"unit\":\"usecs\",\"ops\":{"
 		   "\"read\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
-		   "\"max_ns\":0},"
+		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0},"
 		   "\"write\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
-		   "\"max_ns\":0},"
+		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0},"
 		   "\"open\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
-		   "\"max_ns\":0},"
+		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0},"
 		   "\"fsync\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
-		   "\"max_ns\":0},"
+		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0},"
 		   "\"getattr\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
-		   "\"max_ns\":0}}}\n");
+		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0}}}\n");
 
 	init_report(&r);
 	r.milliseconds = 1;
@@ -493,13 +493,13 @@ static void test_json(void)
 		   "\"high\":9223372036854775807,"
 		   "\"count\":18446744073709551615}],"
 		   "\"count\":18446744073709551630,\"sum_ns\":123456789,"
-		   "\"max_ns\":99999999},"
+		   "\"max_ns\":99999999,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0},"
 		   "\"fsync\":{\"buckets\":["
 		   "{\"low\":2,\"high\":3,\"count\":18446744073709551615},"
 		   "{\"low\":4,\"high\":7,\"count\":18446744073709551615}],"
 		   "\"count\":36893488147419103230,"
 		   "\"sum_ns\":18446744073709551615,"
-		   "\"max_ns\":18446744073709551615}}}\n");
+		   "\"max_ns\":18446744073709551615,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0}}}\n");
 
 	init_report(&r);
 	r.ops_mask = 0;
@@ -515,6 +515,16 @@ static void prom_report(struct report *r)
 	r->ops_mask = (1u << OP_READ) | (1u << OP_FSYNC);
 	HIST(r, OP_READ, 1234567890123ULL, 0, { 1, 2 }, { 3, 5 }, { 10, 1 });
 	HIST(r, OP_WRITE, 5, 0, { 2, 9 });
+	/* The untimed series: every reason its own number. */
+	r->ops[OP_READ].queued = 4;
+	r->ops[OP_READ].errors = 3;
+	r->flow[OP_READ].missed = 2;
+	r->ops[OP_READ].stolen = 1;
+	r->flow[OP_READ].in_flight = 6;
+	r->flow[OP_FSYNC].missed = U64;
+	r->flow[OP_FSYNC].in_flight = 7;
+	/* Not in the mask: never printed. */
+	r->ops[OP_WRITE].queued = 99;
 }
 
 static void test_prom(void)
@@ -640,6 +650,99 @@ static void test_write_errors(void)
 		  -EINVAL);
 }
 
+/* ---- what the histograms do not hold ---- */
+
+static void test_untimed_text(void)
+{
+	struct report r;
+	char *buf = NULL;
+	size_t len = 0;
+
+	init_report(&r);
+	HIST(&r, OP_WRITE, 0, 0, { 2, 1 });
+	r.ops[OP_WRITE].queued = 3;
+	r.ops[OP_WRITE].errors = 1;
+	r.ops[OP_FSYNC].errors = 2;		/* no timed call at all */
+	r.ops[OP_READ].queued = 1;
+	r.ops[OP_READ].stolen = 5;		/* a warning, not stdout */
+	r.ops[OP_OPEN].stolen = 4;
+	check_int("untimed text", capture(report_text, &r, &buf, &len), 0);
+	check_str("untimed text: below the histogram, or alone", buf,
+		  "\n"
+		  "\noperation = 'read'\n"
+		  "not in the histogram: 1 asynchronous (-EIOCBQUEUED)\n"
+		  "\noperation = 'write'\n"
+		  "     usecs               : count     distribution\n"
+		  "         0 -> 1          : 0        |                                        |\n"
+		  "         2 -> 3          : 1        |****************************************|\n"
+		  "not in the histogram: 3 asynchronous (-EIOCBQUEUED), 1 error\n"
+		  "\noperation = 'fsync'\n"
+		  "not in the histogram: 2 errors\n");
+	free(buf);
+}
+
+static void test_untimed_json(void)
+{
+	struct report r;
+
+	init_report(&r);
+	r.ops_mask = 1u << OP_FSYNC;
+	HIST(&r, OP_FSYNC, 10, 9, { 1, 1 });
+	r.flow[OP_FSYNC].entries = 20;
+	r.ops[OP_FSYNC].queued = 2;
+	r.ops[OP_FSYNC].errors = 3;
+	r.flow[OP_FSYNC].missed = 4;
+	r.ops[OP_FSYNC].stolen = 5;
+	r.flow[OP_FSYNC].in_flight = 6;
+	check_json("json untimed", &r,
+		   "{\"time\":0,\"unit\":\"usecs\",\"ops\":{\"fsync\":{\"buckets\":[{\"low\":0,\"high\":1,\"count\":1}],\"count\":1,\"sum_ns\":10,\"max_ns\":9,\"calls\":20,\"queued\":2,\"errors\":3,\"missed\":4,\"stolen\":5,\"in_flight\":6}}}\n");
+}
+
+static void test_warnings(void)
+{
+	const char *why = "kretprobe instances exhausted: raise --maxactive";
+	struct report r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	init_report(&r);
+	r.interval = 1;
+	r.flow[OP_FSYNC].missed = 21;
+	r.flow[OP_FSYNC].in_flight = 3;	/* not final: says nothing */
+	r.ops[OP_READ].stolen = 1;
+	r.flow[OP_OPEN].missed = 1;
+	f = open_memstream(&buf, &len);
+	check_int("warnings", report_warnings(f, &r, why), 0);
+	fclose(f);
+	check_str("warnings: per operation and reason, in this interval", buf,
+		  "ext4dist: warning: in this interval 1 read call was not timed: another thread whose id is the same modulo 32768 was in the function at the same time and took its start record\n"
+		  "ext4dist: warning: in this interval 1 open call was not timed: the return probe never ran (kretprobe instances exhausted: raise --maxactive)\n"
+		  "ext4dist: warning: in this interval 21 fsync calls were not timed: the return probe never ran (kretprobe instances exhausted: raise --maxactive)\n");
+	free(buf);
+
+	init_report(&r);
+	r.interval = 1;
+	r.final = 1;
+	r.flow[OP_FSYNC].in_flight = 3;
+	r.ops[OP_WRITE].stolen = 2;
+	f = open_memstream(&buf, &len);
+	check_int("final warnings", report_warnings(f, &r, why), 0);
+	fclose(f);
+	check_str("final warnings: calls that never returned", buf,
+		  "ext4dist: warning: 2 write calls were not timed: another thread whose id is the same modulo 32768 was in the function at the same time and took their start records\n"
+		  "ext4dist: warning: 3 fsync calls had not returned when tracing stopped: the return probe never ran (kretprobe instances exhausted: raise --maxactive), or they were still running\n");
+	free(buf);
+
+	init_report(&r);
+	r.flow[OP_READ].entries = 5;	/* all timed: nothing to say */
+	f = open_memstream(&buf, &len);
+	check_int("no warnings", report_warnings(f, &r, why), 0);
+	fclose(f);
+	check_int("no warnings: nothing printed", (long long)len, 0);
+	free(buf);
+}
+
 int main(void)
 {
 	umask(022);
@@ -656,5 +759,8 @@ int main(void)
 	test_prom();
 	test_prom_file();
 	test_write_errors();
+	test_untimed_text();
+	test_untimed_json();
+	test_warnings();
 	return test_done();
 }

@@ -16,6 +16,15 @@
  * started after GOFILE appeared; the totals are then THREADS * ROUNDS times
  * the counts.  Without -t, the main thread works on FILE itself.
  *
+ * -y opens FILE with O_SYNC: every write then runs an fsync inside it
+ * (ext4_sync_file called from ext4_file_write_iter, same thread).
+ * -a N then submits N asynchronous direct 4 KiB writes (Linux AIO,
+ * io_submit, one at a time, each waited for) within the file's first
+ * WRITES blocks: each is one ext4_file_write_iter call that returns
+ * -EIOCBQUEUED unless the I/O finished first.
+ * -E N then does N preads into an unmapped buffer: each is one
+ * ext4_file_read_iter call returning -EFAULT.
+ *
  * No stdio touches FILE: the only output goes to stdout/stderr, which the
  * test scripts redirect to a file outside the traced file system.
  * Static build: gcc -static -pthread -O2 -o workload workload.c
@@ -23,11 +32,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/aio_abi.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +48,8 @@
 struct job {
 	char file[4096];
 	long opens, reads, writes, fsyncs, bs, rounds, sleep_ms;
+	long aio, efault;
+	int osync;
 	pthread_t tid;
 	int rc;
 };
@@ -44,7 +57,8 @@ struct job {
 static void usage(void)
 {
 	fprintf(stderr, "usage: workload [-g GOFILE] [-b BYTES] [-t THREADS] "
-		"[-n ROUNDS] [-s MSECS] FILE OPENS READS WRITES FSYNCS\n");
+		"[-n ROUNDS] [-s MSECS] [-y] [-a N] [-E N] "
+		"FILE OPENS READS WRITES FSYNCS\n");
 	exit(2);
 }
 
@@ -96,7 +110,7 @@ static int one_round(const struct job *j, char *buf)
 	off_t size;
 	int fd;
 
-	fd = open(j->file, O_RDWR | O_CREAT, 0644);
+	fd = open(j->file, O_RDWR | O_CREAT | (j->osync ? O_SYNC : 0), 0644);
 	if (fd < 0)
 		return fail("open", j->file);
 	for (i = 1; i < j->opens; i++) {
@@ -146,6 +160,65 @@ failed_fsync:
 	return (int)i;
 }
 
+/* N asynchronous direct writes of 4 KiB, each waited for. */
+static int aio_writes(const struct job *j)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb, *cbs[1] = { &cb };
+	struct io_event ev;
+	void *buf = NULL;
+	long i, blocks = j->writes * j->bs / 4096;
+	int fd, rc = 0;
+
+	if (blocks < 1)
+		blocks = 1;
+	fd = open(j->file, O_RDWR | O_DIRECT);
+	if (fd < 0)
+		return fail("open O_DIRECT", j->file);
+	if (posix_memalign(&buf, 4096, 4096) ||
+	    syscall(__NR_io_setup, 1, &ctx)) {
+		close(fd);
+		return fail("io_setup", j->file);
+	}
+	memset(buf, 'a', 4096);
+	for (i = 0; i < j->aio && !rc; i++) {
+		memset(&cb, 0, sizeof(cb));
+		cb.aio_lio_opcode = IOCB_CMD_PWRITE;
+		cb.aio_fildes = (unsigned int)fd;
+		cb.aio_buf = (unsigned long)buf;
+		cb.aio_nbytes = 4096;
+		cb.aio_offset = (i % blocks) * 4096;
+		if (syscall(__NR_io_submit, ctx, 1, cbs) != 1 ||
+		    syscall(__NR_io_getevents, ctx, 1, 1, &ev, NULL) != 1 ||
+		    ev.res != 4096)
+			rc = fail("io_submit", j->file);
+	}
+	syscall(__NR_io_destroy, ctx);
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+/* N reads into a buffer that is not mapped: -EFAULT from the kernel. */
+static int efault_reads(const struct job *j)
+{
+	long i;
+	int fd = open(j->file, O_RDONLY);
+
+	if (fd < 0)
+		return fail("open", j->file);
+	for (i = 0; i < j->efault; i++) {
+		/* The raw call: the compiler rightly warns about pread here. */
+		if (syscall(__NR_pread64, fd, (void *)16, 4096, 0) != -1 ||
+		    errno != EFAULT) {
+			close(fd);
+			return fail("pread into an unmapped buffer", j->file);
+		}
+	}
+	close(fd);
+	return 0;
+}
+
 static int run_job(struct job *j)
 {
 	char *buf;
@@ -164,6 +237,10 @@ static int run_job(struct job *j)
 		rc = one_round(j, buf);
 	}
 	free(buf);
+	if (!rc && j->aio)
+		rc = aio_writes(j);
+	if (!rc && j->efault)
+		rc = efault_reads(j);
 	return rc;
 }
 
@@ -178,17 +255,22 @@ static void *thread_main(void *arg)
 int main(int argc, char **argv)
 {
 	const char *go = NULL;
-	long threads = 0, rounds = 1, pause = 0, bs = 4096, i;
+	long threads = 0, rounds = 1, pause = 0, bs = 4096, i, aio = 0;
+	long efault = 0;
+	int osync = 0;
 	struct job proto, *jobs;
 	int opt, rc = 0;
 
-	while ((opt = getopt(argc, argv, "g:b:t:n:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "g:b:t:n:s:ya:E:")) != -1) {
 		switch (opt) {
 		case 'g': go = optarg; break;
 		case 'b': bs = parse_count(optarg); break;
 		case 't': threads = parse_count(optarg); break;
 		case 'n': rounds = parse_count(optarg); break;
 		case 's': pause = parse_count(optarg); break;
+		case 'y': osync = 1; break;
+		case 'a': aio = parse_count(optarg); break;
+		case 'E': efault = parse_count(optarg); break;
 		default: usage();
 		}
 	}
@@ -206,6 +288,9 @@ int main(int argc, char **argv)
 	proto.bs = bs;
 	proto.rounds = rounds;
 	proto.sleep_ms = pause;
+	proto.aio = aio;
+	proto.efault = efault;
+	proto.osync = osync;
 	if (proto.opens < 1 && proto.reads + proto.writes + proto.fsyncs > 0) {
 		fprintf(stderr, "workload: reads/writes/fsyncs need OPENS >= 1\n");
 		return 2;

@@ -137,6 +137,24 @@ def prom(rep):
         out.append('%s_sum{op="%s"} %s'
                    % (m, name, dec(Fraction(h["sum_ns"], 10 ** 9))))
         out.append('%s_count{op="%s"} %d' % (m, name, total))
+    # Calls not in the histogram, and calls in flight.
+    u = "ext4dist_untimed_calls_total"
+    out += ["# HELP %s ext4 calls not in the latency histogram, by reason." % u,
+            "# TYPE %s counter" % u]
+    for n, name in enumerate(OPS):
+        if not (rep.get("mask", ALL) >> n) & 1:
+            continue
+        c = rep.get("untimed", {}).get(name, {})
+        for reason in ("queued", "error", "missed", "stolen"):
+            out.append('%s{op="%s",reason="%s"} %d'
+                       % (u, name, reason, c.get(reason, 0)))
+    g = "ext4dist_calls_in_flight"
+    out += ["# HELP %s ext4 calls entered and not yet returned." % g,
+            "# TYPE %s gauge" % g]
+    for n, name in enumerate(OPS):
+        if (rep.get("mask", ALL) >> n) & 1:
+            c = rep.get("untimed", {}).get(name, {})
+            out.append('%s{op="%s"} %d' % (g, name, c.get("in_flight", 0)))
     return "\n".join(out) + "\n"
 
 
@@ -205,6 +223,9 @@ if __name__ == "__main__":
         f.write(prom(dict(mask=(1 << 0) | (1 << 3), ops={
             "read": hist({1: 2, 3: 5, 10: 1}, sum_ns=1234567890123),
             "write": hist({2: 9}, sum_ns=5),
+        }, untimed={
+            "read": dict(queued=4, error=3, missed=2, stolen=1, in_flight=6),
+            "fsync": dict(missed=U64, in_flight=7),
         })))
     with open(d + "report_prom_ms.txt", "w") as f:
         f.write(prom(dict(ms=True, mask=1 << 2, ops={

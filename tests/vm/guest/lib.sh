@@ -191,6 +191,7 @@ noise_stop() {
 SIGNAL=INT
 TRACED_NOISE=1
 TRACED_HOOK=""
+WORKLOAD_OPTS=""
 traced_run() {
 	local name="$1" file="$2" o="$3" r="$4" w="$5" f="$6" go a args wrc noise=0
 	shift 6
@@ -200,7 +201,9 @@ traced_run() {
 	rm -f "$OUT" "$ERR"
 	go=$WORK/go
 	rm -f "$go"
-	workload -g "$go" "$file" "$o" "$r" "$w" "$f" > "$WORK/$name.wl" 2>&1 &
+	# shellcheck disable=SC2086 # WORKLOAD_OPTS: workload's own options
+	workload -g "$go" ${WORKLOAD_OPTS:-} "$file" "$o" "$r" "$w" "$f" \
+		> "$WORK/$name.wl" 2>&1 &
 	WPID=$!
 	args=""
 	for a in "$@"; do

@@ -79,9 +79,11 @@ scenario_stress() {
 	fi
 	if [ "$n" -lt 5 ]; then
 		fail "$name-memory" "only $n memory samples" "$WORK/$name.mem"
-	elif [ $((rmax - rmin)) -gt 256 ] || [ "$hmax" -ge 4096 ]; then
-		fail "$name-memory" "VmRSS from $rmin to $rmax kB (want a spread <= 256 kB), VmHWM $hmax kB (want < 4096)" \
-			"$WORK/$name.mem"
+	elif [ "$hmax" -ge 4096 ]; then
+		# VmRSS lags (the per-thread counters are folded in every 64
+		# page faults before 6.2: a first sample can read 4 kB), so
+		# the spread is judged on smaps_rollup below, which is exact.
+		fail "$name-memory" "VmHWM $hmax kB (want < 4096)" "$WORK/$name.mem"
 	elif [ "$pmin" -le 0 ] || [ $((pmax - pmin)) -gt 256 ] || [ "$pmax" -ge 4096 ]; then
 		fail "$name-memory" "smaps_rollup Rss from $pmin to $pmax kB (want a spread <= 256 kB, all < 4096)" \
 			"$WORK/$name.mem"

@@ -11,6 +11,8 @@ set -eu
 . /guest/legacy.sh
 # shellcheck source=reliability.sh
 . /guest/reliability.sh
+# shellcheck source=accounting.sh
+. /guest/accounting.sh
 
 # Distinct counts, so a mix-up between operations cannot pass.
 O=5 R=7 W=11 F=3
@@ -113,7 +115,7 @@ scenario_attach() {
 		if [ "$mode" = multi ] && [ "$multi_ok" = 0 ]; then
 			RC=0
 			ext4dist --attach=multi > "$WORK/multi.out" 2> "$WORK/multi.err" || RC=$?
-			if [ "$RC" = 1 ] && grep -q '^ext4dist: cannot create a kretprobe_multi link on 4 functions: .*(kprobe_multi needs 5.18+ with CONFIG_FPROBE)$' "$WORK/multi.err"; then
+			if [ "$RC" = 1 ] && grep -q '^ext4dist: --attach=multi: no kprobe_multi links here: .*(they need 5.18+ with CONFIG_FPROBE)$' "$WORK/multi.err"; then
 				pass attach-multi-unsupported
 			else
 				fail attach-multi-unsupported "exit status $RC, no clear error" \
@@ -140,8 +142,8 @@ scenario_attach() {
 		# stdin/out/err: no fd more (tracefs files, failed attempts),
 		# none less.  multi: two links for 4 functions, 2 programs.
 		case $mode in
-		multi) want="link=2 map=3 other=3 prog=2 " ;;
-		*) want="map=3 other=3 perf=8 prog=8 " ;;
+		multi) want="link=2 map=5 other=3 prog=2 " ;;
+		*) want="map=5 other=3 perf=8 prog=8 " ;;
 		esac
 		check "attach-$mode-fds" "$FDS" "$want" "$OUT" "$ERR"
 	done
@@ -302,6 +304,9 @@ run scenario_fops_sources
 run scenario_forced_fallbacks
 run scenario_no_pmu
 run scenario_kretprobe_misses
+run scenario_nested_sync
+run scenario_async_and_errors
+run scenario_interval_max
 run scenario_debugfs_only
 run scenario_stress
 run scenario_faults

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The calls a report's histograms do not hold for a reason other than
+ * their return value, said with their numbers and why, so that what the
+ * histograms show plus what is said here adds up to every call.
+ */
+#include <errno.h>
+
+#include "ext4dist_abi.h"
+#include "report.h"
+
+static void warn(FILE *err, const struct report *r, unsigned long long n,
+		 unsigned int op, const char *why)
+{
+	fprintf(err, "ext4dist: warning: %s%llu %s call%s %s\n",
+		r->interval && !r->final ? "in this interval " : "", n,
+		report_op_name(op), n == 1 ? "" : "s", why);
+}
+
+int report_warnings(FILE *err, const struct report *r, const char *missed_why)
+{
+	unsigned int op;
+
+	for (op = 0; op < NR_OPS; op++) {
+		const struct op_flow *c = &r->flow[op];
+		const struct op_hist *h = &r->ops[op];
+		char why[256];
+
+		if (!(r->ops_mask & (1u << op)))
+			continue;
+		if (c->missed) {
+			snprintf(why, sizeof(why),
+				 "%s not timed: the return probe never ran (%s)",
+				 c->missed == 1 ? "was" : "were", missed_why);
+			warn(err, r, c->missed, op, why);
+		}
+		if (h->stolen) {
+			snprintf(why, sizeof(why),
+				 h->stolen == 1 ?
+				 "was not timed: another thread whose id is the same modulo %d was in the function at the same time and took its start record" :
+				 "were not timed: another thread whose id is the same modulo %d was in the function at the same time and took their start records",
+				 START_SLOTS);
+			warn(err, r, h->stolen, op, why);
+		}
+		if (r->final && c->in_flight) {
+			snprintf(why, sizeof(why),
+				 "had not returned when tracing stopped: the return probe never ran (%s), or %s still running",
+				 missed_why, c->in_flight == 1 ? "it was" : "they were");
+			warn(err, r, c->in_flight, op, why);
+		}
+	}
+	return ferror(err) ? -EIO : 0;
+}

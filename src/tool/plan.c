@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "tool/plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAXACTIVE_MIN	64
+#define MAXACTIVE_MAX	4096	/* KRETPROBE_MAXACTIVE_MAX */
+
+unsigned int plan_default_maxactive(unsigned int possible_cpus)
+{
+	unsigned long n = 4UL * possible_cpus;
+
+	if (n < MAXACTIVE_MIN)
+		n = MAXACTIVE_MIN;
+	if (n > MAXACTIVE_MAX)
+		n = MAXACTIVE_MAX;
+	return (unsigned int)n;
+}
+
+const char *plan_path_name(enum attach_mode path)
+{
+	switch (path) {
+	case ATTACH_MULTI:
+		return "kprobe_multi";
+	case ATTACH_TRACEFS:
+		return "tracefs";
+	case ATTACH_PMU:
+		return "pmu";
+	default:
+		return "none";
+	}
+}
+
+static int has(const struct attach_caps *caps, enum cap_id id)
+{
+	return caps->c[id].state == CAP_YES;
+}
+
+static int choose(struct attach_choice *choice, enum attach_mode path,
+		  unsigned int maxactive, const char *why)
+{
+	choice->path = path;
+	choice->maxactive = maxactive;
+	snprintf(choice->why, sizeof(choice->why), "%s", why);
+	return 0;
+}
+
+/* Neither kind of kprobe: nothing can be done on this kernel. */
+static int no_kprobes(const struct attach_caps *caps, struct errbuf *eb)
+{
+	return errbuf_set(eb, -EOPNOTSUPP,
+			  "this kernel has no kprobes: there is no kprobe PMU (%s) and no kprobe_events in %s; ext4dist needs a kernel built with CONFIG_KPROBES=y and CONFIG_KPROBE_EVENTS=y",
+			  caps->pmu_dir, caps->tracing_dir);
+}
+
+/* tracefs with "rN:" where the kernel honours it, else its default. */
+static int tracefs_sized(const struct attach_want *w,
+			 const struct attach_caps *caps,
+			 struct attach_choice *choice, const char *why,
+			 struct errbuf *eb)
+{
+	char text[600];
+
+	if (has(caps, CAP_MAXACTIVE)) {
+		unsigned int n = w->maxactive ? w->maxactive :
+				 plan_default_maxactive(w->possible_cpus);
+
+		snprintf(text, sizeof(text), "%s; %u return probes per function (%s)",
+			 why, n, w->maxactive ? "--maxactive" :
+			 "ext4dist's default: 4 per possible CPU, at least 64");
+		return choose(choice, ATTACH_TRACEFS, n, text);
+	}
+	if (w->maxactive)
+		return errbuf_set(eb, -EOPNOTSUPP,
+				  "--maxactive: this kernel's kprobe_events cannot size return probes (%s; \"rN:\" arrived in 4.12)",
+				  caps->c[CAP_MAXACTIVE].why);
+	snprintf(text, sizeof(text), "%s; the kernel's own number of return probes (%s)",
+		 why, caps->c[CAP_MAXACTIVE].why);
+	return choose(choice, ATTACH_TRACEFS, 0, text);
+}
+
+#define NEED(id) do {						\
+	if (caps->c[id].state == CAP_UNKNOWN) {			\
+		*need = (id);					\
+		return 1;					\
+	}							\
+} while (0)
+
+static int plan_forced_pmu(const struct attach_caps *caps,
+			   struct attach_choice *choice, enum cap_id *need,
+			   struct errbuf *eb)
+{
+	NEED(CAP_PMU);
+	if (has(caps, CAP_PMU))
+		return choose(choice, ATTACH_PMU, 0, "forced by --attach=pmu");
+	NEED(CAP_KPROBE_EVENTS);
+	if (!has(caps, CAP_KPROBE_EVENTS))
+		return no_kprobes(caps, eb);
+	return errbuf_set(eb, -EOPNOTSUPP,
+			  "--attach=pmu: this kernel has no kprobe PMU (%s/type is missing; it arrived in 4.17); use --attach=tracefs",
+			  caps->pmu_dir);
+}
+
+static int plan_forced_tracefs(const struct attach_want *w,
+			       const struct attach_caps *caps,
+			       struct attach_choice *choice, enum cap_id *need,
+			       struct errbuf *eb)
+{
+	NEED(CAP_KPROBE_EVENTS);
+	if (!has(caps, CAP_KPROBE_EVENTS)) {
+		NEED(CAP_PMU);
+		if (!has(caps, CAP_PMU))
+			return no_kprobes(caps, eb);
+		return errbuf_set(eb, -EOPNOTSUPP,
+				  "--attach=tracefs: no kprobe_events in %s (CONFIG_KPROBE_EVENTS off?); use --attach=pmu",
+				  caps->tracing_dir);
+	}
+	NEED(CAP_MAXACTIVE);
+	return tracefs_sized(w, caps, choice, "forced by --attach=tracefs", eb);
+}
+
+static int plan_auto(const struct attach_want *w,
+		     const struct attach_caps *caps,
+		     struct attach_choice *choice, enum cap_id *need,
+		     struct errbuf *eb)
+{
+	if (!w->maxactive && !w->generic_read) {
+		NEED(CAP_MULTI);
+		if (has(caps, CAP_MULTI))
+			return choose(choice, ATTACH_MULTI, 0,
+				      "kprobe_multi links: one link arms every traced function");
+	}
+	NEED(CAP_KPROBE_EVENTS);
+	if (has(caps, CAP_KPROBE_EVENTS)) {
+		NEED(CAP_MAXACTIVE);
+		if (has(caps, CAP_MAXACTIVE) || w->maxactive)
+			return tracefs_sized(w, caps, choice,
+					     "kprobe_events, which can size the return probes", eb);
+	}
+	if (w->maxactive)
+		return errbuf_set(eb, -EOPNOTSUPP,
+				  "--maxactive needs kprobe_events in tracefs, which this kernel lacks");
+	NEED(CAP_PMU);
+	if (has(caps, CAP_PMU))
+		return choose(choice, ATTACH_PMU, 0,
+			      has(caps, CAP_KPROBE_EVENTS) ?
+			      "the kprobe PMU: kprobe_events here cannot size return probes either" :
+			      "the kprobe PMU (no kprobe_events)");
+	if (has(caps, CAP_KPROBE_EVENTS))
+		return tracefs_sized(w, caps, choice, "kprobe_events (no kprobe PMU)", eb);
+	return no_kprobes(caps, eb);
+}
+
+int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
+		struct attach_choice *choice, enum cap_id *need,
+		struct errbuf *eb)
+{
+	memset(choice, 0, sizeof(*choice));
+	switch (w->mode) {
+	case ATTACH_MULTI:
+		if (w->maxactive || w->generic_read)
+			return errbuf_set(eb, -EINVAL,
+					  "--attach=multi cannot be combined with --maxactive or --read-path=generic");
+		NEED(CAP_MULTI);
+		if (!has(caps, CAP_MULTI))
+			return errbuf_set(eb, -EOPNOTSUPP, "--attach=multi: %s",
+					  caps->c[CAP_MULTI].why);
+		return choose(choice, ATTACH_MULTI, 0, "forced by --attach=multi");
+	case ATTACH_PMU:
+		if (w->maxactive)
+			return errbuf_set(eb, -EINVAL,
+					  "--maxactive needs the tracefs path: the kprobe PMU cannot set it; drop --attach=pmu");
+		return plan_forced_pmu(caps, choice, need, eb);
+	case ATTACH_TRACEFS:
+		return plan_forced_tracefs(w, caps, choice, need, eb);
+	default:
+		return plan_auto(w, caps, choice, need, eb);
+	}
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the numbers: the return side's per-interval buffers (drained:
+ * read once, then zeroed) and the entry side's running counts, summed over
+ * CPUs, so that every call is in exactly one place.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "loader/bpf_sys.h"
+#include "loader/grace.h"
+#include "loader/vlog.h"
+#include "tool/tracer.h"
+
+static void add_hist(struct op_hist *dst, const struct op_hist *src)
+{
+	unsigned int s;
+
+	for (s = 0; s < NR_SLOTS; s++)
+		dst->slots[s] += src->slots[s];
+	dst->sum_ns += src->sum_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	dst->queued += src->queued;
+	dst->errors += src->errors;
+	dst->stolen += src->stolen;
+}
+
+/* The hist buffer at key, summed over CPUs into *out, then zeroed. */
+static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)
+{
+	size_t n = t->percpu ? (size_t)t->ncpus : 1, c;
+	struct op_hist *vals = t->scratch;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = bpf_map_lookup(t->hist_fd, &key, vals);
+	if (err)
+		return err;
+	for (c = 0; c < n; c++)
+		add_hist(out, &vals[c]);
+	memset(vals, 0, n * sizeof(*vals));
+	return bpf_map_update(t->hist_fd, &key, vals, BPF_ANY);
+}
+
+/* The entry side's counts of op, summed over CPUs. */
+static int read_calls(struct tracer *t, unsigned int op, struct op_calls *out)
+{
+	size_t n = t->percpu ? (size_t)t->ncpus : 1, c;
+	struct op_calls *vals = t->scratch;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = bpf_map_lookup(t->calls_fd, &op, vals);
+	if (err)
+		return err;
+	for (c = 0; c < n; c++) {
+		out->entries += vals[c].entries;
+		out->missed += vals[c].missed;
+	}
+	return 0;
+}
+
+static unsigned long long timed(const struct op_hist *h)
+{
+	unsigned long long n = 0;
+	unsigned int s;
+
+	for (s = 0; s < NR_SLOTS; s++)
+		n += h->slots[s];
+	return n;
+}
+
+/*
+ * Calls entered and not accounted for yet.  Every call counted by a
+ * drained buffer entered before it, so this cannot go below zero.
+ */
+static unsigned long long in_flight(const struct op_calls *c,
+				    const struct op_hist *returns)
+{
+	return c->entries - c->missed - timed(returns) - returns->queued -
+	       returns->errors - returns->stolen;
+}
+
+int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
+		 struct op_hist *total_ops, struct op_flow *total_flow)
+{
+	unsigned int old = t->epoch, op, zero = 0;
+	struct ctl ctl = { .epoch = old + 1 };
+	enum grace_how how;
+	int err;
+
+	/* New returns go to the other buffer from now on ... */
+	err = bpf_map_update(t->ctl_fd, &zero, &ctl, BPF_ANY);
+	if (err)
+		return err;
+	t->epoch = old + 1;
+	/* ... and once no program can still be using this one, it is ours. */
+	how = bpf_grace_period();
+	vlog(2, "epoch %u: buffer %u drained after a grace period (%s)",
+	     t->epoch, old & 1, how == GRACE_MEMBARRIER ? "membarrier" :
+	     how == GRACE_MIGRATION ? "ran on every CPU" : "slept 10 ms");
+	for (op = 0; op < NR_OPS; op++) {
+		struct op_calls now;
+
+		err = drain_key(t, (old & 1) * NR_OPS + op, &ops[op]);
+		if (!err)
+			err = read_calls(t, op, &now);
+		if (err)
+			return err;
+		add_hist(&t->returns[op], &ops[op]);
+		flow[op].entries = now.entries - t->calls_seen[op].entries;
+		flow[op].missed = now.missed - t->calls_seen[op].missed;
+		flow[op].in_flight = in_flight(&now, &t->returns[op]);
+		t->calls_seen[op] = now;
+		if (total_ops)
+			total_ops[op] = t->returns[op];
+		if (total_flow) {
+			total_flow[op].entries = now.entries;
+			total_flow[op].missed = now.missed;
+			total_flow[op].in_flight = flow[op].in_flight;
+		}
+	}
+	return 0;
+}
