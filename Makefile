@@ -3,6 +3,7 @@
 #   make            build ./ext4dist (static, BPF object embedded)
 #   make deps       install the Debian packages the build, tests and demo need
 #   make check      every test suite (SUITES="unit host" for some of them)
+#   make test-args  build and run one unit test suite (tests/unit/test_args.c)
 #   make demo       boot a Debian kernel in qemu and show ext4dist working
 #   make install    PREFIX=/usr/local DESTDIR=
 #
@@ -95,9 +96,11 @@ BLOB_OBJ := $(BUILD)/src/tool/bpf_blob.o
 MAIN_OBJ := $(BUILD)/src/main.o
 
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
-TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_NAMES := $(TEST_SRC:tests/unit/test_%.c=%)
+TEST_BIN := $(TEST_NAMES:%=$(BUILD)/tests/test_%)
 TEST_LIB := $(BUILD)/tests/test.o
-TEST_CFLAGS := -Itests
+# Fixtures and golden files are found from any working directory.
+TEST_CFLAGS := -Itests -DTEST_SRCDIR='"$(CURDIR)"'
 
 # Objects depend on the flags they were built with: changing CFLAGS,
 # WERROR or ARCH rebuilds them, where make alone sees only file times.
@@ -153,6 +156,15 @@ $(BUILD)/ext4dist-dyn: $(MAIN_OBJ) $(BUILD)/libext4dist.a
 	$(CC) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(LDLIBS)
 
 unit-tests: $(TEST_BIN)
+
+# make test-NAME (NAME's underscores may be dashes): one unit test suite,
+# built and run; build/tests/test_NAME CASE... runs some of its cases.
+define unit_test_rule
+.PHONY: test-$(1) $(if $(findstring _,$(1)),test-$(subst _,-,$(1)))
+test-$(1) $(if $(findstring _,$(1)),test-$(subst _,-,$(1))): $(BUILD)/tests/test_$(1)
+	$(BUILD)/tests/test_$(1)
+endef
+$(foreach t,$(TEST_NAMES),$(eval $(call unit_test_rule,$(t))))
 
 # Every suite of tests/run-all.sh, which prints the closing line
 # "N passed, N failed"; SUITES picks some (make check SUITES="unit host").

@@ -355,7 +355,7 @@ static void test_served(void)
 	check_int("-h result", r.ret, ARGS_EXIT_OK);
 	check_int("-h exit status", args_exit_code(r.ret), 0);
 	check_golden("-h text", r.out, r.out_len,
-		     "tests/unit/golden/args_help.txt");
+		     TEST_GOLDEN "args_help.txt");
 	CHECK(r.err_len == 0, "-h: nothing on stderr");
 	for (line = r.out; line && *line; line = end + 1) {
 		end = strchr(line, '\n');
@@ -369,7 +369,7 @@ static void test_served(void)
 
 	run_args(&r, "--help", NULL);
 	check_golden("--help text", r.out, r.out_len,
-		     "tests/unit/golden/args_help.txt");
+		     TEST_GOLDEN "args_help.txt");
 	run_free(&r);
 	run_args(&r, "-Th", NULL);
 	check_int("-Th serves help", r.ret, ARGS_EXIT_OK);
@@ -594,17 +594,21 @@ static void test_hooks(void)
 	      "--test-force-fallback=lru,btf");
 }
 
-int main(void)
+static const struct test_case test_cases[] = {
+	TEST_CASE(hooks),
+	TEST_CASE(defaults),
+	TEST_CASE(bcc_options),
+	TEST_CASE(own_options),
+	TEST_CASE(served),
+	TEST_CASE(value_errors),
+	TEST_CASE(syntax_errors),
+	TEST_CASE(exit_codes),
+	TEST_CASE(reentrant),
+	TEST_CASE(argc_zero),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
 {
-	test_hooks();
-	test_defaults();
-	test_bcc_options();
-	test_own_options();
-	test_served();
-	test_value_errors();
-	test_syntax_errors();
-	test_exit_codes();
-	test_reentrant();
-	test_argc_zero();
-	return test_done();
+	return test_main(argc, argv, test_cases);
 }

@@ -135,8 +135,10 @@ static void test_pmu_and_choice(void)
 	dir("kprobe/format");
 	put("kprobe/type", "8\n");
 	put("kprobe/format/retprobe", "config:0\n");
+	/* A tracing dir without kprobe_events, as tracefs_open leaves it. */
+	dir("tracing");
+	put("tracing/available_events", "");
 
-	/* tracing/ has no kprobe_events (from the test above). */
 	attach_ctx_init(&ctx, "ext4dist", none, &paths, 0);
 	check_int("no PMU without sysfs type", ctx.pmu_type, -1);
 	ops = attach_choose(&ctx, NULL, 0, &eb);
@@ -218,6 +220,7 @@ static void test_stale_sweep(void)
 		 "p:kprobes/ext4dist_%d_p_ext4_file_open ext4_file_open\n"
 		 "p:kprobes/other_99_p_vfs_read vfs_read\n"
 		 "p:mine/ext4dist_4194304_p_x x\n", (int)getpid());
+	dir("tracing");
 	put("tracing/kprobe_events", text);
 	attach_ctx_init(&ctx, "ext4dist", "/nonexistent", &paths, 0);
 	n = attach_remove_stale(&ctx);
@@ -232,24 +235,34 @@ static void test_stale_sweep(void)
 	attach_ctx_release(&ctx);
 }
 
-int main(void)
+static void remove_root(void)
 {
+	char cmd[400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		printf("# could not remove %s\n", root);
+}
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(event_lines),
+	TEST_CASE(event_names),
+	TEST_CASE(tracefs_open),
+	TEST_CASE(pmu_and_choice),
+	TEST_CASE(stale_sweep),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	int ret;
+
 	root = test_tmpdir("ext4dist-attach");
 	if (!root) {
 		printf("FAIL mkdtemp: %s\n", strerror(errno));
 		return 1;
 	}
-	test_event_lines();
-	test_event_names();
-	test_tracefs_open();
-	test_pmu_and_choice();
-	test_stale_sweep();
-	{
-		char cmd[400];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-		if (system(cmd))
-			printf("# could not remove %s\n", root);
-	}
-	return test_done();
+	ret = test_main(argc, argv, test_cases);
+	remove_root();
+	return ret;
 }
