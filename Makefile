@@ -1,6 +1,7 @@
 # ext4dist: static eBPF ext4 latency histograms without libbpf.
 #
-#   make            build ./ext4dist (static, BPF object embedded)
+#   make            build ./ext4dist (static, BPF object embedded) and
+#                   build/ext4dist-test (the same plus the --test-* hooks)
 #   make deps       install the Debian packages the build, tests and demo need
 #   make check      every test suite (SUITES="unit host" for some of them)
 #   make test-args  build and run one unit test suite (tests/unit/test_args.c)
@@ -94,10 +95,14 @@ LIB_SRC  := $(sort $(wildcard src/loader/*.c src/tool/*.c src/output/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 BLOB_OBJ := $(BUILD)/src/tool/bpf_blob.o
 MAIN_OBJ := $(BUILD)/src/main.o
+# The test build: the command line with the --test-* fixture-path options
+# (EXT4DIST_TEST_HOOKS); everything else is the shipped binary's.
+HOOKS_ARGS_OBJ := $(BUILD)/hooks/src/tool/args.o
+TEST_BINARY := $(BUILD)/ext4dist-test
 
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_NAMES := $(TEST_SRC:tests/unit/test_%.c=%)
-TEST_BIN := $(TEST_NAMES:%=$(BUILD)/tests/test_%)
+TEST_BIN := $(TEST_NAMES:%=$(BUILD)/tests/test_%) $(BUILD)/tests/test_args_hooks
 TEST_LIB := $(BUILD)/tests/test.o
 # Fixtures and golden files are found from any working directory.
 TEST_CFLAGS := -Itests -DTEST_SRCDIR='"$(CURDIR)"'
@@ -113,9 +118,9 @@ $(file >$(FLAGS_FILE),$(FLAGS_NOW))
 endif
 endif
 
-.PHONY: all deps bpf unit-tests check demo install clean
+.PHONY: all deps bpf unit-tests test-binary check demo install clean
 
-all: $(BIN)
+all: $(BIN) $(TEST_BINARY)
 
 deps:
 	@tests/deps.sh
@@ -130,6 +135,10 @@ $(BUILD)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -c $< -o $@
 
+$(HOOKS_ARGS_OBJ): src/tool/args.c $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(XCFLAGS) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) -c $< -o $@
+
 $(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -c -DBPF_OBJ_PATH='"$(BPF_OBJ)"' $< -o $@
@@ -141,6 +150,12 @@ $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 $(BIN): $(MAIN_OBJ) $(BUILD)/libext4dist.a
 	$(CC) -static $(STATIC_LDFLAGS) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
+# Its args.o comes first, so the library's is not linked.
+$(TEST_BINARY): $(MAIN_OBJ) $(HOOKS_ARGS_OBJ) $(BUILD)/libext4dist.a
+	$(CC) -static $(STATIC_LDFLAGS) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(STATIC_LDLIBS)
+
+test-binary: $(TEST_BINARY)
+
 $(TEST_LIB): tests/test.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -c $< -o $@
@@ -149,6 +164,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(TEST_LIB) $(BUILD)/libext4dist.a $(FLAGS_FILE
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ \
 		-o $@ $< $(TEST_LIB) $(BUILD)/libext4dist.a $(LDLIBS)
+
+# The parser tests again, against the test build's parser.
+$(BUILD)/tests/test_args_hooks: tests/unit/test_args.c $(TEST_LIB) $(HOOKS_ARGS_OBJ) \
+				$(BUILD)/libext4dist.a $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) \
+		-MF $@.d -MT $@ -o $@ $< $(TEST_LIB) $(HOOKS_ARGS_OBJ) \
+		$(BUILD)/libext4dist.a $(LDLIBS)
 
 # A dynamically linked twin of ext4dist: valgrind can only follow malloc
 # in a dynamic binary.
@@ -164,7 +187,7 @@ define unit_test_rule
 test-$(1) $(if $(findstring _,$(1)),test-$(subst _,-,$(1))): $(BUILD)/tests/test_$(1)
 	$(BUILD)/tests/test_$(1)
 endef
-$(foreach t,$(TEST_NAMES),$(eval $(call unit_test_rule,$(t))))
+$(foreach t,$(TEST_NAMES) args_hooks,$(eval $(call unit_test_rule,$(t))))
 
 # Every suite of tests/run-all.sh, which prints the closing line
 # "N passed, N failed"; SUITES picks some (make check SUITES="unit host").
@@ -178,7 +201,7 @@ check: deps
 RUN_ALL_SUITES := unit host asan valgrind fuzz lint vm vm-arm64
 .PHONY: $(RUN_ALL_SUITES:%=check-%)
 check-unit: unit-tests
-check-host check-vm: $(BIN)
+check-host check-vm: $(BIN) $(TEST_BINARY)
 check-valgrind: $(BUILD)/ext4dist-dyn
 $(RUN_ALL_SUITES:%=check-%):
 	@tests/run-all.sh $(@:check-%=%)
@@ -194,7 +217,7 @@ install: $(BIN)
 clean:
 	rm -rf $(BUILD) $(BIN)
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) \
 	 $(BPF_OBJ:.o=.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
 
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------

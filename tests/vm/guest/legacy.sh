@@ -8,6 +8,20 @@
 # has_line FILE TEXT: FILE has a line containing TEXT (fixed string).
 has_line() { grep -qF -- "$2" "$1"; }
 
+# test_build CMD...: runs CMD (traced_run ...) with "ext4dist" being the
+# test build, /bin/ext4dist-test, whose --test-* options point system
+# paths at what the scenario prepared; the shipped binary has none.
+TEST_BUILD_DIR=/tmp/test-build
+test_build() {
+	local path=$PATH rc=0
+	mkdir -p "$TEST_BUILD_DIR"
+	ln -sf /bin/ext4dist-test "$TEST_BUILD_DIR/ext4dist"
+	PATH=$TEST_BUILD_DIR:$PATH
+	"$@" || rc=$?
+	PATH=$path
+	return "$rc"
+}
+
 # expect_verbose NAME FILE TEXT: PASS when ext4dist's -v output FILE holds
 # TEXT, else FAIL showing the -v lines that matter.
 expect_verbose() {
@@ -69,7 +83,7 @@ scenario_fops_sources() {
 
 	rm -rf "/lib/modules/$KERNEL"
 	rc=0
-	timeout 60 ext4dist --read-path=generic --test-kallsyms "$ks" \
+	timeout 60 ext4dist-test --read-path=generic --test-kallsyms "$ks" \
 		> "$WORK/fopsmiss.out" 2> "$WORK/fopsmiss.err" || rc=$?
 	if [ "$rc" != 1 ]; then
 		fail fops-missing-error "exit status $rc, want 1" \
@@ -89,7 +103,7 @@ scenario_fops_sources() {
 	# initramfs holds the decompressed copy insmod loaded).
 	mkdir -p "$kodir"
 	cp /lib/modules/ext4.ko "$kodir/ext4.ko"
-	traced_run fops-from-module /mnt/ext4/sb1 $O $R $W $F \
+	test_build traced_run fops-from-module /mnt/ext4/sb1 $O $R $W $F \
 		--read-path=generic --test-kallsyms "$ks" -v -p @PID@ || {
 		rm -rf "/lib/modules/$KERNEL"
 		return 0
@@ -99,7 +113,7 @@ scenario_fops_sources() {
 	expect_verbose fops-from-module-verbose "$ERR" \
 		"ext4_file_operations found in $kodir/ext4.ko plus /sys/module/ext4/sections: 0x$real"
 
-	traced_run fops-addr-option /mnt/ext4/sb2 $O $R $W $F \
+	test_build traced_run fops-addr-option /mnt/ext4/sb2 $O $R $W $F \
 		--read-path=generic --test-kallsyms "$ks" --fops-addr "0x$real" \
 		-v -p @PID@ || return 0
 	expect_counts fops-addr-option "$WANT"
@@ -148,14 +162,14 @@ bpf_prog_syms() {
 	awk '$3 ~ /^bpf_prog_/ && $4 == "[bpf]" { print $3 }' /proc/kallsyms > "$BPF_SYMS"
 }
 
-# --- d: the map fallbacks of old kernels, forced: histograms in a plain
-# array, no names, no kprobe_multi (so kprobes carry the programs); exact
-# counts all the same.
+# --- d: the map fallbacks of old kernels (--pretend): histograms in a
+# plain array, no names, no kprobe_multi (so kprobes carry the programs);
+# exact counts all the same.
 scenario_forced_fallbacks() {
 	local named
 	TRACED_HOOK=bpf_prog_syms
 	traced_run forced-fallbacks /mnt/ext4/sd $O $R $W $F \
-		-v --test-force-fallback percpu,lru,names,multi -p @PID@ || {
+		-v --pretend=no-percpu,no-names,no-multi -p @PID@ || {
 		TRACED_HOOK=""
 		return 0
 	}
@@ -259,8 +273,8 @@ scenario_kretprobe_misses() {
 # --- f: no kprobe PMU (before 4.17, so no kprobe_multi either): tracefs
 # kprobe_events instead.
 scenario_no_pmu() {
-	traced_run no-kprobe-pmu /mnt/ext4/sf1 $O $R $W $F \
-		--test-sysfs-kprobe /nonexistent --test-force-fallback multi \
+	test_build traced_run no-kprobe-pmu /mnt/ext4/sf1 $O $R $W $F \
+		--test-sysfs-kprobe /nonexistent --pretend=no-multi \
 		-v -p @PID@ || return 0
 	expect_counts no-kprobe-pmu "$WANT"
 	expect_verbose no-kprobe-pmu-verbose "$ERR" "attach path: tracefs"
@@ -292,7 +306,7 @@ scenario_debugfs_only() {
 		fail debugfs-only "precondition: cannot unmount $(echo "$before" | tr '\n' ' ')"
 		return 0
 	fi
-	traced_run debugfs-only /mnt/ext4/sf2 $O $R $W $F \
+	test_build traced_run debugfs-only /mnt/ext4/sf2 $O $R $W $F \
 		--test-tracing-dir /nonexistent -v --attach=tracefs -p @PID@ || {
 		unmount_tracing
 		return 0
