@@ -127,6 +127,11 @@ deps:
 
 bpf: $(BPF_OBJ)
 
+# Written when make starts; again here after a clean in the same run
+# (make expands a recipe line before running it: mkdir in the expansion).
+$(FLAGS_FILE):
+	$(shell mkdir -p $(@D))$(file >$@,$(FLAGS_NOW))
+
 $(BPF_OBJ): $(BPF_SRC) $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
