@@ -1,28 +1,51 @@
 # ext4dist: static eBPF ext4 latency histograms without libbpf.
 #
-#   make            build ./ext4dist (static, BPF object embedded)
-#   make check      host unit tests, host binary tests, sanitizer runs, VM tests
+#   make            build ./ext4dist (static, BPF object embedded) and
+#                   build/ext4dist-test (the same plus the --test-* hooks)
+#   make deps       install the Debian packages the build, tests and demo need
+#   make check      every test suite (SUITES="unit host" for some of them)
+#   make test-args  build and run one unit test suite (tests/unit/test_args.c)
 #   make demo       boot a Debian kernel in qemu and show ext4dist working
 #   make install    PREFIX=/usr/local DESTDIR=
+#
+#   WERROR=1        warnings are errors (make check and CI set it)
+#   ARCH=arm64      cross build into build-arm64/ (default: the compiler's target)
 
 CC      ?= gcc
 CLANG   ?= clang
 PREFIX  ?= /usr/local
 BUILD   ?= build
 VERSION := 0.1.0
+WERROR  ?= 0
 
-ARCH    ?= x86_64
+# deps and clean must work before a compiler is installed; check and demo
+# build in a second make, after deps.
+NO_BUILD_GOALS := deps clean check demo
+BUILDING := $(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all))
+
+# ARCH follows the compiler's target: the BPF object reads probe arguments
+# at that architecture's pt_regs offsets.
+arch_of = $(if $(filter x86_64-%,$(1)),x86_64,$(if $(filter aarch64-%,$(1)),arm64))
+CC_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+ARCH    ?= $(call arch_of,$(CC_MACHINE))
+HOST_ARCH := $(call arch_of,$(shell uname -m)-)
 BPF_ARCH_x86_64 := x86
 BPF_ARCH_arm64  := arm64
 BPF_ARCH := $(BPF_ARCH_$(ARCH))
-$(if $(BPF_ARCH),,$(error ARCH=$(ARCH): use x86_64 or arm64))
-# The binary: ./ext4dist for x86_64; cross builds go to their own BUILD dir.
+ifneq ($(BUILDING),)
+ifeq ($(ARCH),)
+$(error cannot tell the target architecture: '$(CC) -dumpmachine' says '$(CC_MACHINE)'; ext4dist builds for x86_64 and arm64 (aarch64): set ARCH=x86_64 or ARCH=arm64, or install a compiler (make deps))
+endif
+$(if $(BPF_ARCH),,$(error ARCH=$(ARCH): ext4dist builds for x86_64 and arm64 (aarch64): set ARCH=x86_64 or ARCH=arm64))
+endif
+# The binary: ./ext4dist natively; cross builds go to their own BUILD dir.
 BIN     ?= ext4dist
 PKG_CONFIG ?= pkg-config
-ifeq ($(ARCH),arm64)
-# make ARCH=arm64: cross build (gcc-aarch64-linux-gnu, libelf-dev:arm64,
-# zlib1g-dev:arm64; liblzma-dev:arm64 and libzstd-dev:arm64 for .ko.xz/.zst)
-# into build-arm64/ext4dist.
+ifneq ($(ARCH),$(HOST_ARCH))
+ifeq ($(ARCH)-$(HOST_ARCH),arm64-x86_64)
+# make ARCH=arm64 on x86_64: cross build (gcc-aarch64-linux-gnu,
+# libelf-dev:arm64, zlib1g-dev:arm64; liblzma-dev:arm64 and
+# libzstd-dev:arm64 for .ko.xz/.zst) into build-arm64/ext4dist.
 ifeq ($(origin CC),default)
 CC      := aarch64-linux-gnu-gcc
 endif
@@ -32,23 +55,29 @@ endif
 BUILD   := $(if $(filter command line environment,$(origin BUILD)),$(BUILD),build-arm64)
 BIN     := $(BUILD)/ext4dist
 PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig pkg-config
+else ifneq ($(BUILDING),)
+$(error ARCH=$(ARCH) on a $(or $(HOST_ARCH),$(shell uname -m)) machine: the one cross build is ARCH=arm64 on x86_64)
+endif
 endif
 
-WARN     := -Wall -Wextra -Werror
+WERROR_FLAG := $(if $(filter 1,$(WERROR)),-Werror)
+WARN     := -Wall -Wextra $(WERROR_FLAG)
 CFLAGS   ?= -O2 -g
 # Always applied, even when CFLAGS is given on the command line.
 XCFLAGS  := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc \
             -DEXT4DIST_VERSION='"$(VERSION)"'
+# Each object lists the headers it includes (build/**/*.d).
+DEPFLAGS := -MMD -MP
 LDLIBS   := -lelf -lz
 STATIC_LDLIBS := $(shell $(PKG_CONFIG) --static --libs libelf 2>/dev/null || echo -lelf -lz)
 # Module files may be .ko.xz (Debian 6.12) or .ko.zst: read them in-process
 # when the static libraries are there (liblzma-dev, libzstd-dev).
-ifneq ($(wildcard $(shell $(CC) -print-file-name=liblzma.a)),)
+ifneq ($(wildcard $(shell $(CC) -print-file-name=liblzma.a 2>/dev/null)),)
 XCFLAGS  += -DEXT4DIST_WITH_XZ
 LDLIBS   += -llzma
 STATIC_LDLIBS += -llzma
 endif
-ifneq ($(wildcard $(shell $(CC) -print-file-name=libzstd.a)),)
+ifneq ($(wildcard $(shell $(CC) -print-file-name=libzstd.a 2>/dev/null)),)
 XCFLAGS  += -DEXT4DIST_WITH_ZSTD
 LDLIBS   += -lzstd
 STATIC_LDLIBS += -lzstd
@@ -59,32 +88,61 @@ STATIC_LDFLAGS ?= -s
 BPF_SRC  := bpf/ext4dist.bpf.c
 BPF_OBJ  := $(BUILD)/ext4dist.bpf.o
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
-BPF_CFLAGS := -target bpf -O2 -Wall -Werror -Iinclude -Ibpf -D__TARGET_ARCH_$(BPF_ARCH) \
+BPF_CFLAGS := -target bpf -O2 -Wall $(WERROR_FLAG) -Iinclude -Ibpf -D__TARGET_ARCH_$(BPF_ARCH) \
               -idirafter /usr/include/$(MULTIARCH)
 
 LIB_SRC  := $(sort $(wildcard src/loader/*.c src/tool/*.c src/output/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 BLOB_OBJ := $(BUILD)/src/tool/bpf_blob.o
 MAIN_OBJ := $(BUILD)/src/main.o
+# The test build: the command line with the --test-* fixture-path options
+# (EXT4DIST_TEST_HOOKS); everything else is the shipped binary's.
+HOOKS_ARGS_OBJ := $(BUILD)/hooks/src/tool/args.o
+TEST_BINARY := $(BUILD)/ext4dist-test
 
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
-TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_NAMES := $(TEST_SRC:tests/unit/test_%.c=%)
+TEST_BIN := $(TEST_NAMES:%=$(BUILD)/tests/test_%) $(BUILD)/tests/test_args_hooks
 TEST_LIB := $(BUILD)/tests/test.o
+# Fixtures and golden files are found from any working directory.
+TEST_CFLAGS := -Itests -DTEST_SRCDIR='"$(CURDIR)"'
 
-.PHONY: all unit-tests check check-unit check-host check-asan check-valgrind check-vm \
-        demo install clean bpf lint
+# Objects depend on the flags they were built with: changing CFLAGS,
+# WERROR or ARCH rebuilds them, where make alone sees only file times.
+FLAGS_FILE := $(BUILD)/flags
+FLAGS_NOW := $(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) | $(CLANG) $(BPF_CFLAGS)
+ifneq ($(BUILDING),)
+ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
+$(shell mkdir -p $(BUILD))
+$(file >$(FLAGS_FILE),$(FLAGS_NOW))
+endif
+endif
 
-all: $(BIN)
+.PHONY: all deps bpf unit-tests test-binary check demo install clean
+
+all: $(BIN) $(TEST_BINARY)
+
+deps:
+	@tests/deps.sh
 
 bpf: $(BPF_OBJ)
 
-$(BPF_OBJ): $(BPF_SRC) include/ext4dist_abi.h $(wildcard bpf/*.h)
-	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+# Written when make starts; again here after a clean in the same run
+# (make expands a recipe line before running it: mkdir in the expansion).
+$(FLAGS_FILE):
+	$(shell mkdir -p $(@D))$(file >$@,$(FLAGS_NOW))
 
-$(BUILD)/%.o: %.c $(wildcard include/*.h src/*/*.h src/*.h) Makefile
+$(BPF_OBJ): $(BPF_SRC) $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(XCFLAGS) -c $< -o $@
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.c $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(HOOKS_ARGS_OBJ): src/tool/args.c $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(XCFLAGS) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) -c $< -o $@
 
 $(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ)
 	@mkdir -p $(@D)
@@ -97,13 +155,28 @@ $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 $(BIN): $(MAIN_OBJ) $(BUILD)/libext4dist.a
 	$(CC) -static $(STATIC_LDFLAGS) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
-$(TEST_LIB): tests/test.c tests/test.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(XCFLAGS) -c $< -o $@
+# Its args.o comes first, so the library's is not linked.
+$(TEST_BINARY): $(MAIN_OBJ) $(HOOKS_ARGS_OBJ) $(BUILD)/libext4dist.a
+	$(CC) -static $(STATIC_LDFLAGS) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(TEST_LIB) $(BUILD)/libext4dist.a
+test-binary: $(TEST_BINARY)
+
+$(TEST_LIB): tests/test.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(XCFLAGS) -Itests -o $@ $< $(TEST_LIB) $(BUILD)/libext4dist.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_LIB) $(BUILD)/libext4dist.a $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ \
+		-o $@ $< $(TEST_LIB) $(BUILD)/libext4dist.a $(LDLIBS)
+
+# The parser tests again, against the test build's parser.
+$(BUILD)/tests/test_args_hooks: tests/unit/test_args.c $(TEST_LIB) $(HOOKS_ARGS_OBJ) \
+				$(BUILD)/libext4dist.a $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) \
+		-MF $@.d -MT $@ -o $@ $< $(TEST_LIB) $(HOOKS_ARGS_OBJ) \
+		$(BUILD)/libext4dist.a $(LDLIBS)
 
 # A dynamically linked twin of ext4dist: valgrind can only follow malloc
 # in a dynamic binary.
@@ -112,18 +185,33 @@ $(BUILD)/ext4dist-dyn: $(MAIN_OBJ) $(BUILD)/libext4dist.a
 
 unit-tests: $(TEST_BIN)
 
-# The closing line "N passed, N failed" is printed by tests/run-all.sh.
-# Packages first (tests/deps.sh), then a fresh make sees the tools.
-check:
-	@tests/deps.sh
-	@$(MAKE) --no-print-directory ext4dist unit-tests $(BUILD)/ext4dist-dyn
-	@tests/run-all.sh
+# make test-NAME (NAME's underscores may be dashes): one unit test suite,
+# built and run; build/tests/test_NAME CASE... runs some of its cases.
+define unit_test_rule
+.PHONY: test-$(1) $(if $(findstring _,$(1)),test-$(subst _,-,$(1)))
+test-$(1) $(if $(findstring _,$(1)),test-$(subst _,-,$(1))): $(BUILD)/tests/test_$(1)
+	$(BUILD)/tests/test_$(1)
+endef
+$(foreach t,$(TEST_NAMES) args_hooks,$(eval $(call unit_test_rule,$(t))))
 
-check-unit: $(TEST_BIN)
-	@tests/run-all.sh unit
+# Every suite of tests/run-all.sh, which prints the closing line
+# "N passed, N failed"; SUITES picks some (make check SUITES="unit host").
+# Packages first (make deps), then a fresh make sees the tools.
+SUITES ?=
+check: deps
+	@$(MAKE) --no-print-directory WERROR=1 all unit-tests $(BUILD)/ext4dist-dyn
+	@WERROR=1 tests/run-all.sh $(SUITES)
 
-demo:
-	@tests/deps.sh
+# make check-SUITE: one suite of tests/run-all.sh with what it needs built.
+RUN_ALL_SUITES := unit host asan valgrind fuzz lint vm vm-arm64
+.PHONY: $(RUN_ALL_SUITES:%=check-%)
+check-unit: unit-tests
+check-host check-vm: $(BIN) $(TEST_BINARY)
+check-valgrind: $(BUILD)/ext4dist-dyn
+$(RUN_ALL_SUITES:%=check-%):
+	@tests/run-all.sh $(@:check-%=%)
+
+demo: deps
 	@$(MAKE) --no-print-directory ext4dist
 	@tests/vm/demo.sh
 
@@ -133,6 +221,9 @@ install: $(BIN)
 
 clean:
 	rm -rf $(BUILD) $(BIN)
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) \
+	 $(BPF_OBJ:.o=.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
 
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------
 # make fuzz         every libFuzzer target for FUZZ_SECONDS (default 60) each

@@ -25,16 +25,20 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->fs = &fs_ext4;
 	cfg->kallsyms_path = a->test_kallsyms;
 	cfg->sysfs_kprobe = a->test_sysfs_kprobe;
-	if (a->test_tracing || a->test_debugfs) {
+	if (a->test_tracing || a->test_debugfs ||
+	    (a->pretend & (1u << PRETEND_NO_TRACEFS))) {
 		tracefs->tracing = a->test_tracing ? a->test_tracing :
 						     "/sys/kernel/tracing";
+		/* As before 4.1: only debugfs's tracing dir. */
+		if (a->pretend & (1u << PRETEND_NO_TRACEFS))
+			tracefs->tracing = NULL;
 		tracefs->debugfs = a->test_debugfs ? a->test_debugfs :
 						     "/sys/kernel/debug";
 		cfg->tracefs = tracefs;
 	}
-	cfg->load.no_percpu = !!(a->force_fallback & FORCE_NO_PERCPU);
-	cfg->load.no_names = !!(a->force_fallback & FORCE_NO_NAMES);
-	cfg->no_multi = !!(a->force_fallback & FORCE_NO_MULTI);
+	cfg->pretend = a->pretend;
+	cfg->load.no_percpu = !!(a->pretend & (1u << PRETEND_NO_PERCPU));
+	cfg->load.no_names = !!(a->pretend & (1u << PRETEND_NO_NAMES));
 	cfg->tgid = a->pid;
 	cfg->factor = a->milliseconds ? 1000000ULL : 1000ULL;
 	cfg->ops_mask = a->ops_mask;

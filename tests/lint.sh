@@ -46,6 +46,8 @@ files=$(find src tests/fuzz -name '*.c' | sort)
 [ "$with_tests" = 1 ] && files="$files $(find tests/unit tests/test.c -name '*.c' | sort)"
 
 defs=(-D_GNU_SOURCE '-DEXT4DIST_VERSION="lint"')
+# tests/test.h wants the source tree, as the Makefile gives it.
+[ "$with_tests" = 1 ] && defs+=("-DTEST_SRCDIR=\"$PWD\"")
 # The xz/zstd decoders of module_file.c are compiled in when their headers exist.
 for h in lzma:EXT4DIST_WITH_XZ zstd:EXT4DIST_WITH_ZSTD; do
 	echo "#include <${h%%:*}.h>" | cc -E -x c - >/dev/null 2>&1 &&

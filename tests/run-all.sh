@@ -2,12 +2,32 @@
 # Runs ext4dist's test suites and prints one closing line "N passed, N failed".
 # Every suite prints "PASS <name>" / "FAIL <name>..." lines; a suite that
 # exits non-zero without a FAIL line (a crash) counts as one failure.
-#   tests/run-all.sh [unit|host|asan|valgrind|fuzz|lint|vm|vm-arm64]...   (default: all)
+#   tests/run-all.sh [SUITE]...   (default: all, in this order)
+#     unit      build/tests/test_* (make unit-tests)
+#     host      tests/host/test_*.sh on ./ext4dist and build/ext4dist-test
+#     asan      the unit tests built with ASan+UBSan into build-asan/
+#     valgrind  build/ext4dist-dyn's host paths under valgrind
+#     fuzz      a libFuzzer smoke of every target (tests/fuzz/run.sh smoke)
+#     lint      cppcheck and clang-tidy (tests/lint.sh)
+#     vm        the VM scenarios (tests/vm/run.sh; README for its variables)
+#     vm-arm64  the arm64 VM scenarios (tests/vm-arm64/run.sh)
+# make check SUITES="..." builds first, then runs these.
 set -u
 cd "$(dirname "$0")/.."
 
+all_suites=(unit host asan valgrind fuzz lint vm vm-arm64)
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(unit host asan valgrind fuzz lint vm vm-arm64)
+[ ${#suites[@]} -gt 0 ] || suites=("${all_suites[@]}")
+# Every name checked before any suite runs: a typo must not cost a VM run.
+for s in "${suites[@]}"; do
+	case " ${all_suites[*]} " in
+	*" $s "*) ;;
+	*)
+		echo "unknown suite $s (suites: ${all_suites[*]})" >&2
+		exit 2
+		;;
+	esac
+done
 
 passed=0
 failed=0
@@ -78,10 +98,6 @@ for s in "${suites[@]}"; do
 		;;
 	vm-arm64)
 		run_suite vm-arm64 bash tests/vm-arm64/run.sh
-		;;
-	*)
-		echo "unknown suite $s" >&2
-		exit 2
 		;;
 	esac
 done

@@ -149,3 +149,48 @@ int test_done(void)
 	printf("# totals: pass=%d fail=%d\n", test_passed, test_failed);
 	return test_failed ? 1 : 0;
 }
+
+static const struct test_case *find_case(const struct test_case *cases,
+					 const char *name)
+{
+	for (; cases->name; cases++)
+		if (strcmp(cases->name, name) == 0)
+			return cases;
+	return NULL;
+}
+
+/* No name in argv: every case; else the named ones. */
+static int wanted(const char *name, int argc, char **argv)
+{
+	int i;
+
+	if (argc < 2)
+		return 1;
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+int test_main(int argc, char **argv, const struct test_case *cases)
+{
+	const struct test_case *c;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (find_case(cases, argv[i]))
+			continue;
+		fprintf(stderr, "%s: no test case '%s'; the cases are:\n",
+			argv[0], argv[i]);
+		for (c = cases; c->name; c++)
+			fprintf(stderr, "  %s\n", c->name);
+		return 2;
+	}
+	for (c = cases; c->name; c++) {
+		if (!wanted(c->name, argc, argv))
+			continue;
+		printf("# case %s\n", c->name);
+		c->fn();
+	}
+	return test_done();
+}

@@ -8,8 +8,21 @@
 extern int test_failed;
 extern int test_passed;
 
-/* Reports a named check.  Returns cond so callers can stop early. */
-#define CHECK(cond, name, ...) \
+/*
+ * The source tree, so fixtures and golden files are found from any working
+ * directory: TEST_FIXTURES "kallsyms_core.txt".
+ */
+#ifndef TEST_SRCDIR
+#error "TEST_SRCDIR: the source tree's absolute path, as the Makefile passes it"
+#endif
+#define TEST_FIXTURES TEST_SRCDIR "/tests/unit/fixtures/"
+#define TEST_GOLDEN TEST_SRCDIR "/tests/unit/golden/"
+
+/*
+ * Reports a named check.  Returns cond so callers can stop early.  Exactly
+ * two arguments: anything more is a compile error, not silently dropped.
+ */
+#define CHECK(cond, name) \
 	test_report(!!(cond), __FILE__, __LINE__, name, #cond)
 
 int test_report(int ok, const char *file, int line, const char *name,
@@ -34,5 +47,20 @@ const char *test_tmpdir(const char *tag);
 const char *test_tmp_path(const char *name);
 /* Prints the summary line and returns the exit code for main(). */
 int test_done(void);
+
+/* A test case, run by name: TEST_CASE(foo) runs test_foo() as "foo". */
+struct test_case {
+	const char *name;
+	void (*fn)(void);
+};
+#define TEST_CASE(name) { #name, test_##name }
+
+/*
+ * main() of a test file: runs the cases named in argv (every case when
+ * there is none), in the order of cases[], which ends with { NULL, NULL }.
+ * Returns the exit code for main(): test_done()'s, or 2 when a name is not
+ * a case (the cases are listed on stderr, none is run).
+ */
+int test_main(int argc, char **argv, const struct test_case *cases);
 
 #endif

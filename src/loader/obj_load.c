@@ -101,7 +101,7 @@ static int create_one(struct obj_map *m, const struct obj_load_opts *o,
 	int fd;
 
 	if (type != m->def.type)
-		vlog(1, "map %s: %s forced to %s (test hook)", m->name,
+		vlog(1, "map %s: %s taken as %s, as on a kernel without it", m->name,
 		     map_type_name(m->def.type), map_type_name(type));
 	for (;;) {
 		name = st->names_ok ? m->name : NULL;
@@ -151,7 +151,7 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 
 	st->names_ok = !o->no_names;
 	if (o->no_names)
-		vlog(1, "map and program names off (forced by a test hook, as before 4.15)");
+		vlog(1, "map and program names off, as before 4.15");
 	for (i = 0; i < obj->nr_maps; i++) {
 		if (obj->maps[i].fd >= 0)
 			continue;

@@ -63,13 +63,15 @@ int tracefs_open(struct tracefs *tf, const struct tracefs_paths *paths,
 	if (join(debug_tracing, sizeof(debug_tracing), paths->debugfs,
 		 "tracing"))
 		return errbuf_set(eb, -ENAMETOOLONG, "debugfs path too long");
-	if (try_dir(tf, paths->tracing) || try_dir(tf, debug_tracing))
+	/* tracing NULL: as before 4.1, when only debugfs had the files. */
+	if ((paths->tracing && try_dir(tf, paths->tracing)) ||
+	    try_dir(tf, debug_tracing))
 		return 0;
 	if (!may_mount)
 		return errbuf_set(eb, -ENOENT,
 				  "tracing file system not mounted (not needed: left alone)");
 	/* Neither mounted: tracefs exists from 4.1, debugfs before that. */
-	if (try_mount(tf, "tracefs", paths->tracing)) {
+	if (paths->tracing && try_mount(tf, "tracefs", paths->tracing)) {
 		if (try_dir(tf, paths->tracing))
 			return 0;
 		tracefs_close(tf);
@@ -81,7 +83,8 @@ int tracefs_open(struct tracefs *tf, const struct tracefs_paths *paths,
 	}
 	return errbuf_set(eb, -ENOENT,
 			  "no tracing file system: neither %s nor %s/tracing is mounted, and mounting tracefs/debugfs failed (is CONFIG_FTRACE on? are we root?)",
-			  paths->tracing, paths->debugfs);
+			  paths->tracing ? paths->tracing : "tracefs",
+			  paths->debugfs);
 }
 
 void tracefs_close(struct tracefs *tf)

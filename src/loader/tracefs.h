@@ -16,7 +16,7 @@ struct tracefs {
 };
 
 struct tracefs_paths {
-	const char *tracing;	/* "/sys/kernel/tracing" */
+	const char *tracing;	/* "/sys/kernel/tracing"; NULL: no tracefs */
 	const char *debugfs;	/* "/sys/kernel/debug" */
 };
 

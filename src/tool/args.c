@@ -7,8 +7,9 @@
  *  - positionals may be interleaved with options ("1 -m 5" is interval 1,
  *    count 5; argparse would reject the 5).
  * Nothing taken from argv is kept except validated numbers, enums and
- * flags, and the --prometheus path.  Text from argv is echoed in error
- * messages only, with control bytes escaped.
+ * flags, and the --prometheus path (and the test build's --test-* paths).
+ * Text from argv is echoed in error messages only, with control bytes
+ * escaped.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -66,6 +67,10 @@ static const char help_text[] =
 	"                        (default: the kernel's)\n"
 	"  --fops-addr ADDR      address of ext4_file_operations (0x... or\n"
 	"                        decimal) instead of reading /proc/kallsyms\n"
+	"  --pretend LIST        behave as if the kernel lacked features, to see\n"
+	"                        the fallbacks of older kernels; comma separated,\n"
+	"                        from no-pmu, no-multi, no-percpu, no-names,\n"
+	"                        no-kallsyms-data, no-tracefs, no-ext4\n"
 	"  --check               report what this kernel supports, then exit\n"
 	"  --dump-bpf            print the embedded BPF programs, then exit\n"
 	"  --version             show program's version number and exit\n"
@@ -79,7 +84,9 @@ static const char help_text[] =
 	"    ./ext4dist --ops read,getattr     # only reads and getattr\n"
 	"    ./ext4dist --prometheus /run/ext4dist.prom 10\n"
 	"                          # keep a Prometheus textfile up to date\n"
-	"    ./ext4dist --check    # can this kernel run ext4dist?\n";
+	"    ./ext4dist --check    # can this kernel run ext4dist?\n"
+	"    ./ext4dist -v --pretend=no-multi,no-percpu\n"
+	"                          # kprobes and a plain array, as before 4.6\n";
 
 enum opt_id {
 	OPT_HELP,
@@ -95,14 +102,16 @@ enum opt_id {
 	OPT_READ_PATH,
 	OPT_MAXACTIVE,
 	OPT_FOPS_ADDR,
+	OPT_PRETEND,
 	OPT_CHECK,
 	OPT_DUMP_BPF,
 	OPT_VERSION,
+#ifdef EXT4DIST_TEST_HOOKS
 	OPT_TEST_KALLSYMS,
 	OPT_TEST_SYSFS_KPROBE,
 	OPT_TEST_TRACING,
 	OPT_TEST_DEBUGFS,
-	OPT_TEST_FALLBACK,
+#endif
 };
 
 struct opt_def {
@@ -127,17 +136,21 @@ static const struct opt_def opt_defs[] = {
 	{ 0, "read-path", "--read-path", 1, OPT_READ_PATH },
 	{ 0, "maxactive", "--maxactive", 1, OPT_MAXACTIVE },
 	{ 0, "fops-addr", "--fops-addr", 1, OPT_FOPS_ADDR },
+	{ 0, "pretend", "--pretend", 1, OPT_PRETEND },
 	{ 0, "check", "--check", 0, OPT_CHECK },
 	{ 0, "dump-bpf", "--dump-bpf", 0, OPT_DUMP_BPF },
 	{ 0, "version", "--version", 0, OPT_VERSION },
-	/* Test-only, not in the help text: see README, "Testing hooks". */
+#ifdef EXT4DIST_TEST_HOOKS
+	/*
+	 * The test build's fixture paths, not in the help text (README, "The
+	 * test build"); the shipped binary treats them as any unknown option.
+	 */
 	{ 0, "test-kallsyms", "--test-kallsyms", 1, OPT_TEST_KALLSYMS },
 	{ 0, "test-sysfs-kprobe", "--test-sysfs-kprobe", 1,
 	  OPT_TEST_SYSFS_KPROBE },
 	{ 0, "test-tracing-dir", "--test-tracing-dir", 1, OPT_TEST_TRACING },
 	{ 0, "test-debugfs-dir", "--test-debugfs-dir", 1, OPT_TEST_DEBUGFS },
-	{ 0, "test-force-fallback", "--test-force-fallback", 1,
-	  OPT_TEST_FALLBACK },
+#endif
 };
 
 #define NR_OPT_DEFS (sizeof(opt_defs) / sizeof(opt_defs[0]))
@@ -148,6 +161,16 @@ static const char *const op_choices[NR_OPS] = {
 	[OP_OPEN] = "open",
 	[OP_FSYNC] = "fsync",
 	[OP_GETATTR] = "getattr",
+};
+
+static const char *const pretend_choices[NR_PRETEND] = {
+	[PRETEND_NO_PMU] = "no-pmu",
+	[PRETEND_NO_MULTI] = "no-multi",
+	[PRETEND_NO_PERCPU] = "no-percpu",
+	[PRETEND_NO_NAMES] = "no-names",
+	[PRETEND_NO_KALLSYMS_DATA] = "no-kallsyms-data",
+	[PRETEND_NO_TRACEFS] = "no-tracefs",
+	[PRETEND_NO_EXT4] = "no-ext4",
 };
 
 struct parser {
@@ -300,24 +323,29 @@ static int get_choice(struct parser *p, const char *opt, const char *s,
 	return value_error(p, opt, "invalid choice:", s, len, tail);
 }
 
-/* --ops read,write,...: every name known, at least one. */
-static int get_ops(struct parser *p, const char *s, unsigned int *mask)
+/*
+ * --ops read,write,... and --pretend no-pmu,...: every name one of
+ * choices[n], at least one; *mask gets bit i for choices[i].
+ */
+static int get_list(struct parser *p, const char *opt, const char *what,
+		    const char *s, const char *const *choices, unsigned int n,
+		    unsigned int *mask)
 {
 	const char *end;
 	size_t len;
-	int op;
+	int i;
 
 	if (!*s)
-		return usage_error(p, "argument --ops: expected at least one "
-				   "operation\n");
+		return usage_error(p, "argument %s: expected at least one %s\n",
+				   opt, what);
 	*mask = 0;
 	for (;;) {
 		end = strchr(s, ',');
 		len = end ? (size_t)(end - s) : strlen(s);
-		op = get_choice(p, "--ops", s, len, op_choices, NR_OPS);
-		if (op < 0)
-			return op;
-		*mask |= 1u << op;
+		i = get_choice(p, opt, s, len, choices, n);
+		if (i < 0)
+			return i;
+		*mask |= 1u << i;
 		if (!end)
 			return 0;
 		s = end + 1;
@@ -334,6 +362,7 @@ static int set_pid(struct parser *p, const char *opt, const char *s)
 	return err;
 }
 
+#ifdef EXT4DIST_TEST_HOOKS
 /* A path for a test hook: absolute, so no working directory matters. */
 static int test_path(struct parser *p, const struct opt_def *o,
 		     const char *val, const char **out)
@@ -344,27 +373,7 @@ static int test_path(struct parser *p, const struct opt_def *o,
 	*out = val;
 	return 0;
 }
-
-static int get_fallbacks(struct parser *p, const struct opt_def *o,
-			 const char *s, unsigned int *mask)
-{
-	static const char *const names[] = { "percpu", "lru", "names",
-					     "multi" };
-	const char *item = s;
-
-	*mask = 0;
-	for (;;) {
-		size_t len = strcspn(item, ",");
-		int i = get_choice(p, o->shown, item, len, names, 4);
-
-		if (i < 0)
-			return i;
-		*mask |= 1u << i;
-		if (item[len] == '\0')
-			return 0;
-		item += len + 1;
-	}
-}
+#endif
 
 static int with_value(struct parser *p, const struct opt_def *o,
 		      const char *val)
@@ -380,7 +389,8 @@ static int with_value(struct parser *p, const struct opt_def *o,
 	case OPT_PID:
 		return set_pid(p, o->shown, val);
 	case OPT_OPS:
-		return get_ops(p, val, &a->ops_mask);
+		return get_list(p, o->shown, "operation", val, op_choices,
+				NR_OPS, &a->ops_mask);
 	case OPT_PROMETHEUS:
 		if (!*val)
 			return usage_error(p, "argument --prometheus: "
@@ -408,6 +418,10 @@ static int with_value(struct parser *p, const struct opt_def *o,
 		return err;
 	case OPT_FOPS_ADDR:
 		return get_address(p, val, &a->fops_addr);
+	case OPT_PRETEND:
+		return get_list(p, o->shown, "feature", val, pretend_choices,
+				NR_PRETEND, &a->pretend);
+#ifdef EXT4DIST_TEST_HOOKS
 	case OPT_TEST_KALLSYMS:
 		return test_path(p, o, val, &a->test_kallsyms);
 	case OPT_TEST_SYSFS_KPROBE:
@@ -416,8 +430,7 @@ static int with_value(struct parser *p, const struct opt_def *o,
 		return test_path(p, o, val, &a->test_tracing);
 	case OPT_TEST_DEBUGFS:
 		return test_path(p, o, val, &a->test_debugfs);
-	case OPT_TEST_FALLBACK:
-		return get_fallbacks(p, o, val, &a->force_fallback);
+#endif
 	default:
 		return -EINVAL;	/* not reached: table and switch agree */
 	}

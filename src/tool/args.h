@@ -25,22 +25,36 @@ struct ext4dist_args {
 	enum read_path_mode read_path;	/* --read-path=generic */
 	unsigned int maxactive;		/* --maxactive N, 0 = kernel default */
 	unsigned long long fops_addr;	/* --fops-addr ADDR, 0 = look it up */
+	unsigned int pretend;		/* --pretend, bit per enum args_pretend */
 	/*
-	 * For tests only (not in -h): system paths pointed at fixtures, and
-	 * the fallbacks old kernels need, forced on a new one.
+	 * System paths pointed at fixtures, NULL = the real ones.  Only the
+	 * test build (EXT4DIST_TEST_HOOKS: build/ext4dist-test) has the
+	 * options that set them: a root run must not read, or mount tracefs
+	 * on, whatever its command line names.
 	 */
 	const char *test_kallsyms;	/* --test-kallsyms FILE */
 	const char *test_sysfs_kprobe;	/* --test-sysfs-kprobe DIR */
 	const char *test_tracing;	/* --test-tracing-dir DIR */
 	const char *test_debugfs;	/* --test-debugfs-dir DIR */
-	unsigned int force_fallback;	/* --test-force-fallback LIST */
 };
 
-/* Bits of force_fallback. */
-#define FORCE_NO_PERCPU	0x1	/* per-CPU maps -> plain (before 4.6) */
-#define FORCE_NO_LRU	0x2	/* LRU hash -> hash (before 4.10) */
-#define FORCE_NO_NAMES	0x4	/* no map/program names (before 4.15) */
-#define FORCE_NO_MULTI	0x8	/* no kprobe_multi links (before 5.18) */
+/*
+ * --pretend=LIST: behave as if the kernel lacked a feature, to show (and
+ * test) the fallback an older or smaller kernel takes.  Each takes a
+ * capability away and never points ext4dist at another file.
+ */
+enum args_pretend {
+	PRETEND_NO_PMU,		/* no kprobe PMU (before 4.17) */
+	PRETEND_NO_MULTI,	/* no kprobe_multi links (before 5.18) */
+	PRETEND_NO_PERCPU,	/* no per-CPU maps (before 4.6) */
+	PRETEND_NO_NAMES,	/* no map and program names (before 4.15) */
+	PRETEND_NO_KALLSYMS_DATA, /* kallsyms without data symbols
+				     (CONFIG_KALLSYMS_ALL off) */
+	PRETEND_NO_TRACEFS,	/* no tracefs, only debugfs's tracing dir
+				   (before 4.1) */
+	PRETEND_NO_EXT4,	/* ext4 not in /proc/filesystems */
+	NR_PRETEND
+};
 
 /*
  * Parses argv into *a.  Returns 0 to run, ARGS_EXIT_OK when the request was
@@ -51,8 +65,8 @@ struct ext4dist_args {
  *   ARGS_ERR_INTERVAL0   1 ("ERROR: interval 0. Exiting.", as BCC)
  *   other -errno         1 (out of memory, help text not written)
  * Re-entrant: no state is kept between calls.  Only validated numbers,
- * enums and flags are taken from argv, except the --prometheus path, which
- * points into argv as given.
+ * enums and flags are taken from argv, except the --prometheus path (and
+ * the test build's --test-* paths), which point into argv as given.
  */
 #define ARGS_EXIT_OK 1
 #define ARGS_ERR_USAGE (-EINVAL)

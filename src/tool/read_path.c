@@ -217,6 +217,10 @@ static int from_kallsyms(const struct read_path_env *env, const char *path,
 	unsigned long long addr[2];
 	int found[2], n;
 
+	if (env->kallsyms_no_data)
+		return errbuf_set(why, -ENOENT,
+				  "no %s in %s (--pretend=no-kallsyms-data: as a kernel built without CONFIG_KALLSYMS_ALL)",
+				  env->fs->fops_symbol, path);
 	n = kallsyms_lookup(path, names, 2, 0, res, NULL);
 	if (n == -EPERM)
 		return errbuf_set(why, n, "%s shows only zero addresses (kernel.kptr_restrict, or no CAP_SYSLOG)",

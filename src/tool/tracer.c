@@ -107,6 +107,17 @@ static int multi_available(struct tracer *t, struct errbuf *eb)
 	return err;
 }
 
+static int pretending(const struct tracer *t, enum args_pretend what)
+{
+	return !!(t->pretend & (1u << what));
+}
+
+/* /proc/filesystems, unless --pretend=no-ext4 says it lacks the file system. */
+static int registered(const struct tracer *t, const char *path)
+{
+	return pretending(t, PRETEND_NO_EXT4) ? 0 : fs_registered(t->fs, path);
+}
+
 /* Asks the kernel one thing the plan needs, and records the answer. */
 static void probe_cap(struct tracer *t, enum cap_id id)
 {
@@ -116,9 +127,9 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 
 	switch (id) {
 	case CAP_MULTI:
-		err = t->no_multi ?
+		err = pretending(t, PRETEND_NO_MULTI) ?
 		      errbuf_set(&why, -EOPNOTSUPP,
-				 "kprobe_multi links ruled out (test hook)") :
+				 "no kprobe_multi links (--pretend=no-multi)") :
 		      multi_available(t, &why);
 		break;
 	case CAP_KPROBE_EVENTS:
@@ -129,7 +140,10 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 					     t->fs->ops[OP_FSYNC].func, &why);
 		break;
 	default:
-		err = attach_probe_pmu(&t->actx, &why);
+		err = pretending(t, PRETEND_NO_PMU) ?
+		      errbuf_set(&why, -ENOENT,
+				 "no kprobe PMU (--pretend=no-pmu)") :
+		      attach_probe_pmu(&t->actx, &why);
 		break;
 	}
 	c->state = err ? CAP_NO : CAP_YES;
@@ -155,8 +169,9 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 		snprintf(t->rec.caps.tracing_dir,
 			 sizeof(t->rec.caps.tracing_dir), "%s",
 			 t->actx.tf.dir[0] ? t->actx.tf.dir :
-			 cfg->tracefs && cfg->tracefs->tracing ?
-			 cfg->tracefs->tracing : "/sys/kernel/tracing");
+			 !cfg->tracefs ? "/sys/kernel/tracing" :
+			 cfg->tracefs->tracing ? cfg->tracefs->tracing :
+			 cfg->tracefs->debugfs);
 		err = plan_attach(&w, &t->rec.caps, &t->rec.attach, &need, eb);
 		if (err != 1)
 			break;
@@ -242,6 +257,7 @@ static int attach_generic_read(struct tracer *t,
 		.arg = t,
 		.fops_addr = cfg->fops_addr,
 		.kallsyms_path = cfg->kallsyms_path,
+		.kallsyms_no_data = pretending(t, PRETEND_NO_KALLSYMS_DATA),
 	};
 	int err;
 
@@ -396,7 +412,7 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	memset(t, 0, sizeof(*t));
 	t->fs = cfg->fs;
 	t->ops_mask = cfg->ops_mask;
-	t->no_multi = cfg->no_multi;
+	t->pretend = cfg->pretend;
 	t->calls_fd = t->hist_fd = t->ctl_fd = -1;
 	t->multi_fd[0] = t->multi_fd[1] = -1;
 	t->rec.fs_registered = -ENOENT;
@@ -419,7 +435,7 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 		fprintf(stderr, "ext4dist: removed %d stale kprobe event%s left by %s processes that are gone\n",
 			t->stale_removed, t->stale_removed == 1 ? "" : "s",
 			TOOL_NAME);
-	t->rec.fs_registered = fs_registered(t->fs, cfg->filesystems_path);
+	t->rec.fs_registered = registered(t, cfg->filesystems_path);
 	if (t->rec.fs_registered <= 0)
 		return errbuf_set(eb, -ENOENT,
 				  "%s is not loaded in this kernel (no %s in /proc/filesystems): run 'modprobe %s' or mount an %s file system, then try again",
@@ -436,7 +452,7 @@ void tracer_probe_rest(struct tracer *t, const char *filesystems_path)
 	enum cap_id id;
 
 	if (t->rec.fs_registered < 0)
-		t->rec.fs_registered = fs_registered(t->fs, filesystems_path);
+		t->rec.fs_registered = registered(t, filesystems_path);
 	if (!t->actx_ready || !t->scratch)
 		return;
 	for (id = 0; id < NR_CAPS; id++) {

@@ -25,8 +25,8 @@ struct tracer_config {
 	unsigned int maxactive;		/* --maxactive, 0 = not given */
 	int read_generic;		/* force the generic read path */
 	unsigned long long fops_addr;	/* 0 = look it up */
-	struct obj_load_opts load;	/* forced fallbacks (tests) */
-	int no_multi;			/* test: as if no kprobe_multi */
+	struct obj_load_opts load;	/* --pretend's map fallbacks */
+	unsigned int pretend;		/* bit per enum args_pretend */
 	/* Test-only overrides of system paths; NULL = the real ones. */
 	const char *kallsyms_path;
 	const char *sysfs_kprobe;
@@ -52,7 +52,7 @@ struct tracer_record {
 struct tracer {
 	const struct fs_table *fs;
 	unsigned int ops_mask;
-	int no_multi;			/* test: as if no kprobe_multi */
+	unsigned int pretend;		/* bit per enum args_pretend */
 	struct bpf_obj obj;
 	struct obj_load_state load;
 	struct obj_load_opts lo;

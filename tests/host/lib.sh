@@ -1,6 +1,8 @@
 # Helpers for host tests of the ext4dist binary (bash).  Every check prints
 # one "PASS name" or "FAIL name: details" line.
 BIN=${EXT4DIST_BIN:-./ext4dist}
+# The test build, with the --test-* fixture-path options.
+TEST_BIN=${EXT4DIST_TEST_BIN:-build/ext4dist-test}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 

@@ -355,7 +355,7 @@ static void test_served(void)
 	check_int("-h result", r.ret, ARGS_EXIT_OK);
 	check_int("-h exit status", args_exit_code(r.ret), 0);
 	check_golden("-h text", r.out, r.out_len,
-		     "tests/unit/golden/args_help.txt");
+		     TEST_GOLDEN "args_help.txt");
 	CHECK(r.err_len == 0, "-h: nothing on stderr");
 	for (line = r.out; line && *line; line = end + 1) {
 		end = strchr(line, '\n');
@@ -369,7 +369,7 @@ static void test_served(void)
 
 	run_args(&r, "--help", NULL);
 	check_golden("--help text", r.out, r.out_len,
-		     "tests/unit/golden/args_help.txt");
+		     TEST_GOLDEN "args_help.txt");
 	run_free(&r);
 	run_args(&r, "-Th", NULL);
 	check_int("-Th serves help", r.ret, ARGS_EXIT_OK);
@@ -510,7 +510,7 @@ static void test_syntax_errors(void)
 	FAILS("short flag with =", "argument -m/--milliseconds: ignored "
 	      "explicit argument 'yes'", "-m=yes");
 	FAILS("ambiguous prefix", "ambiguous option: --p could match --pid, "
-	      "--prometheus", "--p", "5");
+	      "--prometheus, --pretend", "--p", "5");
 	FAILS("ambiguous prefix with value", "ambiguous option: --ver=1 could "
 	      "match --verbose, --version", "--ver=1");
 	FAILS("unknown option beats interval 0", "unrecognized arguments: "
@@ -566,45 +566,107 @@ static void test_argc_zero(void)
 	check_int("argc 0 gives defaults", (long long)a.count, 99999999);
 }
 
+static void test_pretend(void)
+{
+	struct run r;
+
+	run_args(&r, "--pretend", "no-percpu,no-names", NULL);
+	if (ok("--pretend no-percpu,no-names", &r))
+		check_int("--pretend no-percpu,no-names mask", r.a.pretend,
+			  (1 << PRETEND_NO_PERCPU) | (1 << PRETEND_NO_NAMES));
+	run_free(&r);
+	run_args(&r, "--pretend=no-pmu,no-multi,no-percpu,no-names,"
+		 "no-kallsyms-data,no-tracefs,no-ext4", NULL);
+	if (ok("--pretend every feature", &r))
+		check_int("--pretend every feature mask", r.a.pretend,
+			  (1 << NR_PRETEND) - 1);
+	run_free(&r);
+	/* As --ops (argparse's store): the last one counts. */
+	run_args(&r, "--pretend=no-pmu", "--pre", "no-ext4", NULL);
+	if (ok("--pretend twice, the second by prefix", &r))
+		check_int("--pretend twice: the second", r.a.pretend,
+			  1 << PRETEND_NO_EXT4);
+	run_free(&r);
+	run_args(&r, NULL);
+	check_int("--pretend off by default", r.a.pretend, 0);
+	run_free(&r);
+	FAILS("--pretend unknown feature",
+	      "argument --pretend: invalid choice: 'btf' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4')",
+	      "--pretend=no-multi,btf");
+	FAILS("--pretend empty",
+	      "argument --pretend: expected at least one feature",
+	      "--pretend=");
+	FAILS("--pretend trailing comma",
+	      "argument --pretend: invalid choice: '' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4')",
+	      "--pretend=no-pmu,");
+	FAILS("--pretend missing", "argument --pretend: expected one argument",
+	      "--pretend");
+}
+
+#ifdef EXT4DIST_TEST_HOOKS
+/* The test build (build/ext4dist-test) points system paths at fixtures. */
 static void test_hooks(void)
 {
 	struct run r;
 
 	run_args(&r, "--test-kallsyms", "/fix/kallsyms", "--test-sysfs-kprobe=/none",
-		 "--test-tracing-dir", "/t", "--test-debugfs-dir", "/d",
-		 "--test-force-fallback", "percpu,names", NULL);
+		 "--test-tracing-dir", "/t", "--test-debugfs-dir", "/d", NULL);
 	if (ok("test hooks", &r)) {
 		check_str("--test-kallsyms", r.a.test_kallsyms, "/fix/kallsyms");
 		check_str("--test-sysfs-kprobe", r.a.test_sysfs_kprobe, "/none");
 		check_str("--test-tracing-dir", r.a.test_tracing, "/t");
 		check_str("--test-debugfs-dir", r.a.test_debugfs, "/d");
-		check_int("--test-force-fallback percpu,names",
-			  r.a.force_fallback, FORCE_NO_PERCPU | FORCE_NO_NAMES);
 	}
 	run_free(&r);
+	run_args(&r, "--test-t", "/t", NULL);
+	if (ok("test hook by prefix", &r))
+		check_str("--test-t", r.a.test_tracing, "/t");
+	run_free(&r);
 	run_args(&r, NULL);
-	CHECK(!r.a.test_kallsyms && !r.a.test_tracing && !r.a.force_fallback,
-	      "test hooks off by default");
+	CHECK(!r.a.test_kallsyms && !r.a.test_tracing && !r.a.test_debugfs &&
+	      !r.a.test_sysfs_kprobe, "test hooks off by default");
 	run_free(&r);
 	FAILS("relative test path",
 	      "argument --test-kallsyms: expected an absolute path 'rel'",
 	      "--test-kallsyms", "rel");
-	FAILS("unknown fallback",
-	      "argument --test-force-fallback: invalid choice: 'btf' (choose from 'percpu', 'lru', 'names', 'multi')",
-	      "--test-force-fallback=lru,btf");
 }
-
-int main(void)
+#else
+/* The shipped parser knows no --test-* option, not even by prefix. */
+static void test_hooks(void)
 {
-	test_hooks();
-	test_defaults();
-	test_bcc_options();
-	test_own_options();
-	test_served();
-	test_value_errors();
-	test_syntax_errors();
-	test_exit_codes();
-	test_reentrant();
-	test_argc_zero();
-	return test_done();
+	FAILS("no --test-tracing-dir",
+	      "unrecognized arguments: --test-tracing-dir=/x",
+	      "--test-tracing-dir=/x");
+	FAILS("no --test-t prefix", "unrecognized arguments: --test-t=/x",
+	      "--test-t=/x");
+	/* As argparse: the unknown option is dropped, /x is the interval. */
+	FAILS("--test-tracing-dir /x: as an unknown option",
+	      "argument interval: invalid int value: '/x'",
+	      "--test-tracing-dir", "/x");
+	FAILS("--test-t /x: as an unknown option",
+	      "argument interval: invalid int value: '/x'", "--test-t", "/x");
+	FAILS("no --test-kallsyms", "unrecognized arguments: --test-kallsyms "
+	      "--test-sysfs-kprobe --test-debugfs-dir",
+	      "--test-kallsyms", "--test-sysfs-kprobe", "--test-debugfs-dir");
+}
+#endif
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(hooks),
+	TEST_CASE(pretend),
+	TEST_CASE(defaults),
+	TEST_CASE(bcc_options),
+	TEST_CASE(own_options),
+	TEST_CASE(served),
+	TEST_CASE(value_errors),
+	TEST_CASE(syntax_errors),
+	TEST_CASE(exit_codes),
+	TEST_CASE(reentrant),
+	TEST_CASE(argc_zero),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, test_cases);
 }

@@ -1,7 +1,7 @@
 /*
  * The attach layer without a kernel: kprobe_events lines, event names,
- * finding tracefs, the kprobe PMU from sysfs, choosing a back-end, and the
- * stale-event sweep, all on fixture directories.
+ * finding tracefs, the kprobe PMU from sysfs, kprobe_events's "rN:", and
+ * the stale-event sweep, all on fixture directories.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +23,7 @@ static void put(const char *rel, const char *text)
 
 static void dir(const char *rel)
 {
-	char path[512];
+	char path[1024];
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	mkdir(path, 0755);
@@ -134,6 +134,9 @@ static void test_pmu_probe(void)
 	dir("kprobe/format");
 	put("kprobe/type", "8\n");
 	put("kprobe/format/retprobe", "config:0\n");
+	/* A tracing dir without kprobe_events, as tracefs_open leaves it. */
+	dir("tracing");
+	put("tracing/available_events", "");
 
 	attach_ctx_init(&ctx, "ext4dist", none, &paths);
 	check_int("nothing probed at init", ctx.pmu_type, -1);
@@ -184,6 +187,8 @@ static void test_maxactive_probe(void)
 	path_of(debugfs, sizeof(debugfs), "nodebug");
 	paths.tracing = tracing;
 	paths.debugfs = debugfs;
+	dir("tracing");
+	put("tracing/available_events", "");
 	put("tracing/kprobe_events", "");
 	put("tracing/README", "  kprobe_events\t\t- Add/remove/show\n"
 	    "\t  r[maxactive][:[<group>/]<event>] <place> [<args>]\n");
@@ -252,6 +257,7 @@ static void test_stale_sweep(void)
 		 "p:kprobes/ext4dist_%d_p_ext4_file_open ext4_file_open\n"
 		 "p:kprobes/other_99_p_vfs_read vfs_read\n"
 		 "p:mine/ext4dist_4194304_p_x x\n", (int)getpid());
+	dir("tracing");
 	put("tracing/kprobe_events", text);
 	attach_ctx_init(&ctx, "ext4dist", "/nonexistent", &paths);
 	attach_probe_tracefs(&ctx, 0, NULL);
@@ -267,25 +273,35 @@ static void test_stale_sweep(void)
 	attach_ctx_release(&ctx);
 }
 
-int main(void)
+static void remove_root(void)
 {
+	char cmd[400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		printf("# could not remove %s\n", root);
+}
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(event_lines),
+	TEST_CASE(event_names),
+	TEST_CASE(tracefs_open),
+	TEST_CASE(pmu_probe),
+	TEST_CASE(maxactive_probe),
+	TEST_CASE(stale_sweep),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	int ret;
+
 	root = test_tmpdir("ext4dist-attach");
 	if (!root) {
 		printf("FAIL mkdtemp: %s\n", strerror(errno));
 		return 1;
 	}
-	test_event_lines();
-	test_event_names();
-	test_tracefs_open();
-	test_pmu_probe();
-	test_maxactive_probe();
-	test_stale_sweep();
-	{
-		char cmd[400];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-		if (system(cmd))
-			printf("# could not remove %s\n", root);
-	}
-	return test_done();
+	ret = test_main(argc, argv, test_cases);
+	remove_root();
+	return ret;
 }

@@ -27,7 +27,7 @@ static const struct bpf_disasm_name *patch_names;
 static size_t nr_patch_names;
 
 #define GOLDEN_PROG_SECTION "kretprobe/ext4_file_read_iter"
-#define GOLDEN_PATH "tests/unit/golden/disasm_return_ext4_file_read_iter.txt"
+#define GOLDEN_PATH TEST_GOLDEN "disasm_return_ext4_file_read_iter.txt"
 
 #define INSN(c, d, s, o, i) \
 	{ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) }
@@ -621,15 +621,19 @@ static void test_garbage(void)
 	free(p);
 }
 
-int main(void)
+static const struct test_case test_cases[] = {
+	TEST_CASE(each_class),
+	TEST_CASE(api_edges),
+	TEST_CASE(jump_targets),
+	TEST_CASE(hand_program),
+	TEST_CASE(golden),
+	TEST_CASE(dump_bpf),
+	TEST_CASE(garbage),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
 {
 	patch_names = dump_bpf_placeholders(&nr_patch_names);
-	test_each_class();
-	test_api_edges();
-	test_jump_targets();
-	test_hand_program();
-	test_golden();
-	test_dump_bpf();
-	test_garbage();
-	return test_done();
+	return test_main(argc, argv, test_cases);
 }

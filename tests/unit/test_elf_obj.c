@@ -48,9 +48,29 @@ static size_t section_offset(const char *buf, size_t size, const char *prefix,
 	return off;
 }
 
-/* Facts of the real object the corruption tests need. */
-static size_t read_insns;
-static struct bpf_insn first_insn;
+/*
+ * Facts of the real object the corruption tests need: the length and first
+ * instruction of kprobe/ext4_file_read_iter (zeros when it cannot be had,
+ * which test_real_object reports).
+ */
+static void read_prog_facts(size_t *insns, struct bpf_insn *first)
+{
+	struct bpf_obj obj;
+	struct errbuf eb = { "" };
+	struct obj_prog *p;
+
+	*insns = 0;
+	memset(first, 0, sizeof(*first));
+	if (bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &obj,
+			  &eb))
+		return;
+	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_read_iter", NULL);
+	if (p && p->insn_cnt > 1) {
+		*insns = p->insn_cnt;
+		*first = p->insns[0];
+	}
+	bpf_obj_free(&obj);
+}
 
 static void test_real_object(void)
 {
@@ -100,10 +120,7 @@ static void test_real_object(void)
 	      m->def.max_entries == START_SLOTS,
 	      "start map: array of struct start_slot");
 	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_read_iter", NULL);
-	if (CHECK(p && p->insn_cnt > 1, "kprobe/ext4_file_read_iter found")) {
-		read_insns = p->insn_cnt;
-		first_insn = p->insns[0];
-	}
+	CHECK(p && p->insn_cnt > 1, "kprobe/ext4_file_read_iter found");
 	p = bpf_obj_find_prog(&obj, PROBE_RETURN, "ext4_sync_file", NULL);
 	CHECK(p, "kretprobe/ext4_sync_file found");
 	if (p) {
@@ -151,12 +168,14 @@ static void expect_error(const char *name, const char *buf, size_t size,
 
 static void test_corrupted(void)
 {
-	size_t size, off, sec_size = 0;
+	size_t size, off, sec_size = 0, read_insns;
 	char *c = blob_copy(&size);
+	struct bpf_insn first_insn;
 	char *hit;
 
 	if (!c)
 		return;
+	read_prog_facts(&read_insns, &first_insn);
 	expect_error("truncated to 40 bytes", c, 40,
 		     "BPF object: truncated (40 bytes, an ELF header alone is 64)");
 	{
@@ -278,11 +297,15 @@ static void test_no_crash_sweep(void)
 	free(c);
 }
 
-int main(void)
+static const struct test_case test_cases[] = {
+	TEST_CASE(real_object),
+	TEST_CASE(corrupted),
+	TEST_CASE(no_crash_sweep),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
 {
 	elf_version(EV_CURRENT);
-	test_real_object();
-	test_corrupted();
-	test_no_crash_sweep();
-	return test_done();
+	return test_main(argc, argv, test_cases);
 }

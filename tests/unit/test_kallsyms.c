@@ -7,9 +7,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#ifndef FIXTURES
-#define FIXTURES "tests/unit/fixtures/"
-#endif
 
 static const char *const wanted[] = {
 	"ext4_file_read_iter",		/* 0 */
@@ -51,7 +48,7 @@ static void test_core(void)
 	struct ksym_stats st;
 	int ret;
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_core.txt", wanted, NR_WANTED,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_core.txt", wanted, NR_WANTED,
 			      0, r, &st);
 	check_int("core: found 3 of 4", ret, 3);
 	check_int("core: read_iter found", r[0].found, 1);
@@ -80,7 +77,7 @@ static void test_early_stop_and_dups(void)
 	struct ksym_stats st;
 	int ret;
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_core.txt", names, 1, 0, r,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_core.txt", names, 1, 0, r,
 			      &st);
 	check_int("stop: found _text", ret, 1);
 	check_int("stop: _text addr", r[0].addr, 0xffffffff81000000LL);
@@ -89,7 +86,7 @@ static void test_early_stop_and_dups(void)
 	check_int("stop: data heuristic needs full scan",
 		  kallsyms_stats_have_data(&st), -EAGAIN);
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_core.txt", names, 2, 0, r,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_core.txt", names, 2, 0, r,
 			      &st);
 	check_int("dups: found 2", ret, 2);
 	check_int("dups: first definition", r[1].addr, 0xffffffff81400100LL);
@@ -97,7 +94,7 @@ static void test_early_stop_and_dups(void)
 	check_int("dups: early stop saw no dup", r[1].dups, 0);
 	check_int("dups: stopped at line 11", st.lines, 11);
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_core.txt", names, 3, 0, r,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_core.txt", names, 3, 0, r,
 			      &st);
 	check_int("dups: found 3", ret, 3);
 	check_int("dups: first definition wins", r[1].addr,
@@ -105,7 +102,7 @@ static void test_early_stop_and_dups(void)
 	check_int("dups: dup before the last name seen", r[1].dups, 1);
 	check_int("upper hex addr", r[2].addr, 0xffffffff81abcdefLL);
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_core.txt", names, 3,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_core.txt", names, 3,
 			      KSYM_SCAN_ALL, r, &st);
 	check_int("scan all: found 3", ret, 3);
 	check_int("scan all: complete", st.complete, 1);
@@ -124,7 +121,7 @@ static void test_module(void)
 	struct ksym_stats st;
 	int ret;
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_module.txt", names, 4,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_module.txt", names, 4,
 			      KSYM_SCAN_ALL, r, &st);
 	check_int("module: found 4", ret, 4);
 	check_int("module: fops addr", r[0].addr, 0xffffffffc0603a40LL);
@@ -148,7 +145,7 @@ static void test_zero(void)
 	struct ksym_stats st;
 	int ret;
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_zero.txt", wanted, NR_WANTED,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_zero.txt", wanted, NR_WANTED,
 			      0, r, &st);
 	check_int("zero: -EPERM", ret, -EPERM);
 	check_int("zero: name still found", r[1].found, 1);
@@ -160,10 +157,10 @@ static void test_zero(void)
 	{
 		const char *const pcpu[] = { "fixed_percpu_data" };
 
-		ret = kallsyms_lookup(FIXTURES "kallsyms_core.txt", pcpu, 1,
+		ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_core.txt", pcpu, 1,
 				      0, r, NULL);
 		check_int("zero: only a zero prefix read", ret, -EPERM);
-		ret = kallsyms_lookup(FIXTURES "kallsyms_core.txt", pcpu, 1,
+		ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_core.txt", pcpu, 1,
 				      KSYM_SCAN_ALL, r, NULL);
 		check_int("zero: per-cpu 0 fine in a full scan", ret, 1);
 	}
@@ -175,7 +172,7 @@ static void test_nodata(void)
 	struct ksym_stats st;
 	int ret;
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_nodata.txt", wanted,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_nodata.txt", wanted,
 			      NR_WANTED, 0, r, &st);
 	check_int("nodata: found 2", ret, 2);
 	check_int("nodata: no fops", r[1].found, 0);
@@ -195,7 +192,7 @@ static void test_huge_line(void)
 	struct ksym_stats st;
 	int ret;
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_hugeline.txt", names, 3, 0, r,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_hugeline.txt", names, 3, 0, r,
 			      &st);
 	check_int("huge: found 2", ret, 2);
 	check_int("huge: long line not a match", r[0].found, 0);
@@ -211,13 +208,13 @@ static void test_no_newline_and_crlf(void)
 	struct ksym_stats st;
 	int ret;
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_nonl.txt", wanted, NR_WANTED,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_nonl.txt", wanted, NR_WANTED,
 			      0, r, &st);
 	check_int("nonl: found 1", ret, 1);
 	check_int("nonl: last line parsed", r[1].addr, 0xffffffffc0603a40LL);
 	check_str("nonl: module", r[1].module, "ext4");
 
-	ret = kallsyms_lookup(FIXTURES "kallsyms_crlf.txt", wanted, NR_WANTED,
+	ret = kallsyms_lookup(TEST_FIXTURES "kallsyms_crlf.txt", wanted, NR_WANTED,
 			      0, r, &st);
 	check_int("crlf: found 1", ret, 1);
 	check_int("crlf: fops addr", r[1].addr, 0xffffffffc0603a40LL);
@@ -330,18 +327,18 @@ static void test_errors(void)
 	struct ksym_result r[1];
 	struct ksym_stats st;
 
-	check_int("err: missing file", kallsyms_lookup(FIXTURES "nope.txt",
+	check_int("err: missing file", kallsyms_lookup(TEST_FIXTURES "nope.txt",
 		  wanted, 1, 0, r, NULL), -ENOENT);
-	check_int("err: empty name", kallsyms_lookup(FIXTURES
+	check_int("err: empty name", kallsyms_lookup(TEST_FIXTURES
 		  "kallsyms_core.txt", empty, 1, 0, r, NULL), -EINVAL);
-	check_int("err: NULL name", kallsyms_lookup(FIXTURES
+	check_int("err: NULL name", kallsyms_lookup(TEST_FIXTURES
 		  "kallsyms_core.txt", null, 1, 0, r, NULL), -EINVAL);
-	check_int("err: NULL out", kallsyms_lookup(FIXTURES
+	check_int("err: NULL out", kallsyms_lookup(TEST_FIXTURES
 		  "kallsyms_core.txt", wanted, 1, 0, NULL, NULL), -EINVAL);
-	check_int("err: a directory", kallsyms_lookup(FIXTURES, wanted, 1, 0,
+	check_int("err: a directory", kallsyms_lookup(TEST_FIXTURES, wanted, 1, 0,
 		  r, NULL), -EISDIR);
 	check_int("no names: stats only",
-		  kallsyms_lookup(FIXTURES "kallsyms_core.txt", NULL, 0,
+		  kallsyms_lookup(TEST_FIXTURES "kallsyms_core.txt", NULL, 0,
 				  KSYM_SCAN_ALL, NULL, &st), 0);
 	check_int("no names: all lines counted", st.lines, 19);
 	check_int("have_data: NULL", kallsyms_stats_have_data(NULL), -EAGAIN);
@@ -363,18 +360,22 @@ static void test_proc(void)
 	CHECK(ret != 1 || r[0].addr != 0, "proc: _text address nonzero");
 }
 
-int main(void)
+static const struct test_case test_cases[] = {
+	TEST_CASE(core),
+	TEST_CASE(early_stop_and_dups),
+	TEST_CASE(module),
+	TEST_CASE(zero),
+	TEST_CASE(nodata),
+	TEST_CASE(huge_line),
+	TEST_CASE(no_newline_and_crlf),
+	TEST_CASE(line_limit),
+	TEST_CASE(big_file),
+	TEST_CASE(errors),
+	TEST_CASE(proc),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
 {
-	test_core();
-	test_early_stop_and_dups();
-	test_module();
-	test_zero();
-	test_nodata();
-	test_huge_line();
-	test_no_newline_and_crlf();
-	test_line_limit();
-	test_big_file();
-	test_errors();
-	test_proc();
-	return test_done();
+	return test_main(argc, argv, test_cases);
 }

@@ -6,9 +6,6 @@
 #include <errno.h>
 #include <sys/utsname.h>
 
-#ifndef FIXTURES
-#define FIXTURES "tests/unit/fixtures/"
-#endif
 
 #define V(a, b, c) (((a) << 16) + ((b) << 8) + (c))
 
@@ -167,7 +164,7 @@ static void test_get(void)
 	if (!CHECK(uname(&u) == 0, "get: uname"))
 		return;
 	ret_want = kversion_from(u.release, u.version, NULL, &want);
-	check_int("get: no signature file", kversion_get(FIXTURES
+	check_int("get: no signature file", kversion_get(TEST_FIXTURES
 		  "no_such_signature", &got), ret_want);
 	if (ret_want == 0)
 		check_int("get: same as uname fields", got, want);
@@ -175,27 +172,31 @@ static void test_get(void)
 	ret_want = kversion_from(u.release, u.version,
 				 "Ubuntu 5.4.0-150.167-generic 5.4.233",
 				 &want);
-	check_int("get: signature file ret", kversion_get(FIXTURES
+	check_int("get: signature file ret", kversion_get(TEST_FIXTURES
 		  "version_signature_ubuntu.txt", &got), ret_want);
 	check_int("get: signature file", got, want);
 
 	ret_want = kversion_from(u.release, u.version, "garbage", &want);
-	check_int("get: bad signature file ret", kversion_get(FIXTURES
+	check_int("get: bad signature file ret", kversion_get(TEST_FIXTURES
 		  "version_signature_bad.txt", &got), ret_want);
 	if (ret_want == 0)
 		check_int("get: bad signature file", got, want);
 
 	check_int("get: signature path is a directory",
-		  kversion_get(FIXTURES, &got), -EISDIR);
+		  kversion_get(TEST_FIXTURES, &got), -EISDIR);
 }
 
-int main(void)
+static const struct test_case test_cases[] = {
+	TEST_CASE(code),
+	TEST_CASE(release),
+	TEST_CASE(debian),
+	TEST_CASE(ubuntu),
+	TEST_CASE(from),
+	TEST_CASE(get),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
 {
-	test_code();
-	test_release();
-	test_debian();
-	test_ubuntu();
-	test_from();
-	test_get();
-	return test_done();
+	return test_main(argc, argv, test_cases);
 }

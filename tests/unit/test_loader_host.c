@@ -203,18 +203,37 @@ static void test_ksym_lookup(void)
 	bpf_obj_free(&obj);
 }
 
-int main(void)
+static void test_default(void)
 {
-	struct obj_load_opts o;
+	struct obj_load_opts o = { 0 };
 
-	memset(&o, 0, sizeof(o));
 	load_all("default", &o, BPF_MAP_TYPE_PERCPU_ARRAY, "hist");
-	o.no_percpu = 1;
+}
+
+static void test_no_percpu(void)
+{
+	struct obj_load_opts o = { .no_percpu = 1 };
+
 	load_all("no per-CPU maps", &o, BPF_MAP_TYPE_ARRAY, "hist");
-	memset(&o, 0, sizeof(o));
-	o.no_names = 1;
+}
+
+static void test_no_names(void)
+{
+	struct obj_load_opts o = { .no_names = 1 };
+
 	load_all("no names", &o, BPF_MAP_TYPE_PERCPU_ARRAY, "");
-	test_verifier_rejection();
-	test_ksym_lookup();
-	return test_done();
+}
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(default),
+	TEST_CASE(no_percpu),
+	TEST_CASE(no_names),
+	TEST_CASE(verifier_rejection),
+	TEST_CASE(ksym_lookup),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, test_cases);
 }

@@ -23,10 +23,7 @@
 #include <zstd.h>
 #endif
 
-#ifndef FIXTURES
-#define FIXTURES "tests/unit/fixtures/"
-#endif
-#define SECTIONS FIXTURES "sections"
+#define SECTIONS TEST_FIXTURES "sections"
 
 static const char *tmpdir;
 /* ---- a tiny module object ------------------------------------------- */
@@ -202,18 +199,18 @@ static void test_module_errors(const char *ko, const unsigned char *elf,
 	check_int("missing ko file", modsym_resolve(test_tmp_path("nope.ko"),
 		  SECTIONS, "ext4_file_operations", &addr, NULL), -ENOENT);
 	check_int("missing sections file", modsym_resolve(ko,
-		  FIXTURES "sections_hidden", "ext4_file_open", &addr, &eb),
+		  TEST_FIXTURES "sections_hidden", "ext4_file_open", &addr, &eb),
 		  -ENOENT);
 	CHECK(strstr(eb.msg, "sections_hidden/.text"),
 	      "missing sections file message names it");
 	check_int("missing sections dir", modsym_resolve(ko,
-		  FIXTURES "no_such_dir", "ext4_file_operations", &addr, NULL),
+		  TEST_FIXTURES "no_such_dir", "ext4_file_operations", &addr, NULL),
 		  -ENOENT);
 	check_int("hidden section address", modsym_resolve(ko,
-		  FIXTURES "sections_hidden", "ext4_file_operations", &addr,
+		  TEST_FIXTURES "sections_hidden", "ext4_file_operations", &addr,
 		  &eb), -EPERM);
 	check_int("bad section file", modsym_resolve(ko,
-		  FIXTURES "sections_bad", "ext4_file_operations", &addr, NULL),
+		  TEST_FIXTURES "sections_bad", "ext4_file_operations", &addr, NULL),
 		  -EINVAL);
 
 	check_int("garbage file", test_write_file(test_tmp_path("garbage.ko"),
@@ -363,9 +360,9 @@ static void test_section_addr(void)
 		  &addr), -EINVAL);
 	check_int("section name empty", modsym_section_addr(SECTIONS, "",
 		  &addr), -EINVAL);
-	check_int("section hidden", modsym_section_addr(FIXTURES
+	check_int("section hidden", modsym_section_addr(TEST_FIXTURES
 		  "sections_hidden", ".rodata", &addr), -EPERM);
-	check_int("section bad content", modsym_section_addr(FIXTURES
+	check_int("section bad content", modsym_section_addr(TEST_FIXTURES
 		  "sections_bad", ".rodata", &addr), -EINVAL);
 }
 
@@ -420,42 +417,59 @@ static void test_module_file(const unsigned char *elf, size_t len)
 	CHECK(!img.data, "load: truncated gzip leaves no data");
 }
 
-int main(void)
+/*
+ * The module file written once, then read plain, with errors, compressed
+ * and through module_file_load() (which reads the compressed copies).
+ */
+static void test_module(void)
 {
 	unsigned char *elf;
 	size_t len;
+
+	if (!CHECK(write_module(test_tmp_path("mod.ko")) == 0, "write module ELF"))
+		return;
+	elf = (unsigned char *)test_read_file(test_tmp_path("mod.ko"), &len);
+	if (CHECK(elf && len > 64, "read module ELF back")) {
+		check_module("plain", test_tmp_path("mod.ko"));
+		test_module_errors(test_tmp_path("mod.ko"), elf, len);
+		test_compressed(elf, len);
+		test_module_file(elf, len);
+	}
+	free(elf);
+}
+
+static void remove_tmpdir(void)
+{
+	static const char *const files[] = {
+		"mod.ko", "mod.ko.gz", "mod.ko.xz", "mod.ko.zst",
+		"trunc.ko", "trunc.ko.gz", "trunc.ko.xz",
+		"trunc.ko.zst", "bad.ko.gz", "junk.ko.xz",
+		"junk.ko.zst", "garbage.ko", "empty.ko", "exec.ko",
+		"flip.ko",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		unlink(test_tmp_path(files[i]));
+	rmdir(tmpdir);
+}
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(section_addr),
+	TEST_CASE(ko_path),
+	TEST_CASE(module),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	int ret;
 
 	tmpdir = test_tmpdir("test_modsym");
 	if (!CHECK(tmpdir, "temporary directory"))
 		return test_done();
 	elf_version(EV_CURRENT);
-
-	test_section_addr();
-	test_ko_path();
-	if (CHECK(write_module(test_tmp_path("mod.ko")) == 0, "write module ELF")) {
-		elf = (unsigned char *)test_read_file(test_tmp_path("mod.ko"), &len);
-		if (CHECK(elf && len > 64, "read module ELF back")) {
-			check_module("plain", test_tmp_path("mod.ko"));
-			test_module_errors(test_tmp_path("mod.ko"), elf, len);
-			test_compressed(elf, len);
-			test_module_file(elf, len);
-		}
-		free(elf);
-	}
-
-	{
-		static const char *const files[] = {
-			"mod.ko", "mod.ko.gz", "mod.ko.xz", "mod.ko.zst",
-			"trunc.ko", "trunc.ko.gz", "trunc.ko.xz",
-			"trunc.ko.zst", "bad.ko.gz", "junk.ko.xz",
-			"junk.ko.zst", "garbage.ko", "empty.ko", "exec.ko",
-			"flip.ko",
-		};
-		size_t i;
-
-		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-			unlink(test_tmp_path(files[i]));
-		rmdir(tmpdir);
-	}
-	return test_done();
+	ret = test_main(argc, argv, test_cases);
+	remove_tmpdir();
+	return ret;
 }

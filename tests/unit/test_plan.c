@@ -169,11 +169,20 @@ static void test_forced(void)
 	       "--attach=multi cannot be combined with --maxactive or --read-path=generic");
 }
 
-int main(void)
+static void test_default_maxactive(void)
 {
-	test_automatic();
-	test_forced();
 	check_int("default maxactive, 0 CPUs", plan_default_maxactive(0), 64);
 	check_int("default maxactive, 17 CPUs", plan_default_maxactive(17), 68);
-	return test_done();
+}
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(automatic),
+	TEST_CASE(forced),
+	TEST_CASE(default_maxactive),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, test_cases);
 }

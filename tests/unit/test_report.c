@@ -340,7 +340,7 @@ static void test_text_goldens(void)
 	HIST(&r, OP_OPEN, 0, 0, { 1, 1 }, { 2, 2 });
 	HIST(&r, OP_FSYNC, 0, 0, { 12, 9 }, { 15, 40 }, { 20, 1 });
 	check_text("text basic (usecs, time, leading zeros, order)", &r,
-		   "tests/unit/golden/report_basic.txt");
+		   TEST_GOLDEN "report_basic.txt");
 
 	init_report(&r);
 	r.milliseconds = 1;
@@ -348,7 +348,7 @@ static void test_text_goldens(void)
 	HIST(&r, OP_READ, 0, 0, { 1, 100 }, { 2, 50 }, { 3, 25 }, { 4, 12 },
 	     { 5, 6 }, { 6, 3 }, { 7, 1 });
 	HIST(&r, OP_FSYNC, 0, 0, { 3, 7 });
-	check_text("text msecs", &r, "tests/unit/golden/report_msecs.txt");
+	check_text("text msecs", &r, TEST_GOLDEN "report_msecs.txt");
 
 	init_report(&r);
 	HIST(&r, OP_READ, 0, 0, { 1, U64 }, { 2, U64 - 1 }, { 3, 1ULL << 63 },
@@ -356,7 +356,7 @@ static void test_text_goldens(void)
 	     { 8, 1ULL << 32 });
 	HIST(&r, OP_WRITE, 0, 0, { 1, 1ULL << 32 }, { 2, (1ULL << 32) - 1 },
 	     { 3, 107374182 }, { 4, 107374183 }, { 5, 3 });
-	check_text("text huge counts", &r, "tests/unit/golden/report_huge.txt");
+	check_text("text huge counts", &r, TEST_GOLDEN "report_huge.txt");
 
 	init_report(&r);
 	HIST(&r, OP_READ, 0, 0, { 1, V40 }, { 2, (1ULL << 54) - 1 },
@@ -365,19 +365,19 @@ static void test_text_goldens(void)
 	     { 7, (3ULL << 54) - 5 }, { 8, (40ULL << 54) - 1 },
 	     { 9, 39ULL << 54 });
 	check_text("text star rounding ties", &r,
-		   "tests/unit/golden/report_stars.txt");
+		   TEST_GOLDEN "report_stars.txt");
 
 	init_report(&r);
 	HIST(&r, OP_READ, 0, 0, { 1, 7 }, { 33, 1 });
 	HIST(&r, OP_WRITE, 0, 0, { 40, 2 }, { 62, 1 }, { 63, 3 });
 	HIST(&r, OP_OPEN, 0, 0, { 32, 4 }, { 2, 1 });
 	check_text("text wide format (idx_max > 32, slot 63)", &r,
-		   "tests/unit/golden/report_wide.txt");
+		   TEST_GOLDEN "report_wide.txt");
 
 	init_report(&r);
 	HIST(&r, OP_READ, 0, 0, { 10, 1 });
 	check_text("text single bucket", &r,
-		   "tests/unit/golden/report_single.txt");
+		   TEST_GOLDEN "report_single.txt");
 
 	init_report(&r);
 	r.ops_mask = (1u << OP_READ) | (1u << OP_GETATTR);
@@ -387,7 +387,7 @@ static void test_text_goldens(void)
 	HIST(&r, OP_WRITE, 0, 0, { 3, 3 });
 	HIST(&r, OP_GETATTR, 0, 0, { 2, 1 }, { 4, 2 });
 	check_text("text ops_mask, slot 0 only, midnight", &r,
-		   "tests/unit/golden/report_mask.txt");
+		   TEST_GOLDEN "report_mask.txt");
 
 	init_report(&r);
 	r.extended = 1;
@@ -397,7 +397,7 @@ static void test_text_goldens(void)
 	     { 20, 1 });
 	HIST(&r, OP_GETATTR, 1, 1, { 1, 1 });
 	check_text("text extended usecs", &r,
-		   "tests/unit/golden/report_extended.txt");
+		   TEST_GOLDEN "report_extended.txt");
 
 	init_report(&r);
 	r.extended = 1;
@@ -405,7 +405,7 @@ static void test_text_goldens(void)
 	HIST(&r, OP_WRITE, 123456789, 700000500, { 1, 10 }, { 2, 80 },
 	     { 3, 9 }, { 10, 1 });
 	check_text("text extended msecs", &r,
-		   "tests/unit/golden/report_extended_ms.txt");
+		   TEST_GOLDEN "report_extended_ms.txt");
 }
 
 static void test_text_small(void)
@@ -536,7 +536,7 @@ static void test_prom(void)
 	prom_report(&r);
 	check_int("prom usecs", capture(report_prom, &r, &buf, &len), 0);
 	check_golden("prom usecs text", buf, len,
-		     "tests/unit/golden/report_prom.txt");
+		     TEST_GOLDEN "report_prom.txt");
 	free(buf);
 
 	buf = NULL;
@@ -546,7 +546,7 @@ static void test_prom(void)
 	HIST(&r, OP_OPEN, U64, 0, { 0, 1 }, { 63, 2 });
 	check_int("prom msecs", capture(report_prom, &r, &buf, &len), 0);
 	check_golden("prom msecs text (slot 0, slot 63, sum 2^64-1)", buf, len,
-		     "tests/unit/golden/report_prom_ms.txt");
+		     TEST_GOLDEN "report_prom_ms.txt");
 	free(buf);
 }
 
@@ -588,7 +588,7 @@ static void test_prom_file(void)
 		  0);
 	text = test_read_file(path, &len);
 	check_golden("prom file: content", text ? text : "", text ? len : 0,
-		     "tests/unit/golden/report_prom.txt");
+		     TEST_GOLDEN "report_prom.txt");
 	free(text);
 	check_int("prom file: no temporary left", count_dir_entries(dir), 1);
 	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644,
@@ -743,24 +743,28 @@ static void test_warnings(void)
 	free(buf);
 }
 
-int main(void)
+static const struct test_case test_cases[] = {
+	TEST_CASE(json_checker),
+	TEST_CASE(names_bounds),
+	TEST_CASE(stars),
+	TEST_CASE(percentiles),
+	TEST_CASE(extended_line),
+	TEST_CASE(text_goldens),
+	TEST_CASE(text_small),
+	TEST_CASE(json),
+	TEST_CASE(prom),
+	TEST_CASE(prom_file),
+	TEST_CASE(write_errors),
+	TEST_CASE(untimed_text),
+	TEST_CASE(untimed_json),
+	TEST_CASE(warnings),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
 {
 	umask(022);
 	setenv("TZ", "UTC", 1);	/* fixed timestamps */
 	tzset();
-	test_json_checker();
-	test_names_bounds();
-	test_stars();
-	test_percentiles();
-	test_extended_line();
-	test_text_goldens();
-	test_text_small();
-	test_json();
-	test_prom();
-	test_prom_file();
-	test_write_errors();
-	test_untimed_text();
-	test_untimed_json();
-	test_warnings();
-	return test_done();
+	return test_main(argc, argv, test_cases);
 }

@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#ifndef FIXTURES
-#define FIXTURES "tests/unit/fixtures/"
-#endif
-
 static const char *tmpdir;
 /* ---- System.map ------------------------------------------------------ */
 
@@ -21,31 +17,31 @@ static void test_sysmap(void)
 	char type = 0;
 	struct errbuf eb;
 
-	check_int("map: lookup", sysmap_lookup(FIXTURES "sysmap_excerpt.txt",
+	check_int("map: lookup", sysmap_lookup(TEST_FIXTURES "sysmap_excerpt.txt",
 		  "ext4_file_operations", &addr, &type), 0);
 	check_int("map: link address", addr, (long long)0xffffffff81e10040ULL);
 	check_int("map: type", type, 'R');
-	check_int("map: missing symbol", sysmap_lookup(FIXTURES
+	check_int("map: missing symbol", sysmap_lookup(TEST_FIXTURES
 		  "sysmap_excerpt.txt", "no_such_sym", &addr, NULL), -ENOENT);
-	check_int("map: missing file", sysmap_lookup(FIXTURES "nope.map",
+	check_int("map: missing file", sysmap_lookup(TEST_FIXTURES "nope.map",
 		  "ext4_file_operations", &addr, NULL), -ENOENT);
 
-	check_int("map: resolve, no KASLR", sysmap_resolve(FIXTURES
-		  "sysmap_excerpt.txt", FIXTURES "kallsyms_core.txt",
+	check_int("map: resolve, no KASLR", sysmap_resolve(TEST_FIXTURES
+		  "sysmap_excerpt.txt", TEST_FIXTURES "kallsyms_core.txt",
 		  "ext4_file_operations", &addr, &eb), 0);
 	check_int("map: no KASLR address", addr,
 		  (long long)0xffffffff81e10040ULL);
-	check_int("map: resolve, KASLR", sysmap_resolve(FIXTURES
-		  "sysmap_excerpt.txt", FIXTURES "kallsyms_kaslr.txt",
+	check_int("map: resolve, KASLR", sysmap_resolve(TEST_FIXTURES
+		  "sysmap_excerpt.txt", TEST_FIXTURES "kallsyms_kaslr.txt",
 		  "ext4_file_operations", &addr, &eb), 0);
 	/* _text moved from ffffffff81000000 to ffffffff9a200000 */
 	check_int("map: KASLR address", addr,
 		  (long long)0xffffffff9b010040ULL);
-	check_int("map: resolve, hidden kallsyms", sysmap_resolve(FIXTURES
-		  "sysmap_excerpt.txt", FIXTURES "kallsyms_zero.txt",
+	check_int("map: resolve, hidden kallsyms", sysmap_resolve(TEST_FIXTURES
+		  "sysmap_excerpt.txt", TEST_FIXTURES "kallsyms_zero.txt",
 		  "ext4_file_operations", &addr, &eb), -EPERM);
-	check_int("map: resolve, missing symbol", sysmap_resolve(FIXTURES
-		  "sysmap_excerpt.txt", FIXTURES "kallsyms_core.txt",
+	check_int("map: resolve, missing symbol", sysmap_resolve(TEST_FIXTURES
+		  "sysmap_excerpt.txt", TEST_FIXTURES "kallsyms_core.txt",
 		  "no_such_sym", &addr, &eb), -ENOENT);
 	check_str("map: missing symbol message", eb.msg,
 		  "System.map has no no_such_sym");
@@ -62,7 +58,7 @@ static void test_sysmap(void)
 		test_write_file(test_tmp_path("notext"), arm, strlen(arm));
 	}
 	check_int("map: resolve, kallsyms without _text", sysmap_resolve(
-		  FIXTURES "sysmap_excerpt.txt", test_tmp_path("notext"),
+		  TEST_FIXTURES "sysmap_excerpt.txt", test_tmp_path("notext"),
 		  "ext4_file_operations", &addr, &eb), 0);
 	check_int("map: offset from the first text symbol", addr,
 		  (long long)0xffffffff9b010040ULL);
@@ -70,21 +66,25 @@ static void test_sysmap(void)
 	test_write_file(test_tmp_path("notext"),
 			"ffffffff81000040 T x86_verw_sel\n", 32);
 	check_int("map: resolve, map of another kernel", sysmap_resolve(
-		  FIXTURES "sysmap_excerpt.txt", test_tmp_path("notext"),
+		  TEST_FIXTURES "sysmap_excerpt.txt", test_tmp_path("notext"),
 		  "ext4_file_operations", &addr, &eb), -ENOENT);
 	check_str("map: another kernel's map message", eb.msg,
 		  "System.map has no x86_verw_sel, the first text symbol of kallsyms: not this kernel's map");
 	unlink(test_tmp_path("notext"));
 }
-int main(void)
+static const struct test_case test_cases[] = {
+	TEST_CASE(sysmap),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
 {
+	int ret;
 
 	tmpdir = test_tmpdir("test_sysmap");
 	if (!CHECK(tmpdir, "temporary directory"))
 		return test_done();
-
-	test_sysmap();
-
+	ret = test_main(argc, argv, test_cases);
 	rmdir(tmpdir);
-	return test_done();
+	return ret;
 }

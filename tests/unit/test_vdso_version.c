@@ -45,10 +45,11 @@ static void build(struct image *im, size_t notes_len)
 	im->ph.p_filesz = notes_len;
 }
 
-int main(void)
+/* Synthetic images: the note found, and every malformed image refused. */
+static void test_synthetic(void)
 {
 	struct image im;
-	unsigned int code = 0, parsed = 0;
+	unsigned int code = 0;
 	size_t n;
 
 	/* A GNU note first, then Linux's: 6.1.192 = 0x0601c0. */
@@ -78,11 +79,26 @@ int main(void)
 	check_int("note name past the segment",
 		  elf_image_linux_note(&im, sizeof(im), &code), -ENOENT);
 	check_int("not ELF", elf_image_linux_note("nope", 4, &code), -EINVAL);
+}
 
-	/* The real one: the kernel's word agrees with parsing uname here. */
+/* The real one: the kernel's word agrees with parsing uname here. */
+static void test_this_process(void)
+{
+	unsigned int code = 0, parsed = 0;
+
 	check_int("this process has a vDSO note", vdso_version_code(&code), 0);
 	if (kversion_get(NULL, &parsed) == 0)
 		check_int("vDSO note equals the parsed uname version", code,
 			  parsed);
-	return test_done();
+}
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(synthetic),
+	TEST_CASE(this_process),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, test_cases);
 }

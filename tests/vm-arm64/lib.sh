@@ -12,6 +12,8 @@
 #
 # Environment (besides tests/vm/lib.sh's EXT4DIST_VM_CACHE/_TIMEOUT):
 #   EXT4DIST_ARM64_BIN        binary to test (default <top>/build-arm64/ext4dist)
+#   EXT4DIST_ARM64_TEST_BIN   its test build, /bin/ext4dist-test in the guest
+#                             (default <top>/build-arm64/ext4dist-test)
 #   EXT4DIST_ARM64_BUILD      build products (default <top>/build/vm-arm64)
 #   EXT4DIST_ARM64_SCENARIOS  scenario functions of tests/vm/guest/scenarios.sh
 #                             to run (default: 1-4, see run.sh; "all" = every one)
@@ -26,6 +28,7 @@ VM_BUILD=${EXT4DIST_ARM64_BUILD:-$VM_TOP/build/vm-arm64}
 VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-480}
 ARM64_CC=${EXT4DIST_ARM64_CC:-aarch64-linux-gnu-gcc}
 ARM64_BIN=${EXT4DIST_ARM64_BIN:-$VM_TOP/build-arm64/ext4dist}
+ARM64_TEST_BIN=${EXT4DIST_ARM64_TEST_BIN:-$VM_TOP/build-arm64/ext4dist-test}
 # virtio_console carries the results port (/dev/hvc0).
 VM_EARLY_MODULES="virtio_pci virtio_blk virtio_console"
 
@@ -138,6 +141,9 @@ vm_build_initramfs() {
 		return 1
 	fi
 	cp "$ARM64_BIN" "$stage/bin/ext4dist"
+	# The scenarios that need fixture paths run the test build (make
+	# ARCH=arm64 builds both).
+	[ ! -f "$ARM64_TEST_BIN" ] || cp "$ARM64_TEST_BIN" "$stage/bin/ext4dist-test"
 	cp "$VM_BUILD/workload" "$stage/bin/workload"
 	[ ! -e "$VM_BUILD/runas" ] || cp "$VM_BUILD/runas" "$stage/bin/runas"
 	chmod 755 "$stage"/bin/*

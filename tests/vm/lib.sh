@@ -11,6 +11,8 @@
 #   EXT4DIST_VM_TIMEOUT  hard limit for one boot in seconds (default 600)
 #   EXT4DIST_VM_KVM=1    use KVM instead of TCG
 #   EXT4DIST_BIN         binary to test (default <top>/ext4dist)
+#   EXT4DIST_TEST_BIN    its test build, /bin/ext4dist-test in the guest
+#                        (default <top>/build/ext4dist-test)
 #   EXT4DIST_VM_ONLY     run only these scenarios (comma-separated names
 #                        without "scenario_", e.g. stress,faults)
 
@@ -213,6 +215,7 @@ vm_copy_modules() {
 vm_build_initramfs() {
 	local kdir=$1 out=$2 stage applet busybox
 	local ext4dist=${EXT4DIST_BIN:-$VM_TOP/ext4dist}
+	local ext4dist_test=${EXT4DIST_TEST_BIN:-$VM_TOP/build/ext4dist-test}
 	stage=$VM_BUILD/initramfs-$(vm_kernel_version "$kdir")
 	rm -rf "$stage"
 	mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,guest,lib/modules}
@@ -240,6 +243,8 @@ vm_build_initramfs() {
 	fi
 	cp "$ext4dist" "$stage/bin/ext4dist"
 	chmod 755 "$stage/bin/ext4dist"
+	# The scenarios that need fixture paths run the test build (make).
+	[ ! -f "$ext4dist_test" ] || cp "$ext4dist_test" "$stage/bin/ext4dist-test"
 	cp "$VM_BUILD/workload" "$stage/bin/workload"
 	cp "$VM_BUILD/runas" "$stage/bin/runas"
 
