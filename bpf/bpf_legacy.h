@@ -32,10 +32,6 @@ static __u64 (*bpf_get_func_ip)(void *ctx) = (void *)BPF_FUNC_get_func_ip;
 /* bpf_probe_read, not _kernel: the latter arrived in 5.5. */
 static long (*bpf_probe_read)(void *dst, __u32 size, const void *src) =
 	(void *)BPF_FUNC_probe_read;
-/* Syscall programs only (5.16+). */
-static long (*bpf_kallsyms_lookup_name)(const char *name, int name_sz,
-					int flags, __u64 *res) =
-	(void *)BPF_FUNC_kallsyms_lookup_name;
 
 #include "legacy_map_def.h"
 

@@ -262,18 +262,9 @@ SEC("kretprobe.multi/ext4") int multi_return(void *ctx)
 }
 
 /*
- * Asks whether the kernel makes kprobe_multi links at all: the loader
- * offers it for a link it cannot create (attach_multi.c) and unloads it.
- */
-SEC("kprobe.multi/probe") int multi_probe(void *ctx)
-{
-	return 0;
-}
-
-/*
  * The same by address, where the loader knows each function's address
- * (from kallsyms, the "syscall/ksym_lookup" program below) and patches it
- * in: bpf_get_func_ip reads the hit's address from the run context, where
+ * (from the kernel's kallsyms, through the loader's own syscall program,
+ * loader/ksym_bpf.c) and patches it in: bpf_get_func_ip reads the hit's address from the run context, where
  * the cookie is found by a binary search over the link's addresses.
  */
 static __always_inline __u32 op_of_ip(__u64 ip)
@@ -349,39 +340,6 @@ SEC("kprobe/ext4_release_dir/scan_release") int scan_release(void *ctx)
 	SCAN_COPY(d->inode, inode, 3);
 	d->inode_ptr = (__u64)inode;
 	d->file_ptr = (__u64)filp;
-	return 0;
-}
-
-/*
- * Addresses for the kprobe_multi links, from the kernel's own kallsyms
- * (5.16+: syscall programs and bpf_kallsyms_lookup_name; kprobe_multi came
- * in 5.18).  Given names, a kprobe_multi link resolves them itself in one
- * pass expanding every kernel symbol (ftrace_lookup_symbols), where this
- * lookup is a binary search plus the module's own symbols.  Run once by
- * BPF_PROG_TEST_RUN; never loaded where kprobe_multi is not used.
- */
-SEC("syscall/ksym_lookup") int ksym_lookup(struct ksym_lookup_ctx *ctx)
-{
-	int i, k;
-
-#pragma unroll
-	for (i = 0; i < KSYM_LOOKUP_MAX; i++) {
-		/* Each name is 8-byte aligned in ctx: copy it a word at a time. */
-		const __u64 *src = (const __u64 *)ctx->name[i];
-		__u64 name[KSYM_LOOKUP_NAME / 8];
-		__u64 addr = 0;
-		long err = -2;	/* -ENOENT */
-
-		/* Via the stack: 5.16's helpers take no pointer into ctx. */
-#pragma unroll
-		for (k = 0; k < KSYM_LOOKUP_NAME / 8; k++)
-			name[k] = src[k];
-		if (name[0])
-			err = bpf_kallsyms_lookup_name((const char *)name,
-						       sizeof(name), 0, &addr);
-		ctx->addr[i] = err ? 0 : addr;
-		ctx->err[i] = err;
-	}
 	return 0;
 }
 

@@ -130,18 +130,4 @@ struct open_scan {
 	unsigned long long inode[SCAN_INODE_WORDS];
 };
 
-/*
- * The context of the "syscall/ksym_lookup" program (5.16+), in and out of
- * one BPF_PROG_TEST_RUN: names in (NUL-padded, "" = unused), the kernel's
- * kallsyms address of each out, with 0 or -errno per name.
- */
-#define KSYM_LOOKUP_MAX 8
-#define KSYM_LOOKUP_NAME 64
-
-struct ksym_lookup_ctx {
-	char name[KSYM_LOOKUP_MAX][KSYM_LOOKUP_NAME];
-	unsigned long long addr[KSYM_LOOKUP_MAX];
-	long long err[KSYM_LOOKUP_MAX];
-};
-
 #endif

@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 	err = args_parse(argc, argv, &args, stdout, stderr);
 	if (err)
 		return args_exit_code(err);
-	vlog_set(args.verbose, stderr);
+	vlog_set(args.verbose, stderr, "ext4dist: ");
 	if (args.dump_bpf) {
 		err = dump_bpf(stdout, &eb);
 		if (err)

@@ -1,5 +1,6 @@
 #include "loader/attach.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,4 +95,11 @@ void attach_event_name(const struct attach_ctx *ctx,
 		size = 64;
 	snprintf(buf, size, "%s_%d_%c_%s", ctx->prefix, (int)ctx->pid,
 		 spec->kind == PROBE_RETURN ? 'r' : 'p', spec->func);
+	/*
+	 * kprobe_events takes [A-Za-z0-9_] only; functions the compiler
+	 * cloned are called "name.isra.0", "name.constprop.0".
+	 */
+	for (; *buf; buf++)
+		if (!isalnum((unsigned char)*buf) && *buf != '_')
+			*buf = '_';
 }

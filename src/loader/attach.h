@@ -98,6 +98,11 @@ void probe_detach(struct attach_ctx *ctx, struct probe_link *link);
  */
 int attach_kprobe_multi_probe(int prog_fd, struct errbuf *eb);
 /*
+ * The same with a program of the loader's own (r0 = 0; exit), loaded
+ * for the question and closed: 0 when kprobe_multi links can be made.
+ */
+int attach_kprobe_multi_available(struct errbuf *eb);
+/*
  * Calls a kprobe_multi link missed so far (its fprobe ran out of return
  * hooks, or recursion), from BPF_OBJ_GET_INFO_BY_FD (6.7+; -ENOTSUP before).
  */
@@ -132,7 +137,10 @@ int attach_tracefs_missed(struct attach_ctx *ctx,
 int kprobe_event_owner(const char *line, const char *prefix, long *pid,
 		       char *event, size_t size);
 
-/* Event name for a probe: <prefix>_<pid>_<p|r>_<func>, cut to 63 chars. */
+/*
+ * Event name for a probe: <prefix>_<pid>_<p|r>_<func>, cut to 63 chars,
+ * every character kprobe_events does not take ('.') made '_'.
+ */
 void attach_event_name(const struct attach_ctx *ctx,
 		       const struct probe_spec *spec, char *buf, size_t size);
 

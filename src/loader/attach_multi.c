@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "loader/bpf_sys.h"
+#include "loader/insn.h"
 #include "loader/vlog.h"
 
 /*
@@ -22,6 +23,31 @@
  * -EOPNOTSUPP at once (Debian's 6.1); one before 5.18 does not know the
  * attach type (-EINVAL).  Address 1 is never mapped in user space.
  */
+int attach_kprobe_multi_available(struct errbuf *eb)
+{
+	static const struct bpf_insn ret0[] = {
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT(),
+	};
+	struct bpf_prog_load_req req = {
+		.type = BPF_PROG_TYPE_KPROBE,
+		.insns = ret0,
+		.insn_cnt = 2,
+		.license = "GPL",
+		.expected_attach_type = BPF_TRACE_KPROBE_MULTI,
+	};
+	int fd, err;
+
+	fd = bpf_prog_load_fd(&req);
+	if (fd < 0)
+		return errbuf_set(eb, fd,
+				  "no kprobe_multi links here: a kprobe_multi program does not load (%s: the kernel does not know the attach type; they need 5.18+ with CONFIG_FPROBE)",
+				  strerror(-fd));
+	err = attach_kprobe_multi_probe(fd, eb);
+	close(fd);
+	return err;
+}
+
 int attach_kprobe_multi_probe(int prog_fd, struct errbuf *eb)
 {
 	const uint64_t *unreadable = (const uint64_t *)(uintptr_t)1;

@@ -593,9 +593,3 @@ int bpf_disasm_prog_named(FILE *f, const struct bpf_obj *obj,
 	}
 	return ferror(f) ? -EIO : 0;
 }
-
-int bpf_disasm_prog(FILE *f, const struct bpf_obj *obj,
-		    const struct obj_prog *p)
-{
-	return bpf_disasm_prog_named(f, obj, p, NULL, 0);
-}

@@ -70,8 +70,4 @@ int bpf_disasm_prog_named(FILE *f, const struct bpf_obj *obj,
 			  const struct obj_prog *p,
 			  const struct bpf_disasm_name *names, size_t nr_names);
 
-/* The same without named constants. */
-int bpf_disasm_prog(FILE *f, const struct bpf_obj *obj,
-		    const struct obj_prog *p);
-
 #endif

@@ -56,11 +56,6 @@ int bpf_map_update(int fd, const void *key, const void *value, uint64_t flags)
 	return map_elem_op(BPF_MAP_UPDATE_ELEM, fd, key, value, flags);
 }
 
-int bpf_map_delete(int fd, const void *key)
-{
-	return map_elem_op(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
-}
-
 int bpf_map_next_key(int fd, const void *key, void *next_key)
 {
 	union bpf_attr attr;

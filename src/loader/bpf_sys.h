@@ -12,7 +12,6 @@ int bpf_map_create_fd(uint32_t type, uint32_t key_size, uint32_t value_size,
 int bpf_map_lookup(int fd, const void *key, void *value);
 int bpf_map_update(int fd, const void *key, const void *value,
 		   uint64_t flags);
-int bpf_map_delete(int fd, const void *key);
 int bpf_map_next_key(int fd, const void *key, void *next_key);
 
 struct bpf_prog_load_req {

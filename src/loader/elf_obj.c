@@ -169,7 +169,6 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 	p->insn_cnt = d->d_size / sizeof(struct bpf_insn);
 	strcpy(p->section, name);
 	p->multi = strstr(name, ".multi/") != NULL;
-	p->syscall = strncmp(name, "syscall/", 8) == 0;
 	p->kind = name[1] == 'r' ? PROBE_RETURN : PROBE_ENTRY;
 	plen = strchr(name, '/') + 1 - name;
 	/* "kprobe/<target>" or "kprobe/<target>/<variant>". */
@@ -195,14 +194,10 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 	return 0;
 }
 
-/*
- * "kprobe/", "kretprobe/", their kprobe_multi twins (5.18+), and
- * "syscall/" helpers run by BPF_PROG_TEST_RUN (5.14+).
- */
+/* "kprobe/", "kretprobe/" and their kprobe_multi twins (5.18+). */
 static int is_prog_section(const char *name)
 {
 	return strncmp(name, "kprobe/", 7) == 0 ||
-	       strncmp(name, "syscall/", 8) == 0 ||
 	       strncmp(name, "kretprobe/", 10) == 0 ||
 	       strncmp(name, "kprobe.multi/", 13) == 0 ||
 	       strncmp(name, "kretprobe.multi/", 16) == 0;
@@ -566,7 +561,6 @@ struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
 		variant = "";
 	for (i = 0; i < obj->nr_progs; i++)
 		if (obj->progs[i].kind == kind && !obj->progs[i].multi &&
-		    !obj->progs[i].syscall &&
 		    strcmp(obj->progs[i].target, target) == 0 &&
 		    strcmp(obj->progs[i].variant, variant) == 0)
 			return &obj->progs[i];
@@ -584,17 +578,6 @@ struct obj_prog *bpf_obj_find_multi(struct bpf_obj *obj, enum probe_kind kind,
 		if (obj->progs[i].kind == kind && obj->progs[i].multi &&
 		    strcmp(obj->progs[i].target, label) == 0 &&
 		    strcmp(obj->progs[i].variant, variant) == 0)
-			return &obj->progs[i];
-	return NULL;
-}
-
-struct obj_prog *bpf_obj_find_syscall(struct bpf_obj *obj, const char *label)
-{
-	size_t i;
-
-	for (i = 0; i < obj->nr_progs; i++)
-		if (obj->progs[i].syscall &&
-		    strcmp(obj->progs[i].target, label) == 0)
 			return &obj->progs[i];
 	return NULL;
 }

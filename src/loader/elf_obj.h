@@ -31,7 +31,6 @@ struct obj_prog {
 	char name[64];		/* function symbol, "" if none */
 	enum probe_kind kind;
 	int multi;		/* "kprobe.multi/": attached by one link (5.18+) */
-	int syscall;		/* "syscall/": run by BPF_PROG_TEST_RUN (5.14+) */
 	char target[96];	/* "ext4_file_open" */
 	char variant[32];	/* "kprobe/f/variant": "variant", else "" */
 	struct bpf_insn *insns;
@@ -65,8 +64,6 @@ struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
 /* The "kprobe.multi/<label>[/<variant>]" (or kretprobe.multi) program. */
 struct obj_prog *bpf_obj_find_multi(struct bpf_obj *obj, enum probe_kind kind,
 				    const char *label, const char *variant);
-/* The "syscall/<label>" program. */
-struct obj_prog *bpf_obj_find_syscall(struct bpf_obj *obj, const char *label);
 struct obj_map *bpf_obj_find_map(struct bpf_obj *obj, const char *name);
 
 #endif

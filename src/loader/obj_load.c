@@ -24,10 +24,6 @@ const char *map_type_name(uint32_t type)
 		return "percpu_hash";
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
 		return "percpu_array";
-	case BPF_MAP_TYPE_LRU_HASH:
-		return "lru_hash";
-	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
-		return "lru_percpu_hash";
 	default:
 		return "other";
 	}
@@ -62,35 +58,20 @@ int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 }
 
 /*
- * The type to try when the kernel refuses one with EINVAL: per-CPU maps
- * arrived in 4.6, LRU hashes in 4.10.  0 = no fallback.
+ * The type to try when the kernel refuses one with EINVAL: per-CPU arrays
+ * arrived in 4.6.  0 = no fallback.  (Programs that count into a plain
+ * array must add atomically: every CPU shares it.)
  */
 static uint32_t fallback_type(uint32_t type)
 {
-	switch (type) {
-	case BPF_MAP_TYPE_PERCPU_ARRAY:
-		return BPF_MAP_TYPE_ARRAY;
-	case BPF_MAP_TYPE_PERCPU_HASH:
-	case BPF_MAP_TYPE_LRU_HASH:
-	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
-		return BPF_MAP_TYPE_HASH;
-	default:
-		return 0;
-	}
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY ? BPF_MAP_TYPE_ARRAY : 0;
 }
 
+/* --pretend=no-percpu: as a kernel before 4.6. */
 static uint32_t forced_type(uint32_t type, const struct obj_load_opts *o)
 {
-	if (o->no_percpu && type == BPF_MAP_TYPE_PERCPU_ARRAY)
-		return BPF_MAP_TYPE_ARRAY;
-	if (o->no_percpu && type == BPF_MAP_TYPE_PERCPU_HASH)
-		return BPF_MAP_TYPE_HASH;
-	if (o->no_lru && type == BPF_MAP_TYPE_LRU_HASH)
-		return BPF_MAP_TYPE_HASH;
-	if (o->no_lru && type == BPF_MAP_TYPE_LRU_PERCPU_HASH)
-		return o->no_percpu ? BPF_MAP_TYPE_HASH :
-				      BPF_MAP_TYPE_PERCPU_HASH;
-	return type;
+	return o->no_percpu && type == BPF_MAP_TYPE_PERCPU_ARRAY ?
+	       BPF_MAP_TYPE_ARRAY : type;
 }
 
 static int create_one(struct obj_map *m, const struct obj_load_opts *o,
@@ -218,9 +199,7 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		      struct errbuf *eb)
 {
 	struct bpf_prog_load_req req = {
-		.type = p->syscall ? BPF_PROG_TYPE_SYSCALL : BPF_PROG_TYPE_KPROBE,
-		/* The kernel takes syscall programs only as sleepable. */
-		.flags = p->syscall ? BPF_F_SLEEPABLE : 0,
+		.type = BPF_PROG_TYPE_KPROBE,
 		.insns = p->insns,
 		.insn_cnt = p->insn_cnt,
 		.license = obj->license,

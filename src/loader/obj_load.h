@@ -13,9 +13,8 @@
 
 struct obj_load_opts {
 	uint32_t kern_version;	/* written as the program's kern_version */
-	int no_percpu;		/* force: per-CPU maps become plain ones */
-	int no_lru;		/* force: LRU hashes become plain hashes */
-	int no_names;		/* force: no map/program names (pre-4.15) */
+	int no_percpu;		/* as before 4.6: per-CPU arrays are plain */
+	int no_names;		/* as before 4.15: no map/program names */
 };
 
 /* What actually happened, for -v, --check and tests. */
@@ -36,9 +35,9 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 			struct obj_load_state *st, struct errbuf *eb);
 
 /*
- * Loads one program as BPF_PROG_TYPE_KPROBE (a "syscall/" one as a
- * sleepable BPF_PROG_TYPE_SYSCALL).  On a verifier rejection the
- * log is kept in st->verifier_log and eb names the program.
+ * Loads one program as BPF_PROG_TYPE_KPROBE (kprobe_multi ones with
+ * their expected attach type).  On a verifier rejection the log is kept
+ * in st->verifier_log and eb names the program.
  */
 int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		      const struct obj_load_opts *o, struct obj_load_state *st,

@@ -4,11 +4,13 @@
 
 static int vlog_lvl;
 static FILE *vlog_out;
+static const char *vlog_prefix = "";
 
-void vlog_set(int level, FILE *out)
+void vlog_set(int level, FILE *out, const char *prefix)
 {
 	vlog_lvl = level;
 	vlog_out = out;
+	vlog_prefix = prefix ? prefix : "";
 }
 
 int vlog_level(void)
@@ -22,7 +24,7 @@ void vlog(int level, const char *fmt, ...)
 
 	if (!vlog_out || vlog_lvl < level)
 		return;
-	fputs("ext4dist: ", vlog_out);
+	fputs(vlog_prefix, vlog_out);
 	va_start(ap, fmt);
 	vfprintf(vlog_out, fmt, ap);
 	va_end(ap);

@@ -1,12 +1,16 @@
-/* The -v teaching trace: what the loader does, step by step, on stderr. */
+/*
+ * The -v teaching trace: what the loader does, step by step.  The tool
+ * says where it goes and how each line starts.
+ */
 #ifndef EXT4DIST_VLOG_H
 #define EXT4DIST_VLOG_H
 
 #include <stdio.h>
 
-void vlog_set(int level, FILE *out);
+/* Lines of level <= level go to out, each after prefix ("ext4dist: "). */
+void vlog_set(int level, FILE *out, const char *prefix);
 int vlog_level(void);
-/* Prints "ext4dist: <msg>\n" when the verbosity is at least level. */
+/* Prints "<prefix><msg>\n" when the verbosity is at least level. */
 void vlog(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

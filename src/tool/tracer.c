@@ -84,29 +84,6 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	return 0;
 }
 
-/*
- * Whether kprobe_multi links can be made here, asked with the small
- * "kprobe.multi/probe" program (loaded, asked, unloaded).
- */
-static int multi_available(struct tracer *t, struct errbuf *eb)
-{
-	struct obj_prog *p = bpf_obj_find_multi(&t->obj, PROBE_ENTRY, "probe",
-						NULL);
-	int err;
-
-	if (!p)
-		return errbuf_set(eb, -ENOENT,
-				  "BPF object has no kprobe.multi/probe program");
-	err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
-	if (err)
-		return errbuf_set(eb, err,
-				  "no kprobe_multi links here: a kprobe_multi program does not load (%s: the kernel does not know the attach type; they need 5.18+ with CONFIG_FPROBE)",
-				  strerror(-err));
-	err = attach_kprobe_multi_probe(p->fd, eb);
-	bpf_obj_unload_prog(p);
-	return err;
-}
-
 static int pretending(const struct tracer *t, enum args_pretend what)
 {
 	return !!(t->pretend & (1u << what));
@@ -130,7 +107,7 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		err = pretending(t, PRETEND_NO_MULTI) ?
 		      errbuf_set(&why, -EOPNOTSUPP,
 				 "no kprobe_multi links (--pretend=no-multi)") :
-		      multi_available(t, &why);
+		      attach_kprobe_multi_available(&why);
 		break;
 	case CAP_KPROBE_EVENTS:
 		err = attach_probe_tracefs(&t->actx, 1, &why);
@@ -367,8 +344,7 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 		funcs[n] = t->fs->ops[op].func;
 		cookies[n++] = op;	/* the programs' operation id */
 	}
-	if (ksym_bpf_lookup(&t->obj, &t->lo, &t->load, funcs, n, addrs,
-			    &leb) == 0) {
+	if (ksym_bpf_lookup(funcs, n, addrs, &leb) == 0) {
 		unsigned int i = 0;
 
 		for (op = 0; op < NR_OPS; op++)

@@ -31,9 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    p->insns[p->relocs[j].insn].code !=
 				    (BPF_LD | BPF_IMM | BPF_DW))
 					abort();
-			if ((p->syscall ?
-			     bpf_obj_find_syscall(&obj, p->target) :
-			     p->multi ?
+			if ((p->multi ?
 			     bpf_obj_find_multi(&obj, p->kind, p->target,
 						p->variant) :
 			     bpf_obj_find_prog(&obj, p->kind, p->target,

@@ -81,6 +81,10 @@ static void test_event_names(void)
 	check_int("event names cut to 63 bytes", (long long)strlen(name), 63);
 	check_str("return event name, cut",
 		  name, "ext4dist_4242_r_a_function_name_long_enough_to_overflow_sixty_f");
+	entry.func = "ext4_file_open.isra.0";
+	attach_event_name(&ctx, &entry, name, sizeof(name));
+	check_str("a cloned function's dots become underscores", name,
+		  "ext4dist_4242_p_ext4_file_open_isra_0");
 }
 
 static void test_tracefs_open(void)

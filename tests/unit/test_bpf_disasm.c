@@ -488,11 +488,9 @@ static void test_dump_bpf(void)
 	      "dump: map ctl");
 	CHECK(strstr(text, "\n  open_scan    array          key 4, value 1296, entries 1\n"),
 	      "dump: map open_scan");
-	CHECK(strstr(text, "\nprograms: 19\n"), "dump: nineteen programs");
-	CHECK(strstr(text, "\nksym_lookup: section syscall/ksym_lookup, 271 instructions\n"),
-	      "dump: the syscall symbol lookup program");
-	CHECK(strstr(text, "call bpf_kallsyms_lookup_name#179\n"),
-	      "dump: the kallsyms helper by name");
+	CHECK(strstr(text, "\nprograms: 17\n"), "dump: seventeen programs");
+	CHECK(strstr(text, "call bpf_get_func_ip#173\n"),
+	      "dump: a 5.x helper by name");
 	CHECK(strstr(text, "\nscan_release: section kprobe/ext4_release_dir/scan_release, "),
 	      "dump: the scan_release program");
 	CHECK(strstr(text, "r1 = PATCH_TGID ll") &&

@@ -160,38 +160,56 @@ failed_fsync:
 	return (int)i;
 }
 
-/* N asynchronous direct writes of 4 KiB, each waited for. */
+/*
+ * N asynchronous direct writes of 4 KiB, submitted in one io_submit so
+ * the device is busy with the first ones while the later ones are
+ * queued (each write_iter then returns -EIOCBQUEUED), then all waited for.
+ */
+#define AIO_MAX 64
+
 static int aio_writes(const struct job *j)
 {
 	aio_context_t ctx = 0;
-	struct iocb cb, *cbs[1] = { &cb };
-	struct io_event ev;
-	void *buf = NULL;
-	long i, blocks = j->writes * j->bs / 4096;
+	struct iocb cb[AIO_MAX], *cbs[AIO_MAX];
+	struct io_event ev[AIO_MAX];
+	char *buf = NULL;
+	long i, n = j->aio, blocks = j->writes * j->bs / 4096, done = 0;
 	int fd, rc = 0;
 
-	if (blocks < 1)
-		blocks = 1;
+	if (n > AIO_MAX || blocks < 1) {
+		fprintf(stderr, "workload: -a at most %d, and WRITES blocks first\n",
+			AIO_MAX);
+		return 1;
+	}
 	fd = open(j->file, O_RDWR | O_DIRECT);
 	if (fd < 0)
 		return fail("open O_DIRECT", j->file);
-	if (posix_memalign(&buf, 4096, 4096) ||
-	    syscall(__NR_io_setup, 1, &ctx)) {
+	if (posix_memalign((void **)&buf, 4096, 4096 * (size_t)n) ||
+	    syscall(__NR_io_setup, n, &ctx)) {
 		close(fd);
 		return fail("io_setup", j->file);
 	}
-	memset(buf, 'a', 4096);
-	for (i = 0; i < j->aio && !rc; i++) {
-		memset(&cb, 0, sizeof(cb));
-		cb.aio_lio_opcode = IOCB_CMD_PWRITE;
-		cb.aio_fildes = (unsigned int)fd;
-		cb.aio_buf = (unsigned long)buf;
-		cb.aio_nbytes = 4096;
-		cb.aio_offset = (i % blocks) * 4096;
-		if (syscall(__NR_io_submit, ctx, 1, cbs) != 1 ||
-		    syscall(__NR_io_getevents, ctx, 1, 1, &ev, NULL) != 1 ||
-		    ev.res != 4096)
-			rc = fail("io_submit", j->file);
+	memset(buf, 'a', 4096 * (size_t)n);
+	for (i = 0; i < n; i++) {
+		memset(&cb[i], 0, sizeof(cb[i]));
+		cb[i].aio_lio_opcode = IOCB_CMD_PWRITE;
+		cb[i].aio_fildes = (unsigned int)fd;
+		cb[i].aio_buf = (unsigned long)(buf + 4096 * i);
+		cb[i].aio_nbytes = 4096;
+		cb[i].aio_offset = (i % blocks) * 4096;
+		cbs[i] = &cb[i];
+	}
+	if (syscall(__NR_io_submit, ctx, n, cbs) != n)
+		rc = fail("io_submit", j->file);
+	while (!rc && done < n) {
+		long got = syscall(__NR_io_getevents, ctx, 1, n - done, ev, NULL);
+
+		if (got < 1)
+			rc = fail("io_getevents", j->file);
+		for (i = 0; i < got && !rc; i++)
+			if (ev[i].res != 4096)
+				rc = fail("asynchronous write", j->file);
+		done += got > 0 ? got : 0;
 	}
 	syscall(__NR_io_destroy, ctx);
 	free(buf);

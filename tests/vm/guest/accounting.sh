@@ -42,7 +42,7 @@ scenario_nested_sync() {
 # the I/O is done, reads into a bad buffer return -EFAULT: neither is a
 # latency, each is counted apart, with its operation.
 scenario_async_and_errors() {
-	local name=async-errors line aio=6 bad=4 wc wq rc re rq
+	local name=async-errors line aio=32 bad=4 wc wq rc re rq
 	WORKLOAD_OPTS="-a $aio -E $bad"
 	traced_run "$name" /mnt/ext4/sae 1 0 4 1 -j -p @PID@ || {
 		WORKLOAD_OPTS=""

@@ -193,7 +193,7 @@ TRACED_NOISE=1
 TRACED_HOOK=""
 WORKLOAD_OPTS=""
 traced_run() {
-	local name="$1" file="$2" o="$3" r="$4" w="$5" f="$6" go a args wrc noise=0
+	local name="$1" file="$2" o="$3" r="$4" w="$5" f="$6" go a args wrc noise=0 bfile
 	shift 6
 	OUT=$WORK/$name.out ERR=$WORK/$name.err
 	# The shell truncates OUT in the background job: an old OUT of the
@@ -215,7 +215,10 @@ traced_run() {
 	# shellcheck disable=SC2086 # args is a list of plain words
 	ext4dist $args > "$OUT" 2> "$ERR" &
 	EPID=$!
-	if ! wait_banner "$EPID" "$OUT" 60; then
+	# With -j the banner goes to stderr, keeping stdout JSON only.
+	bfile=$OUT
+	case " $args " in *" -j "*|*" --json "*) bfile=$ERR ;; esac
+	if ! wait_banner "$EPID" "$bfile" 60; then
 		fail "$name" "no banner from 'ext4dist$args' within 60 s" \
 			"$OUT" "$ERR"
 		kill -9 "$EPID" "$WPID" 2>/dev/null || true

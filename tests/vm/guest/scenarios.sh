@@ -13,6 +13,8 @@ set -eu
 . /guest/reliability.sh
 # shellcheck source=accounting.sh
 . /guest/accounting.sh
+# shellcheck source=verdicts.sh
+. /guest/verdicts.sh
 
 # Distinct counts, so a mix-up between operations cannot pass.
 O=5 R=7 W=11 F=3
@@ -299,6 +301,7 @@ run scenario_tmpfs
 run scenario_ext23
 run scenario_unprivileged
 run scenario_check_report
+run scenario_check_agrees
 run scenario_generic_read
 run scenario_fops_sources
 run scenario_forced_fallbacks
