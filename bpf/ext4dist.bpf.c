@@ -46,8 +46,17 @@ struct legacy_map_def ctl SEC("maps") = {
 	.max_entries = 1,
 };
 
-/* Atomic adds: correct on the plain-array fallback (before 4.6) too. */
-#define COUNT(field) __sync_fetch_and_add(&(field), 1)
+/*
+ * Atomic adds (correct on the plain-array fallback before 4.6 too), each
+ * written out as one instruction at a constant offset of p: clang would
+ * otherwise merge two of them into one add at p plus a chosen offset,
+ * which 4.9's verifier refuses ("R2 min value is negative").
+ */
+#define ADD(p, field, v)						\
+	asm volatile("lock *(u64 *)(%0 + %1) += %2" : :			\
+		     "r"(p), "i"(__builtin_offsetof(__typeof__(*(p)), field)), \
+		     "r"((__u64)(v)) : "memory")
+#define COUNT(p, field) ADD(p, field, 1)
 
 INLINE __u64 start_record(__u32 tid)
 {
@@ -87,52 +96,65 @@ INLINE int trace_entry(__u32 op)
 		return 0;
 	old = s->rec[op];
 	if (old && record_of(old, tid))
-		COUNT(c->missed);
+		COUNT(c, missed);
 	s->rec[op] = start_record(tid);
-	COUNT(c->entries);
+	COUNT(c, entries);
 	return 0;
 }
+
+/* What a return is, from its value and whose start record it found. */
+enum ret_kind { RET_TIMED, RET_QUEUED, RET_ERROR, RET_STOLEN };
 
 /*
  * The return value says whether the call's latency means anything: an
  * asynchronous read or write returns -EIOCBQUEUED once queued, and errors
- * are kept out of the histograms too.  1 when it was counted here.
+ * are kept out of the histograms too.
  */
-INLINE int count_unusual_return(const void *ctx, __u32 op, struct op_hist *h)
+INLINE enum ret_kind return_kind(const void *ctx, __u32 op)
 {
 	__u64 rc = REGS_RC(ctx);
 
 	if (OP_RETURNS_SSIZE(op)) {
-		if ((__s64)rc == -KERNEL_EIOCBQUEUED) {
-			COUNT(h->queued);
-			return 1;
-		}
-		if ((__s64)rc < 0) {
-			COUNT(h->errors);
-			return 1;
-		}
+		if ((__s64)rc == -KERNEL_EIOCBQUEUED)
+			return RET_QUEUED;
+		if ((__s64)rc < 0)
+			return RET_ERROR;
 	} else if ((__s32)rc < 0) {
-		COUNT(h->errors);
-		return 1;
+		return RET_ERROR;
 	}
-	return 0;
+	return RET_TIMED;
+}
+
+/* The histogram buffer of op in the current interval. */
+INLINE struct op_hist *hist_of(__u32 op)
+{
+	__u32 zero = 0, hkey;
+	struct ctl *c = bpf_map_lookup_elem(&ctl, &zero);
+
+	if (!c)
+		return 0;
+	hkey = (c->epoch & 1) * NR_OPS + op;
+	return bpf_map_lookup_elem(&hist, &hkey);
 }
 
 /*
  * Return: other processes are turned away before any map work; without a
  * record the call was not ours to time (filtered at entry, or begun before
  * tracing).  A record of another thread: that one took over our slot.
+ * Everything is worked out before the histogram is looked up, and used
+ * at once: 4.9's verifier forgets the bounds of a map value pointer that
+ * was spilled to the stack and refuses to index it.
  */
 INLINE int trace_return(const void *ctx, __u32 op)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
 	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
-	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1), zero = 0, hkey;
+	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1);
+	enum ret_kind kind = RET_STOLEN;
 	struct start_slot *s;
 	struct op_hist *h;
-	struct ctl *c;
-	__u64 rec, delta, slot;
+	__u64 rec, delta = 0, slot = 0;
 
 	if (want && (id >> 32) != want)
 		return 0;
@@ -142,24 +164,14 @@ INLINE int trace_return(const void *ctx, __u32 op)
 	rec = s->rec[op];
 	if (!rec)
 		return 0;
-	c = bpf_map_lookup_elem(&ctl, &zero);
-	if (!c)
-		return 0;
-	hkey = (c->epoch & 1) * NR_OPS + op;
-	h = bpf_map_lookup_elem(&hist, &hkey);
-	if (!h)
-		return 0;
-	if (!record_of(rec, tid)) {
-		COUNT(h->stolen);
-		return 0;
+	if (record_of(rec, tid)) {
+		s->rec[op] = 0;
+		delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
+		kind = return_kind(ctx, op);
+		slot = log2l_plus1(delta / factor);
+		if (slot >= NR_SLOTS)
+			slot = NR_SLOTS - 1;
 	}
-	s->rec[op] = 0;
-	delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
-	if (count_unusual_return(ctx, op, h))
-		return 0;
-	slot = log2l_plus1(delta / factor);
-	if (slot >= NR_SLOTS)
-		slot = NR_SLOTS - 1;
 	/*
 	 * The 6.1 verifier loses the bound above when clang tests one copy
 	 * of slot and indexes with another; a mask it cannot miss, kept
@@ -167,10 +179,25 @@ INLINE int trace_return(const void *ctx, __u32 op)
 	 */
 	asm volatile("" : "+r"(slot));
 	slot &= NR_SLOTS - 1;
-	COUNT(h->slots[slot]);
-	__sync_fetch_and_add(&h->sum_ns, delta);
-	if (delta > h->max_ns)
-		h->max_ns = delta;
+	h = hist_of(op);
+	if (!h)
+		return 0;
+	switch (kind) {
+	case RET_STOLEN:
+		COUNT(h, stolen);
+		break;
+	case RET_QUEUED:
+		COUNT(h, queued);
+		break;
+	case RET_ERROR:
+		COUNT(h, errors);
+		break;
+	default:
+		__sync_fetch_and_add(&h->slots[slot], 1);
+		ADD(h, sum_ns, delta);
+		if (delta > h->max_ns)
+			h->max_ns = delta;
+	}
 	return 0;
 }
 

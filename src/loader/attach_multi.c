@@ -41,7 +41,7 @@ int attach_kprobe_multi_available(struct errbuf *eb)
 	fd = bpf_prog_load_fd(&req);
 	if (fd < 0)
 		return errbuf_set(eb, fd,
-				  "no kprobe_multi links here: a kprobe_multi program does not load (%s: the kernel does not know the attach type; they need 5.18+ with CONFIG_FPROBE)",
+				  "no kprobe_multi links here: loading a kprobe_multi program failed with \"%s\": the kernel does not know the attach type (they need 5.18+ with CONFIG_FPROBE)",
 				  strerror(-fd));
 	err = attach_kprobe_multi_probe(fd, eb);
 	close(fd);

@@ -160,7 +160,7 @@ static int discover_fop_offset(const struct read_path_env *env,
 		return err;
 	err = scan_mount_roots(env, m->fd, &scan, which, sizeof(which),
 			       &tried);
-	probe_detach(env->actx, &link);
+	env->detach_scan(env->arg, &link);
 	if (err)
 		return errbuf_set(eb, err,
 				  "cannot discover where struct file keeps f_op: opening and closing the root directory of %u mounted %s file system%s did not run %s%s",

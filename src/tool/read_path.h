@@ -20,10 +20,11 @@
 struct read_path_env {
 	const struct fs_table *fs;
 	struct bpf_obj *obj;		/* its maps created, programs patched */
-	struct attach_ctx *actx;
-	/* Loads and attaches the "scan_release" program on func. */
+	/* Loads and attaches the "scan_release" program on func ... */
 	int (*attach_scan)(void *arg, const char *func,
 			   struct probe_link *link, struct errbuf *eb);
+	/* ... and detaches and unloads it again. */
+	void (*detach_scan)(void *arg, struct probe_link *link);
 	void *arg;
 	unsigned long long fops_addr;	/* --fops-addr, 0 = look it up */
 	const char *kallsyms_path;	/* NULL = /proc/kallsyms */

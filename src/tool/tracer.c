@@ -186,7 +186,11 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 	t->rec.progs_loaded++;
 	spec.prog_fd = p->fd;
 	link->perf_fd = -1;
-	return t->ops->attach(&t->actx, &spec, link, eb);
+	err = t->ops->attach(&t->actx, &spec, link, eb);
+	/* A program with no probe (a function this kernel lacks): unloaded. */
+	if (err)
+		bpf_obj_unload_prog(p);
+	return err;
 }
 
 /*
@@ -222,6 +226,17 @@ static int attach_scan(void *arg, const char *func, struct probe_link *link,
 	return attach_one(t, PROBE_ENTRY, func, "scan_release", link, eb);
 }
 
+static void detach_scan(void *arg, struct probe_link *link)
+{
+	struct tracer *t = arg;
+
+	probe_detach(&t->actx, link);
+	/* Needed once: the program goes with its probe. */
+	bpf_obj_unload_prog(bpf_obj_find_prog(&t->obj, PROBE_ENTRY,
+					      t->fs->dir_release,
+					      "scan_release"));
+}
+
 static int attach_generic_read(struct tracer *t,
 			       const struct tracer_config *cfg,
 			       struct errbuf *eb)
@@ -229,8 +244,8 @@ static int attach_generic_read(struct tracer *t,
 	const struct read_path_env env = {
 		.fs = t->fs,
 		.obj = &t->obj,
-		.actx = &t->actx,
 		.attach_scan = attach_scan,
+		.detach_scan = detach_scan,
 		.arg = t,
 		.fops_addr = cfg->fops_addr,
 		.kallsyms_path = cfg->kallsyms_path,
@@ -454,6 +469,8 @@ const char *tracer_missed_reason(const struct tracer *t)
 	case ATTACH_PMU:
 		return "kretprobe instances exhausted: the kprobe PMU cannot raise them; --attach=tracefs --maxactive N can";
 	default:
+		if (t->rec.caps.c[CAP_MAXACTIVE].state == CAP_NO)
+			return "kretprobe instances exhausted: kprobe_events cannot raise the kernel's default before 4.12";
 		return "kretprobe instances exhausted: raise --maxactive";
 	}
 }

@@ -249,8 +249,48 @@ traced_run() {
 	fi
 }
 
+# untimed FILE: per-operation sums of the calls ext4dist's warnings say
+# were not timed ("N fsync calls were not timed: ...", "N fsync calls had
+# not returned when tracing stopped: ..."), in counts' format.
+untimed() {
+	sed -n -e 's/^ext4dist: warning: \(in this interval \)\{0,1\}\([0-9][0-9]*\) \([a-z]*\) calls* w[ae][rs]e* not timed: .*/\3 \2/p' \
+		-e 's/^ext4dist: warning: \([0-9][0-9]*\) \([a-z]*\) calls* had not returned when tracing stopped: .*/\2 \1/p' "$1" |
+	awk '{ n[$1] += $2 }
+	END {
+		printf "open=%d read=%d write=%d fsync=%d\n", n["open"], n["read"],
+			n["write"], n["fsync"]
+	}'
+}
+
+# add_counts A B: "open=N read=N write=N fsync=N" summed field by field.
+add_counts() {
+	printf '%s %s\n' "$1" "$2" | tr ' ' '\n' | awk -F= '
+	NF == 2 { n[$1] += $2 }
+	END {
+		printf "open=%d read=%d write=%d fsync=%d\n", n["open"], n["read"],
+			n["write"], n["fsync"]
+	}'
+}
+
+# accounted: what ext4dist's output (OUT, ERR) accounts for, per
+# operation: its histograms plus the calls its warnings name (none where
+# nothing was missed); says on stderr when warned calls were added.
+accounted() {
+	local miss
+	miss=$(untimed "$ERR")
+	if [ "$miss" = "open=0 read=0 write=0 fsync=0" ]; then
+		counts "$OUT"
+	else
+		echo "the histograms plus the warned calls ($miss)" >&2
+		add_counts "$(counts "$OUT")" "$miss"
+	fi
+}
+
 # expect_counts NAME WANT: traced_run's output holds exactly WANT,
-# ext4dist exited 0 and left no kprobe event of its own behind.
+# ext4dist exited 0 and left no kprobe event of its own behind.  Calls
+# the kernel's return probes missed (too few kretprobe instances for the
+# other processes' concurrent calls: 4.x kernels without "rN:") count only
+# where ext4dist's warnings name each of them: histogram + warned = WANT.
 expect_counts() {
 	local left
 	left=$(our_events "${EPID}_")
@@ -260,6 +300,6 @@ expect_counts() {
 		fail "$1" "kprobe_events still holds after exit: $(echo "$left" | tr '\n' ' ')" \
 			"$OUT" "$ERR"
 	else
-		check "$1" "$(counts "$OUT")" "$2" "$OUT" "$ERR"
+		check "$1" "$(accounted)" "$2" "$OUT" "$ERR"
 	fi
 }

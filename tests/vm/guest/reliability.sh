@@ -75,7 +75,7 @@ scenario_stress() {
 	elif [ "$intervals" -lt 5 ]; then
 		fail "$name" "only $intervals intervals printed, want >= 5" "$OUT"
 	else
-		check "$name-totals" "$(counts "$OUT")" "$want" "$OUT"
+		check "$name-totals" "$(accounted)" "$want" "$OUT" "$ERR"
 	fi
 	if [ "$n" -lt 5 ]; then
 		fail "$name-memory" "only $n memory samples" "$WORK/$name.mem"
@@ -132,8 +132,8 @@ scenario_faults() {
 			bad="run $nrun (after a kill at $((d / 10)).$((d % 10)) s): ext4dist exited $RC"
 		elif [ -n "$left" ]; then
 			bad="run $nrun (after a kill at $((d / 10)).$((d % 10)) s): kprobe_events holds $(echo "$left" | tr '\n' ' ')"
-		elif [ "$(counts "$OUT")" != "$WANT" ]; then
-			bad="run $nrun (after a kill at $((d / 10)).$((d % 10)) s): got '$(counts "$OUT")', want '$WANT'"
+		elif [ "$(accounted)" != "$WANT" ]; then
+			bad="run $nrun (after a kill at $((d / 10)).$((d % 10)) s): got '$(accounted)', want '$WANT'"
 		fi
 		[ -z "$bad" ] || break
 		nrun=$((nrun + 1))

@@ -193,7 +193,7 @@ scenario_interval() {
 	elif grep -q usecs "$OUT"; then
 		fail msecs "usecs printed with -m" "$OUT" "$ERR"
 	else
-		check msecs "$(counts "$OUT")" "$WANT" "$OUT" "$ERR"
+		check msecs "$(accounted)" "$WANT" "$OUT" "$ERR"
 	fi
 }
 
@@ -215,7 +215,7 @@ scenario_signals() {
 			elif [ -n "$left" ]; then
 				fail "$name" "kprobe_events still holds: $left" "$OUT" "$ERR"
 			else
-				check "$name" "$(counts "$OUT")" "$WANT" "$OUT" "$ERR"
+				check "$name" "$(accounted)" "$WANT" "$OUT" "$ERR"
 			fi
 		done
 	done
@@ -251,7 +251,7 @@ scenario_signals() {
 		fail stale-event-removed "kprobe_events still holds: $(our_events | tr '\n' ' ')" \
 			"$OUT" "$ERR"
 	else
-		check stale-event-removed "$(counts "$OUT")" "$WANT" "$OUT" "$ERR"
+		check stale-event-removed "$(accounted)" "$WANT" "$OUT" "$ERR"
 	fi
 }
 
