@@ -29,6 +29,11 @@ struct attach_ctx {
 struct probe_spec {
 	enum probe_kind kind;
 	const char *func;		/* validated [A-Za-z0-9_.]+ */
+	/*
+	 * func's address, 0 = let the kernel look the name up (which 5.10
+	 * does by a scan of every symbol, per probe).
+	 */
+	unsigned long long addr;
 	unsigned int maxactive;		/* tracefs return probes only; 0 = default */
 	int prog_fd;
 };

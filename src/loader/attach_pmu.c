@@ -22,8 +22,13 @@ static int pmu_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
 	attr.type = (uint32_t)ctx->pmu_type;
 	attr.config = spec->kind == PROBE_RETURN ?
 		      1ULL << ctx->pmu_retprobe_bit : 0;
-	attr.config1 = (uint64_t)(uintptr_t)spec->func;	/* kprobe_func */
-	attr.config2 = 0;					/* probe_offset */
+	if (spec->addr) {
+		attr.config1 = 0;		/* no kprobe_func: ... */
+		attr.config2 = spec->addr;	/* ... kprobe_addr */
+	} else {
+		attr.config1 = (uint64_t)(uintptr_t)spec->func; /* kprobe_func */
+		attr.config2 = 0;				/* probe_offset */
+	}
 	snprintf(what, sizeof(what), "%s %s", kind, spec->func);
 	fd = perf_event_open_fd(&attr);
 	if (fd < 0) {
@@ -44,8 +49,13 @@ static int pmu_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
 	link->ops = &attach_pmu_ops;
 	link->perf_fd = fd;
 	link->event[0] = '\0';
-	vlog(1, "attached %s via kprobe PMU: perf type %d, config 0x%llx, config1 \"%s\", perf fd %d",
-	     what, ctx->pmu_type, (unsigned long long)attr.config, spec->func,
+	if (spec->addr)
+		vlog(1, "attached %s via kprobe PMU: perf type %d, config 0x%llx, config2 (kprobe_addr) 0x%llx, perf fd %d",
+		     what, ctx->pmu_type, (unsigned long long)attr.config,
+		     spec->addr, fd);
+	else
+		vlog(1, "attached %s via kprobe PMU: perf type %d, config 0x%llx, config1 \"%s\", perf fd %d",
+		     what, ctx->pmu_type, (unsigned long long)attr.config, spec->func,
 	     fd);
 	return 0;
 }

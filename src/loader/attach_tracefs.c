@@ -41,16 +41,21 @@ static int tracefs_attach(struct attach_ctx *ctx,
 {
 	const char *kind = spec->kind == PROBE_RETURN ? "kretprobe" : "kprobe";
 	struct perf_event_attr attr;
-	char event[64], def[192], what[160], maxactive[16] = "";
+	char event[64], def[192], what[160], maxactive[16] = "", place[100];
 	int id, fd, err;
 
 	attach_event_name(ctx, spec, event, sizeof(event));
 	snprintf(what, sizeof(what), "%s %s", kind, spec->func);
 	if (spec->kind == PROBE_RETURN && spec->maxactive)
 		snprintf(maxactive, sizeof(maxactive), "%u", spec->maxactive);
+	/* By address where it is known: the kernel then skips its name lookup. */
+	if (spec->addr)
+		snprintf(place, sizeof(place), "0x%llx", spec->addr);
+	else
+		snprintf(place, sizeof(place), "%s", spec->func);
 	snprintf(def, sizeof(def), "%c%s:" GROUP "/%s %s\n",
 		 spec->kind == PROBE_RETURN ? 'r' : 'p', maxactive, event,
-		 spec->func);
+		 place);
 	err = tracefs_write(&ctx->tf, "kprobe_events", def);
 	if (err) {
 		/* Before 4.12 "rN:" is a syntax error: EINVAL as for a bad symbol. */

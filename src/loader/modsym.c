@@ -159,6 +159,109 @@ int modsym_find_many(const char *ko_path, const char *const *names, size_t n,
 	return err;
 }
 
+/* The bytes of section name in e (NULL if none), *len their size. */
+static const void *section_bytes(Elf *e, const char *name, size_t *len)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	const char *n;
+
+	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			return NULL;
+		n = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!n || strcmp(n, name) != 0)
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (!d || !d->d_buf)
+			return NULL;
+		*len = d->d_size;
+		return d->d_buf;
+	}
+	return NULL;
+}
+
+/*
+ * Whether e is the build the kernel loaded: its GNU build id note, byte
+ * for byte the note the kernel shows in <module_dir>/notes/.
+ */
+static int same_build(Elf *e, const char *module_dir, struct errbuf *eb)
+{
+	const char *note = ".note.gnu.build-id";
+	unsigned char live[256];
+	const void *file;
+	size_t len = 0;
+	char path[512];
+	int fd;
+	ssize_t n;
+
+	file = section_bytes(e, note, &len);
+	if (!file)
+		return errbuf_set(eb, -ENOENT, "the module file has no %s", note);
+	snprintf(path, sizeof(path), "%s/notes/%s", module_dir, note);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errbuf_set(eb, -errno, "%s: %s", path, strerror(errno));
+	n = read(fd, live, sizeof(live));
+	close(fd);
+	if (n < 0 || (size_t)n != len || memcmp(live, file, len) != 0)
+		return errbuf_set(eb, -ESTALE,
+				  "the module file's build id is not the loaded module's (%s)",
+				  path);
+	return 0;
+}
+
+int modsym_resolve_loaded(const char *ko_path, const char *module_dir,
+			  const char *const *names, size_t n,
+			  unsigned long long *addrs, int *found,
+			  struct errbuf *eb)
+{
+	struct modsym_place place[MODSYM_MANY_MAX];
+	char sections[512];
+	struct module_image file;
+	unsigned long long base;
+	size_t i;
+	Elf *e;
+	int hits, err;
+
+	if (!ko_path || !module_dir || !names || !n || n > MODSYM_MANY_MAX)
+		return -EINVAL;
+	memset(found, 0, n * sizeof(*found));
+	err = module_file_load(ko_path, &file, eb);
+	if (err)
+		return err;
+	elf_version(EV_CURRENT);
+	e = elf_memory((char *)file.data, file.len);
+	if (!e) {
+		module_file_free(&file);
+		return errbuf_set(eb, -EINVAL, "%s: not an ELF file", ko_path);
+	}
+	hits = same_build(e, module_dir, eb);
+	if (!hits)
+		hits = elf_find_many(e, names, n, place, found);
+	elf_end(e);
+	module_file_free(&file);
+	if (hits < 0)
+		return hits == -EINVAL ?
+		       errbuf_set(eb, hits, "%s: not a valid relocatable ELF file",
+				  ko_path) : hits;
+	snprintf(sections, sizeof(sections), "%s/sections", module_dir);
+	for (i = 0; i < n; i++) {
+		if (!found[i])
+			continue;
+		err = modsym_section_addr(sections, place[i].section, &base);
+		if (err)
+			return errbuf_set(eb, err, "%s/%s: %s", sections,
+					  place[i].section, strerror(-err));
+		addrs[i] = base + place[i].offset;
+	}
+	return hits;
+}
+
 int modsym_find(const char *ko_path, const char *sym, char *section,
 		size_t section_len, unsigned long long *offset,
 		struct errbuf *eb)

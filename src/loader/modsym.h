@@ -71,6 +71,18 @@ int modsym_resolve_many(const char *ko_path, const char *sections_dir,
 			unsigned long long *addrs, int *found,
 			struct errbuf *eb);
 
+/*
+ * The same for a module the kernel has loaded, from the file only if it
+ * is the very build the kernel loaded: module_dir is /sys/module/<name>,
+ * whose notes/.note.gnu.build-id must equal the file's.  -ESTALE when
+ * it does not (the module was updated on disk since it was loaded),
+ * -ENOENT when either has no build id.
+ */
+int modsym_resolve_loaded(const char *ko_path, const char *module_dir,
+			  const char *const *names, size_t n,
+			  unsigned long long *addrs, int *found,
+			  struct errbuf *eb);
+
 /* modsym_find() then modsym_section_addr(); same errors. */
 int modsym_resolve(const char *ko_path, const char *sections_dir,
 		   const char *sym, unsigned long long *addr,

@@ -113,6 +113,8 @@ static void print_plan(FILE *out, const struct tracer *t)
 	}
 	if (rec->read_path[0])
 		row(out, "read path", "%s", rec->read_path);
+	if (rec->addresses[0])
+		row(out, "kprobes", "%s", rec->addresses);
 	if (rec->fops[0])
 		row(out, t->fs->fops_symbol, "%s", rec->fops);
 	if (rec->planned) {

@@ -11,6 +11,8 @@
 #include "loader/bpf_sys.h"
 #include "loader/cpus.h"
 #include "loader/ksym_bpf.h"
+#include "loader/modsym.h"
+#include "loader/module_file.h"
 #include "loader/kversion.h"
 #include "loader/privileges.h"
 #include "loader/vlog.h"
@@ -162,6 +164,73 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 	return 0;
 }
 
+/*
+ * kprobes by address where the file system is a module whose file on disk
+ * is the very build the kernel loaded: the kernel then skips its lookup
+ * of the name, which before 6.2 scans every kernel symbol for each probe.
+ */
+static void resolve_addresses(struct tracer *t)
+{
+	char dir[256], base[512], ko[600];
+	struct errbuf why = { "" };
+	struct utsname u;
+	unsigned int op, n = 0;
+	int hits;
+
+	snprintf(dir, sizeof(dir), "/sys/module/%s", t->fs->module);
+	if (uname(&u)) {
+		errbuf_set(&why, -errno, "uname: %s", strerror(errno));
+		goto by_name;
+	}
+	snprintf(base, sizeof(base), "/lib/modules/%s/%s", u.release,
+		 t->fs->module_file);
+	if (access(dir, F_OK) || modsym_ko_path(base, ko, sizeof(ko))) {
+		errbuf_set(&why, -ENOENT, "%s is not a module with a file in /lib/modules",
+			   t->fs->module);
+		goto by_name;
+	}
+	for (op = 0; op < NR_OPS; op++)
+		if (t->fs->ops[op].func)
+			t->fn_names[n++] = t->fs->ops[op].func;
+	t->fn_names[n++] = t->fs->dir_release;
+	hits = modsym_resolve_loaded(ko, dir, t->fn_names, n, t->fn_addrs,
+				     t->fn_found, &why);
+	if (hits <= 0) {
+		if (!hits)
+			errbuf_set(&why, -ENOENT, "%s has none of the functions", ko);
+		goto by_name;
+	}
+	t->nr_fn = n;
+	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
+		 "by address: %d functions from %s, the build the kernel loaded",
+		 hits, ko);
+	vlog(1, "kprobes %s", t->rec.addresses);
+	return;
+by_name:
+	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
+		 "by name (the kernel looks each one up): %s", why.msg);
+	vlog(1, "kprobes %s", t->rec.addresses);
+}
+
+/*
+ * func's address, 0 for by name; -ENOENT when the module's own symbol
+ * table shows the function is not there (no need to try).
+ */
+static int addr_of(const struct tracer *t, const char *func,
+			 unsigned long long *addr)
+{
+	unsigned int i;
+
+	*addr = 0;
+	for (i = 0; i < t->nr_fn; i++)
+		if (strcmp(t->fn_names[i], func) == 0) {
+			if (!t->fn_found[i])
+				return -ENOENT;
+			*addr = t->fn_addrs[i];
+		}
+	return 0;
+}
+
 /* Loads and attaches one kind of probe on func. */
 static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 		      const char *variant, struct probe_link *link,
@@ -180,6 +249,10 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 				  "BPF object has no %s program for %s",
 				  kind == PROBE_RETURN ? "kretprobe" : "kprobe",
 				  func);
+	if (addr_of(t, func, &spec.addr))
+		return errbuf_set(eb, -ENOENT,
+				  "kernel function %s does not exist (not in the %s module's symbols)",
+				  func, t->fs->module);
 	err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
 	if (err)
 		return err;
@@ -316,6 +389,7 @@ static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
 
 	t->ops = t->rec.attach.path == ATTACH_PMU ? &attach_pmu_ops :
 						    &attach_tracefs_ops;
+	resolve_addresses(t);
 	for (op = 0; op < NR_OPS; op++) {
 		if (!(t->ops_mask & (1u << op)))
 			continue;

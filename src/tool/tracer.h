@@ -45,6 +45,7 @@ struct tracer_record {
 	int fs_registered;		/* 1, 0, or -errno */
 	unsigned int progs_loaded;	/* programs through the verifier */
 	char read_path[256];		/* how reads are traced, and why */
+	char addresses[768];		/* kprobes by address or by name */
 	char fops[256];			/* generic path: the f_op filter */
 	char missing[256];		/* an operation this kernel lacks */
 };
@@ -70,6 +71,14 @@ struct tracer {
 	struct op_calls calls_seen[NR_OPS];	/* entry counts at the last drain */
 	struct op_hist returns[NR_OPS];		/* every drained buffer, summed */
 	int stale_removed;		/* stale events removed at start */
+	/*
+	 * The module's functions by address, where its file is the build
+	 * the kernel loaded: names[i] at addrs[i] when found[i].
+	 */
+	const char *fn_names[NR_OPS + 1];
+	unsigned long long fn_addrs[NR_OPS + 1];
+	int fn_found[NR_OPS + 1];
+	unsigned int nr_fn;		/* 0: every probe by name */
 	struct tracer_record rec;
 };
 

@@ -29,9 +29,15 @@ static const char *tmpdir;
 /* ---- a tiny module object ------------------------------------------- */
 
 static const char shstrtab[] =
-	"\0.text\0.rodata\0.symtab\0.strtab\0.shstrtab";
+	"\0.text\0.rodata\0.symtab\0.strtab\0.shstrtab\0.note.gnu.build-id";
 enum { SH_TEXT = 1, SH_RODATA = 7, SH_SYMTAB = 15, SH_STRTAB = 23,
-       SH_SHSTRTAB = 31 };
+       SH_SHSTRTAB = 31, SH_NOTE = 41 };
+
+/* A GNU build id note: namesz 4, descsz 8, NT_GNU_BUILD_ID, "GNU", id. */
+static const unsigned char build_id[24] = {
+	4, 0, 0, 0, 8, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+	0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04,
+};
 static const char strtab[] =
 	"\0ext4_file_open\0printk\0ext4_file_operations\0abs_sym\0big_offset";
 enum { ST_OPEN = 1, ST_PRINTK = 16, ST_FOPS = 23, ST_ABS = 44,
@@ -69,13 +75,14 @@ static int add_section(Elf *e, void *buf, size_t size, Elf_Type type,
 
 /*
  * Sections: 1 .text (0x40 bytes), 2 .rodata (0x140), 3 .symtab,
- * 4 .strtab, 5 .shstrtab.  Symbols: local ext4_file_open at .text+0x10,
- * undefined printk, ext4_file_operations at .rodata+0x40, an SHN_ABS
- * symbol and one whose offset lies past the end of .rodata.
+ * 4 .strtab, 5 .shstrtab, 6 .note.gnu.build-id.  Symbols: local
+ * ext4_file_open at .text+0x10, undefined printk, ext4_file_operations at
+ * .rodata+0x40, an SHN_ABS symbol and one whose offset lies past the end
+ * of .rodata.
  */
 static int write_module(const char *path)
 {
-	static unsigned char text[0x40], rodata[0x140];
+	static unsigned char text[0x40], rodata[0x140], note[sizeof(build_id)];
 	static char shstr[sizeof(shstrtab)], str[sizeof(strtab)];
 	static Elf64_Sym syms[6];
 	Elf64_Ehdr *eh;
@@ -83,6 +90,7 @@ static int write_module(const char *path)
 	int fd, ret = -1;
 
 	memcpy(shstr, shstrtab, sizeof(shstr));
+	memcpy(note, build_id, sizeof(note));
 	memcpy(str, strtab, sizeof(str));
 	memset(syms, 0, sizeof(syms));
 	syms[1] = (Elf64_Sym){ ST_OPEN, ELF64_ST_INFO(STB_LOCAL, STT_FUNC), 0,
@@ -119,7 +127,9 @@ static int write_module(const char *path)
 	    add_section(e, str, sizeof(str), ELF_T_BYTE, SH_STRTAB,
 			SHT_STRTAB, 0, 0, 0, 0) ||
 	    add_section(e, shstr, sizeof(shstr), ELF_T_BYTE, SH_SHSTRTAB,
-			SHT_STRTAB, 0, 0, 0, 0))
+			SHT_STRTAB, 0, 0, 0, 0) ||
+	    add_section(e, note, sizeof(note), ELF_T_BYTE, SH_NOTE, SHT_NOTE,
+			SHF_ALLOC, 0, 0, 0))
 		goto out_end;
 	eh->e_shstrndx = 5;
 	if (elf_update(e, ELF_C_WRITE) < 0)
@@ -418,6 +428,61 @@ static void test_module_file(const unsigned char *elf, size_t len)
 }
 
 /*
+ * A loaded module as sysfs shows it: <dir>/sections/.text, .rodata and
+ * <dir>/notes/.note.gnu.build-id, the note as given.
+ */
+static void make_module_dir(const char *dir, const unsigned char *note,
+			    size_t len)
+{
+	char path[512];
+
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/sections", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sections/.text", dir);
+	test_write_file(path, "0xffffffffc0500000\n", 19);
+	snprintf(path, sizeof(path), "%s/sections/.rodata", dir);
+	test_write_file(path, "0xffffffffc0600000\n", 19);
+	snprintf(path, sizeof(path), "%s/notes", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/notes/.note.gnu.build-id", dir);
+	test_write_file(path, note, len);
+}
+
+/* Addresses from the file only when it is the build the kernel loaded. */
+static void check_loaded(const char *ko)
+{
+	static const char *const names[] = { "ext4_file_open",
+					     "ext4_file_operations",
+					     "no_such_symbol" };
+	const char *dir = test_tmp_path("module");
+	unsigned long long addrs[3] = { 0 };
+	unsigned char other[sizeof(build_id)];
+	struct errbuf eb = { "" };
+	int found[3];
+
+	make_module_dir(dir, build_id, sizeof(build_id));
+	check_int("loaded: two of three names", modsym_resolve_loaded(ko, dir,
+		  names, 3, addrs, found, &eb), 2);
+	check_int("loaded: .text + 0x10", addrs[0],
+		  (long long)0xffffffffc0500010ULL);
+	check_int("loaded: .rodata + 0x40", addrs[1],
+		  (long long)0xffffffffc0600040ULL);
+	CHECK(found[0] && found[1] && !found[2], "loaded: found flags");
+
+	memcpy(other, build_id, sizeof(other));
+	other[23] ^= 1;
+	make_module_dir(dir, other, sizeof(other));
+	check_int("loaded: another build", modsym_resolve_loaded(ko, dir, names,
+		  3, addrs, found, &eb), -ESTALE);
+	CHECK(strstr(eb.msg, "the module file's build id is not the loaded module's"),
+	      "loaded: another build: message");
+	make_module_dir(dir, build_id, 20);
+	check_int("loaded: a note cut short", modsym_resolve_loaded(ko, dir,
+		  names, 3, addrs, found, &eb), -ESTALE);
+}
+
+/*
  * The module file written once, then read plain, with errors, compressed
  * and through module_file_load() (which reads the compressed copies).
  */
@@ -431,6 +496,7 @@ static void test_module(void)
 	elf = (unsigned char *)test_read_file(test_tmp_path("mod.ko"), &len);
 	if (CHECK(elf && len > 64, "read module ELF back")) {
 		check_module("plain", test_tmp_path("mod.ko"));
+		check_loaded(test_tmp_path("mod.ko"));
 		test_module_errors(test_tmp_path("mod.ko"), elf, len);
 		test_compressed(elf, len);
 		test_module_file(elf, len);
@@ -451,6 +517,13 @@ static void remove_tmpdir(void)
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		unlink(test_tmp_path(files[i]));
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", test_tmp_path("module"));
+		if (system(cmd))
+			printf("# could not remove %s\n", test_tmp_path("module"));
+	}
 	rmdir(tmpdir);
 }
 

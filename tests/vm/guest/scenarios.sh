@@ -15,6 +15,8 @@ set -eu
 . /guest/accounting.sh
 # shellcheck source=verdicts.sh
 . /guest/verdicts.sh
+# shellcheck source=startup.sh
+. /guest/startup.sh
 
 # Distinct counts, so a mix-up between operations cannot pass.
 O=5 R=7 W=11 F=3
@@ -302,6 +304,7 @@ run scenario_ext23
 run scenario_unprivileged
 run scenario_check_report
 run scenario_check_agrees
+run scenario_by_address
 run scenario_generic_read
 run scenario_fops_sources
 run scenario_forced_fallbacks
