@@ -246,7 +246,7 @@ static int walk_sections(struct elf_walk *w, struct bpf_obj *obj,
 		} else if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_size) {
 			/* .text holds bpf-to-bpf callees: unsupported before 4.16. */
 			return errbuf_set(w->eb, -EINVAL,
-					  "BPF object: code in section %s is not a kprobe/ or kretprobe/ program (bpf-to-bpf calls are not supported; use __always_inline)",
+					  "BPF object: code in section %s is not a kprobe/, kretprobe/, kprobe.multi/ or kretprobe.multi/ program (bpf-to-bpf calls are not supported; use __always_inline)",
 					  name);
 		}
 	}
@@ -514,7 +514,7 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 	}
 	if (!obj->nr_progs) {
 		err = errbuf_set(eb, -EINVAL,
-				 "BPF object: no kprobe/ or kretprobe/ program sections");
+				 "BPF object: no kprobe/, kretprobe/, kprobe.multi/ or kretprobe.multi/ program sections");
 		goto out;
 	}
 	err = read_maps(&w, obj);

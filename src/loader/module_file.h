@@ -16,10 +16,11 @@
 /* Largest module file, compressed or not, that we read into memory. */
 #define MODSYM_MAX_SIZE		(256u << 20)
 
-/* The file's content, decompressed; data is malloc()ed. */
+/* The file's content, decompressed (malloc()ed), or as it is (mapped). */
 struct module_image {
 	unsigned char *data;
 	size_t len;
+	int mapped;		/* data is the file mapped, not malloc()ed */
 };
 
 /*

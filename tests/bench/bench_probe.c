@@ -1057,8 +1057,12 @@ static int cmd_variants(int argc, char **argv)
 		for (size_t k = 0; k < NR_VARIANTS; k++) {
 			/* Rotate the order: drift spreads over all variants. */
 			struct vres *x = &res[(k + (size_t)round) % NR_VARIANTS];
-			struct probe_spec sr = { PROBE_RETURN, "ext4_file_read_iter", 0, x->r->fd };
-			struct probe_spec se = { PROBE_ENTRY, "ext4_file_read_iter", 0, x->e->fd };
+			struct probe_spec sr = { .kind = PROBE_RETURN,
+						 .func = "ext4_file_read_iter",
+						 .prog_fd = x->r->fd };
+			struct probe_spec se = { .kind = PROBE_ENTRY,
+						 .func = "ext4_file_read_iter",
+						 .prog_fd = x->e->fd };
 			struct probe_link lr = { .perf_fd = -1 }, le = { .perf_fd = -1 };
 			struct pstat e0, e1, r0, r1;
 			double t0 = now_ns();

@@ -401,7 +401,7 @@ static void test_ko_path(void)
 /* module_file_load() directly: the bytes come back as they were. */
 static void test_module_file(const unsigned char *elf, size_t len)
 {
-	struct module_image img = { NULL, 0 };
+	struct module_image img = { NULL, 0, 0 };
 	struct errbuf eb = { "" };
 
 	check_int("load: gzip", module_file_load(test_tmp_path("mod.ko.gz"), &img,
