@@ -168,7 +168,7 @@ INLINE int trace_return(const void *ctx, __u32 op)
 		s->rec[op] = 0;
 		delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
 		kind = return_kind(ctx, op);
-		slot = log2l_plus1(delta / factor);
+		slot = log2_slot(delta, factor);
 		if (slot >= NR_SLOTS)
 			slot = NR_SLOTS - 1;
 	}

@@ -34,7 +34,7 @@
 
 INLINE __u64 slot_of(__u64 delta, __u64 factor)
 {
-	__u64 slot = log2l_plus1(delta / factor);
+	__u64 slot = log2_slot(delta, factor);
 
 	if (slot >= NR_SLOTS)
 		slot = NR_SLOTS - 1;

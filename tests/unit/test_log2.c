@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF programs' log2 slot (bpf/log2.h), compiled for the host: equal
+ * to BCC's log2l(delta / factor) for every power of two and its
+ * neighbours, in both units, and a million pseudo-random deltas.
+ */
+#include <stdint.h>
+
+#include "../../bpf/log2.h"
+#include "test.h"
+
+/* BCC's bpf_log2l(v), 0 and 1 both in slot 1, by the obvious loop. */
+static __u64 reference(__u64 v)
+{
+	__u64 s = 1;
+
+	while (v > 1) {
+		v >>= 1;
+		s++;
+	}
+	return s;
+}
+
+static int agrees(__u64 delta, __u64 factor)
+{
+	return log2_slot(delta, factor) == reference(delta / factor);
+}
+
+static void test_boundaries(void)
+{
+	static const __u64 factors[] = { 1, 1000, 1000000 };
+	unsigned int f, k, bad = 0;
+	char name[80];
+
+	for (f = 0; f < 3; f++) {
+		for (k = 0; k < 64; k++) {
+			__u64 p = 1ULL << k, q = factors[f] << (k < 40 ? k : 0);
+
+			bad += !agrees(p, factors[f]) + !agrees(p - 1, factors[f]) +
+			       !agrees(p + 1, factors[f]) + !agrees(q, factors[f]) +
+			       !agrees(q - 1, factors[f]);
+		}
+		bad += !agrees(0, factors[f]) + !agrees(UINT64_MAX, factors[f]);
+		snprintf(name, sizeof(name), "factor %llu: powers of two and their neighbours",
+			 (unsigned long long)factors[f]);
+		check_int(name, bad, 0);
+	}
+	check_int("1999 ns is in 0 -> 1 usecs", (long long)log2_slot(1999, 1000), 1);
+	check_int("2000 ns is in 2 -> 3 usecs", (long long)log2_slot(2000, 1000), 2);
+	check_int("4000 ns is in 4 -> 7 usecs", (long long)log2_slot(4000, 1000), 3);
+	check_int("2^64-1 ns: slot 55 in usecs", (long long)log2_slot(UINT64_MAX, 1000), 55);
+}
+
+static void test_random(void)
+{
+	__u64 x = 0x9e3779b97f4a7c15ULL;
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < 1000000; i++) {
+		/* xorshift64, then a random width so small values show up too */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		bad += !agrees(x >> (x & 63), 1000) + !agrees(x >> (x & 63), 1000000);
+	}
+	check_int("a million deltas, both units", bad, 0);
+}
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(boundaries),
+	TEST_CASE(random),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, test_cases);
+}
