@@ -10,6 +10,7 @@
 
 #include "ext4dist_abi.h"
 #include "loader/vlog.h"
+#include "output/report.h"
 #include "tool/args.h"
 #include "tool/check.h"
 #include "tool/dump_bpf.h"
@@ -77,6 +78,11 @@ int main(int argc, char **argv)
 	config_from_args(&args, &cfg, &tracefs);
 	if (args.check)
 		return check_run(stdout, &cfg);
+	if (args.prometheus &&
+	    report_prom_check_file(args.prometheus, eb.msg, sizeof(eb.msg))) {
+		fprintf(stderr, "ext4dist: %s\n", eb.msg);
+		return 1;
+	}
 	if (args.pid && kill((pid_t)args.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "ext4dist: no process with PID %u (-p): nothing to trace\n",
 			args.pid);
