@@ -102,10 +102,10 @@ int main(int argc, char **argv)
 	}
 	err = run_loop(&t, &args, stdout);
 	tracer_stop(&t);
-	if (err) {
+	if (err < 0) {
 		fprintf(stderr, "ext4dist: stopped: %s (probes removed)\n",
 			strerror(-err));
 		return 1;
 	}
-	return 0;
+	return run_loop_stopped_by(err, stderr);
 }
