@@ -2,8 +2,6 @@
  * ext4dist: summarize ext4 operation latency as power-of-2 histograms.
  * The command line, then tracer (load + attach), run loop, clean stop.
  */
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +12,7 @@
 #include "tool/args.h"
 #include "tool/check.h"
 #include "tool/dump_bpf.h"
+#include "tool/pid_filter.h"
 #include "tool/run_loop.h"
 #include "tool/tracer.h"
 
@@ -83,9 +82,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ext4dist: %s\n", eb.msg);
 		return 1;
 	}
-	if (args.pid && kill((pid_t)args.pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "ext4dist: no process with PID %u (-p): nothing to trace\n",
-			args.pid);
+	if (args.pid && pid_filter_resolve(args.pid, &cfg.tgid, &eb)) {
+		fprintf(stderr, "ext4dist: %s\n", eb.msg);
 		return 1;
 	}
 	err = run_loop_signals_setup();
