@@ -109,12 +109,16 @@ static void test_tracefs_open(void)
 	check_str("debugfs tracing dir", tf.dir, want);
 	check_int("debugfs has kprobe_events", tf.has_kprobe_events, 1);
 	check_str("nothing mounted by us", tf.mounted, "");
+	CHECK(tf.dirfd >= 0, "the tracing dir held open");
+	tracefs_close(&tf);
+	check_int("closed", tf.dirfd, -1);
 
 	dir("tracing");
 	put("tracing/available_events", "");
 	check_int("tracefs preferred", tracefs_open(&tf, &paths, 0, &eb), 0);
 	check_str("tracefs dir", tf.dir, tracing);
 	check_int("tracefs without kprobe_events", tf.has_kprobe_events, 0);
+	tracefs_close(&tf);
 }
 
 static void test_pmu_and_choice(void)
