@@ -1,9 +1,12 @@
 #include "loader/attach.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loader/vlog.h"
@@ -37,6 +40,29 @@ static int read_retprobe_bit(const char *dir)
 	return bit;
 }
 
+/*
+ * 8 hex digits that another instance will not draw: getrandom (3.17+),
+ * else /dev/urandom, else the clock mixed with our PID.
+ */
+static void make_token(char *buf, size_t size)
+{
+	unsigned int r = 0;
+	struct timespec ts;
+	int fd;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r)) {
+		fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || read(fd, &r, sizeof(r)) != sizeof(r)) {
+			clock_gettime(CLOCK_REALTIME, &ts);
+			r = (unsigned int)ts.tv_nsec * 2654435761u ^
+			    (unsigned int)ts.tv_sec ^ (unsigned int)getpid();
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	snprintf(buf, size, "%08x", r);
+}
+
 void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 		     const char *sysfs_kprobe, const struct tracefs_paths *paths,
 		     int need_tracefs)
@@ -47,6 +73,7 @@ void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->prefix = prefix;
 	ctx->pid = getpid();
+	make_token(ctx->token, sizeof(ctx->token));
 	snprintf(ctx->sysfs_kprobe, sizeof(ctx->sysfs_kprobe), "%s",
 		 sysfs_kprobe ? sysfs_kprobe :
 				"/sys/bus/event_source/devices/kprobe");
@@ -59,6 +86,7 @@ void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 		vlog(1, "kprobe PMU present: perf type %d, retprobe = config bit %d",
 		     ctx->pmu_type, ctx->pmu_retprobe_bit);
 	}
+	ctx->tracefs_sweep_only = !need_tracefs && ctx->pmu_type >= 0;
 	if (tracefs_open(&ctx->tf, paths, need_tracefs || ctx->pmu_type < 0,
 			 &eb))
 		vlog(1, "%s", eb.msg);
@@ -132,6 +160,6 @@ void attach_event_name(const struct attach_ctx *ctx,
 	/* Event names are limited to 64 bytes (MAX_EVENT_NAME_LEN). */
 	if (size > 64)
 		size = 64;
-	snprintf(buf, size, "%s_%d_%c_%s", ctx->prefix, (int)ctx->pid,
-		 spec->kind == PROBE_RETURN ? 'r' : 'p', spec->func);
+	snprintf(buf, size, "%s_%d_%s_%c_%s", ctx->prefix, (int)ctx->pid,
+		 ctx->token, spec->kind == PROBE_RETURN ? 'r' : 'p', spec->func);
 }

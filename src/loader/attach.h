@@ -19,6 +19,8 @@
 struct attach_ctx {
 	const char *prefix;		/* event name prefix, "ext4dist" */
 	pid_t pid;			/* ours, part of every event name */
+	char token[9];			/* random hex, part of every event name */
+	int tracefs_sweep_only;		/* tf needed by attach_remove_stale() alone */
 	char sysfs_kprobe[256];		/* ".../event_source/devices/kprobe" */
 	int pmu_type;			/* -1: no kprobe PMU */
 	int pmu_retprobe_bit;		/* config bit meaning "return probe" */
@@ -52,12 +54,14 @@ extern const struct attach_ops attach_tracefs_ops;
 
 /*
  * Fills ctx: kprobe PMU type from sysfs (sysfs_kprobe NULL = the real one),
- * tracefs located (paths NULL = the real ones), and mounted when it is not
- * and need_tracefs is set or there is no PMU: mounting and unmounting cost
- * start-up time, and the PMU path needs tracefs only to look for stale
- * events, which a killed tracefs run leaves with tracefs still mounted.
- * Never fails for lack of a back-end: the caller decides with
- * attach_choose().
+ * tracefs located (paths NULL = the real ones), and mounted (for this
+ * process alone, see tracefs_open()) when it is not and need_tracefs is
+ * set or there is no PMU: mounting costs start-up time, and the PMU path
+ * needs tracefs only to look for stale events.  On that path
+ * attach_remove_stale() releases tracefs again.  Each ctx draws a random
+ * token for its event names: PIDs repeat across PID namespaces (two
+ * containers each running ext4dist as PID 1).  Never fails for lack of a
+ * back-end: the caller decides with attach_choose().
  */
 void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 		     const char *sysfs_kprobe, const struct tracefs_paths *paths,
@@ -102,8 +106,16 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			int *link_fd, struct errbuf *eb);
 
 /*
- * Removes kprobe_events entries named <prefix>_<pid>_* whose process is
- * gone (a crashed or SIGKILLed run).  Returns how many were removed.
+ * Removes every kprobe_events entry named <prefix>_<pid>_* (ours, in
+ * group kprobes) that no process uses: call it before attaching anything.
+ * The kernel decides: removing an event that a perf fd holds open fails
+ * with EBUSY (unregister_trace_kprobe(), every kernel with kprobe
+ * events), and every live ext4dist holds each of its events from attach
+ * to detach.  So a crashed or SIGKILLed run's events go, whatever its
+ * PID, name or PID namespace, and nobody else's.  An event a live
+ * instance has defined but not opened yet may go too: its attach then
+ * defines it again.  Returns how many were removed; on the PMU path
+ * (tracefs_sweep_only) tracefs is released afterwards.
  */
 int attach_remove_stale(struct attach_ctx *ctx);
 
@@ -125,7 +137,7 @@ int attach_tracefs_missed(struct attach_ctx *ctx,
 int kprobe_event_owner(const char *line, const char *prefix, long *pid,
 		       char *event, size_t size);
 
-/* Event name for a probe: <prefix>_<pid>_<p|r>_<func>, cut to 63 chars. */
+/* Event name for a probe: <prefix>_<pid>_<token>_<p|r>_<func>, cut to 63 chars. */
 void attach_event_name(const struct attach_ctx *ctx,
 		       const struct probe_spec *spec, char *buf, size_t size);
 

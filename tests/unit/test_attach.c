@@ -44,6 +44,11 @@ static void test_event_lines(void)
 				     "ext4dist", &pid, ev, sizeof(ev)), 0);
 	check_int("its pid", pid, 123);
 	check_str("its name", ev, "ext4dist_123_p_ext4_file_open");
+	check_int("entry probe with a token",
+		  kprobe_event_owner("p:kprobes/ext4dist_1_0badcafe_p_ext4_file_open ext4_file_open\n",
+				     "ext4dist", &pid, ev, sizeof(ev)), 0);
+	check_int("its pid", pid, 1);
+	check_str("its name", ev, "ext4dist_1_0badcafe_p_ext4_file_open");
 	check_int("return probe with maxactive",
 		  kprobe_event_owner("r10:kprobes/ext4dist_7_r_ext4_sync_file ext4_sync_file",
 				     "ext4dist", &pid, ev, sizeof(ev)), 0);
@@ -69,18 +74,20 @@ static void test_event_lines(void)
 
 static void test_event_names(void)
 {
-	struct attach_ctx ctx = { .prefix = "ext4dist", .pid = 4242 };
+	struct attach_ctx ctx = { .prefix = "ext4dist", .pid = 4242,
+				  .token = "0badcafe" };
 	struct probe_spec entry = { .kind = PROBE_ENTRY, .func = "ext4_file_open" };
 	struct probe_spec ret = { .kind = PROBE_RETURN,
 				  .func = "a_function_name_long_enough_to_overflow_sixty_four_bytes" };
 	char name[128];
 
 	attach_event_name(&ctx, &entry, name, sizeof(name));
-	check_str("entry event name", name, "ext4dist_4242_p_ext4_file_open");
+	check_str("entry event name", name,
+		  "ext4dist_4242_0badcafe_p_ext4_file_open");
 	attach_event_name(&ctx, &ret, name, sizeof(name));
 	check_int("event names cut to 63 bytes", (long long)strlen(name), 63);
 	check_str("return event name, cut",
-		  name, "ext4dist_4242_r_a_function_name_long_enough_to_overflow_sixty_f");
+		  name, "ext4dist_4242_0badcafe_r_a_function_name_long_enough_to_overflo");
 }
 
 static void test_tracefs_open(void)
@@ -203,36 +210,50 @@ static void test_stale_sweep(void)
 {
 	struct tracefs_paths paths;
 	char tracing[300], debugfs[300], events[300], text[2048], *got;
+	char sweep_pmu[300];
 	struct attach_ctx ctx;
 	size_t len;
 	int n;
 
 	path_of(tracing, sizeof(tracing), "tracing");
 	path_of(debugfs, sizeof(debugfs), "nodebug");
+	path_of(sweep_pmu, sizeof(sweep_pmu), "kprobe");	/* from above */
 	path_of(events, sizeof(events), "tracing/kprobe_events");
 	paths.tracing = tracing;
 	paths.debugfs = debugfs;
 	/*
-	 * pid 4194304 cannot exist (PID_MAX_LIMIT); pid 1 lives but is not
-	 * ext4dist (a reused pid); our own pid's events are ours to keep.
+	 * Every event of ours is tried, whatever its pid (ours included: a
+	 * PID 1 in a container is PID 1 again next time); the kernel keeps
+	 * those in use (EBUSY), which a plain file cannot show.  Other
+	 * groups and prefixes are left alone.
 	 */
 	snprintf(text, sizeof(text),
 		 "p:kprobes/ext4dist_4194304_p_ext4_file_open ext4_file_open\n"
-		 "r16:kprobes/ext4dist_1_r_ext4_sync_file ext4_sync_file\n"
+		 "r16:kprobes/ext4dist_1_0badcafe_r_ext4_sync_file ext4_sync_file\n"
 		 "p:kprobes/ext4dist_%d_p_ext4_file_open ext4_file_open\n"
 		 "p:kprobes/other_99_p_vfs_read vfs_read\n"
 		 "p:mine/ext4dist_4194304_p_x x\n", (int)getpid());
 	put("tracing/kprobe_events", text);
 	attach_ctx_init(&ctx, "ext4dist", "/nonexistent", &paths, 0);
 	n = attach_remove_stale(&ctx);
-	check_int("two stale events removed", n, 2);
+	check_int("three stale events removed", n, 3);
 	got = test_read_file(events, &len);
 	/* The fixture is a plain file: removals show up appended to it. */
 	snprintf(text + strlen(text), sizeof(text) - strlen(text),
 		 "-:kprobes/ext4dist_4194304_p_ext4_file_open\n"
-		 "-:kprobes/ext4dist_1_r_ext4_sync_file\n");
-	check_str("exactly the stale ones removed", got, text);
+		 "-:kprobes/ext4dist_1_0badcafe_r_ext4_sync_file\n"
+		 "-:kprobes/ext4dist_%d_p_ext4_file_open\n", (int)getpid());
+	check_str("exactly ours removed", got, text);
 	free(got);
+	CHECK(ctx.tf.dirfd >= 0, "tracefs kept without a PMU");
+	attach_ctx_release(&ctx);
+
+	/* With a PMU, tracefs serves the sweep alone: released after it. */
+	attach_ctx_init(&ctx, "ext4dist", sweep_pmu, &paths, 0);
+	CHECK(ctx.tf.dirfd >= 0, "tracefs open for the sweep");
+	attach_remove_stale(&ctx);
+	check_int("tracefs released after the sweep on the PMU path",
+		  ctx.tf.dirfd, -1);
 	attach_ctx_release(&ctx);
 }
 
