@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -139,21 +140,35 @@ static int tmp_like(int fd, const struct stat *old)
 	return 0;
 }
 
+/*
+ * Rendered in memory, then written with write(2): a failed write keeps
+ * its errno (EFBIG past RLIMIT_FSIZE, ENOSPC), where a stdio stream
+ * would only leave ferror() set (EIO).
+ */
 static int write_report(int fd, const struct report *r)
 {
-	FILE *f = fdopen(fd, "w");
+	char *buf = NULL;
+	size_t len = 0, off = 0;
+	FILE *m;
 	int err;
 
-	if (!f) {
-		err = -errno;
-		close(fd);
-		return err;
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return -errno;
+	err = report_prom(m, r);
+	if (fclose(m) && !err)
+		err = -ENOMEM;
+	while (!err && off < len) {
+		ssize_t n = write(fd, buf + off, len - off);
+
+		if (n < 0)
+			err = -errno;
+		else
+			off += (size_t)n;
 	}
-	err = report_prom(f, r);
-	if (!err && (fflush(f) || fsync(fd)))
+	if (!err && fsync(fd))
 		err = -errno;
-	if (fclose(f) && !err)
-		err = -errno;
+	free(buf);
 	return err;
 }
 
@@ -174,10 +189,10 @@ int report_prom_write_file(const char *path, const struct report *r)
 		goto out;
 	}
 	err = exists ? tmp_like(fd, &old) : 0;
-	if (err)
-		close(fd);
-	else
+	if (!err)
 		err = write_report(fd, r);
+	if (close(fd) && !err)
+		err = -errno;
 	if (!err && renameat(t.dfd, t.tmp, t.dfd, t.base))
 		err = -errno;
 	if (err)

@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -169,6 +171,28 @@ static void test_write_refuses(void)
 	unlink(fifo);
 }
 
+/* A write past RLIMIT_FSIZE says so (EFBIG), not EIO; nothing is left. */
+static void test_file_size_limit(void)
+{
+	const char *path = test_tmp_path("limited.prom");
+	struct rlimit old, zero;
+	struct report r;
+	int n = entries(root);
+
+	sample(&r);
+	signal(SIGXFSZ, SIG_IGN);
+	if (!CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0, "RLIMIT_FSIZE read"))
+		return;
+	zero = old;
+	zero.rlim_cur = 0;
+	setrlimit(RLIMIT_FSIZE, &zero);
+	check_int("write past RLIMIT_FSIZE", report_prom_write_file(path, &r),
+		  -EFBIG);
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, SIG_DFL);
+	check_int("no temporary left after EFBIG", entries(root), n);
+}
+
 int main(void)
 {
 	root = test_tmpdir("ext4dist-prom");
@@ -181,6 +205,7 @@ int main(void)
 	test_names();
 	test_owner_and_mode();
 	test_write_refuses();
+	test_file_size_limit();
 	{
 		char cmd[400];
 
