@@ -71,7 +71,9 @@ if gcc -O2 -pthread -o "$TMP/workload" tests/vm/workload.c 2> "$TMP/gcc.err"; th
 	touch "$TMP/go"
 	tid=""
 	for _ in $(seq 100); do
-		tid=$(ls "/proc/$wpid/task" 2> /dev/null | grep -vx "$wpid" | head -n 1)
+		for t in /proc/"$wpid"/task/*; do
+			[ "${t##*/}" = "$wpid" ] || [ ! -e "$t" ] || tid=${t##*/}
+		done
 		[ -z "$tid" ] || break
 		sleep 0.05
 	done
