@@ -2,18 +2,18 @@
  * ext4dist: summarize ext4 operation latency as power-of-2 histograms.
  * The command line, then tracer (load + attach), run loop, clean stop.
  */
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ext4dist_abi.h"
 #include "loader/vlog.h"
+#include "output/report.h"
 #include "tool/args.h"
 #include "tool/check.h"
 #include "tool/dump_bpf.h"
 #include "tool/fs.h"
+#include "tool/pid_filter.h"
 #include "tool/run_loop.h"
 #include "tool/tracer.h"
 
@@ -78,13 +78,18 @@ int main(int argc, char **argv)
 		return err ? 1 : 0;
 	}
 	config_from_args(&args, &cfg, &tracefs);
-	if (args.check)
-		return check_run(stdout, &cfg);
-	if (args.pid && kill((pid_t)args.pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "ext4dist: no process with PID %u (-p): nothing to trace\n",
-			args.pid);
+	/* --check follows a run to the end of its start-up: these too. */
+	if (args.prometheus &&
+	    report_prom_check_file(args.prometheus, eb.msg, sizeof(eb.msg))) {
+		fprintf(stderr, "ext4dist: %s\n", eb.msg);
 		return 1;
 	}
+	if (args.pid && pid_filter_resolve(args.pid, &cfg.tgid, &eb)) {
+		fprintf(stderr, "ext4dist: %s\n", eb.msg);
+		return 1;
+	}
+	if (args.check)
+		return check_run(stdout, &cfg);
 	err = run_loop_signals_setup();
 	if (err) {
 		fprintf(stderr, "ext4dist: cannot set up signal handling: %s\n",
@@ -99,10 +104,10 @@ int main(int argc, char **argv)
 	}
 	err = run_loop(&t, &args, stdout);
 	tracer_stop(&t);
-	if (err) {
+	if (err < 0) {
 		fprintf(stderr, "ext4dist: stopped: %s (probes removed)\n",
 			strerror(-err));
 		return 1;
 	}
-	return 0;
+	return run_loop_stopped_by(err, stderr);
 }

@@ -2,9 +2,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loader/small_file.h"
@@ -23,6 +26,29 @@ static int read_retprobe_bit(const char *dir)
 	return bit;
 }
 
+/*
+ * 8 hex digits that another instance will not draw: getrandom (3.17+),
+ * else /dev/urandom, else the clock mixed with our PID.
+ */
+static void make_token(char *buf, size_t size)
+{
+	unsigned int r = 0;
+	struct timespec ts;
+	int fd;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r)) {
+		fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || read(fd, &r, sizeof(r)) != sizeof(r)) {
+			clock_gettime(CLOCK_REALTIME, &ts);
+			r = (unsigned int)ts.tv_nsec * 2654435761u ^
+			    (unsigned int)ts.tv_sec ^ (unsigned int)getpid();
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	snprintf(buf, size, "%08x", r);
+}
+
 void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 		     const char *sysfs_kprobe, const struct tracefs_paths *paths)
 {
@@ -31,6 +57,7 @@ void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 	ctx->pid = getpid();
 	ctx->pmu_type = -1;
 	ctx->paths = paths;
+	make_token(ctx->token, sizeof(ctx->token));
 	snprintf(ctx->sysfs_kprobe, sizeof(ctx->sysfs_kprobe), "%s",
 		 sysfs_kprobe ? sysfs_kprobe :
 				"/sys/bus/event_source/devices/kprobe");
@@ -80,6 +107,11 @@ void attach_ctx_release(struct attach_ctx *ctx)
 	tracefs_close(&ctx->tf);
 }
 
+void attach_tracefs_release(struct attach_ctx *ctx)
+{
+	tracefs_close(&ctx->tf);
+}
+
 void probe_detach(struct attach_ctx *ctx, struct probe_link *link)
 {
 	if (link->ops)
@@ -93,8 +125,8 @@ void attach_event_name(const struct attach_ctx *ctx,
 	/* Event names are limited to 64 bytes (MAX_EVENT_NAME_LEN). */
 	if (size > 64)
 		size = 64;
-	snprintf(buf, size, "%s_%d_%c_%s", ctx->prefix, (int)ctx->pid,
-		 spec->kind == PROBE_RETURN ? 'r' : 'p', spec->func);
+	snprintf(buf, size, "%s_%d_%s_%c_%s", ctx->prefix, (int)ctx->pid,
+		 ctx->token, spec->kind == PROBE_RETURN ? 'r' : 'p', spec->func);
 	/*
 	 * kprobe_events takes [A-Za-z0-9_] only; functions the compiler
 	 * cloned are called "name.isra.0", "name.constprop.0".

@@ -19,6 +19,7 @@
 struct attach_ctx {
 	const char *prefix;		/* event name prefix, "ext4dist" */
 	pid_t pid;			/* ours, part of every event name */
+	char token[9];			/* random hex, part of every event name */
 	char sysfs_kprobe[256];		/* ".../event_source/devices/kprobe" */
 	int pmu_type;			/* -1: no kprobe PMU (or not asked) */
 	int pmu_retprobe_bit;		/* config bit meaning "return probe" */
@@ -62,10 +63,14 @@ extern const struct attach_ops attach_tracefs_ops;
  * one) and where to look for tracefs (paths NULL = the real ones).  What
  * the kernel offers is asked by the attach_probe_*() functions, only when
  * it matters: each one costs start-up time.
+ * Each ctx draws a random token for its event names: PIDs repeat across
+ * PID namespaces (two containers each running ext4dist as PID 1).
  */
 void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 		     const char *sysfs_kprobe, const struct tracefs_paths *paths);
 void attach_ctx_release(struct attach_ctx *ctx);
+/* Lets go of tracefs (its fd, a mount of ours) once it is not needed. */
+void attach_tracefs_release(struct attach_ctx *ctx);
 
 /* 0 when the kprobe PMU is there (4.17+); else -ENOENT, why says so. */
 int attach_probe_pmu(struct attach_ctx *ctx, struct errbuf *why);
@@ -119,19 +124,19 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			int *link_fd, struct errbuf *eb);
 
 /*
- * Removes kprobe_events entries named <prefix>_<pid>_* whose process is
- * gone (a crashed or SIGKILLed run).  Returns how many were removed.
+ * Removes every kprobe_events entry named <prefix>_<pid>_* (ours, in
+ * group kprobes) that no process uses: call it before attaching anything.
+ * The kernel decides: removing an event that a perf fd holds open fails
+ * with EBUSY (unregister_trace_kprobe(), every kernel with kprobe
+ * events), and every live ext4dist holds each of its events from attach
+ * to detach.  So a crashed or SIGKILLed run's events go, whatever its
+ * PID, name or PID namespace, and nobody else's.  An event a live
+ * instance has defined but not opened yet may go too: its attach then
+ * defines it again.  Returns how many were removed; on the PMU path
+ * (tracefs_sweep_only) tracefs is released afterwards.
  */
 int attach_remove_stale(struct attach_ctx *ctx);
 
-/*
- * Sum of the misses tracefs reports in kprobe_profile for the given links
- * (tracefs ones; a kretprobe misses when its maxactive instances are all
- * in use).  -ENOTSUP when none of them is a tracefs probe.
- */
-int attach_tracefs_missed(struct attach_ctx *ctx,
-			  const struct probe_link *links, unsigned int n,
-			  unsigned long long *missed);
 
 /*
  * One line of kprobe_events ("p:kprobes/ext4dist_123_p_ext4_file_open
@@ -143,8 +148,8 @@ int kprobe_event_owner(const char *line, const char *prefix, long *pid,
 		       char *event, size_t size);
 
 /*
- * Event name for a probe: <prefix>_<pid>_<p|r>_<func>, cut to 63 chars,
- * every character kprobe_events does not take ('.') made '_'.
+ * Event name for a probe: <prefix>_<pid>_<token>_<p|r>_<func>, cut to 63
+ * chars, every character kprobe_events does not take ('.') made '_'.
  */
 void attach_event_name(const struct attach_ctx *ctx,
 		       const struct probe_spec *spec, char *buf, size_t size);

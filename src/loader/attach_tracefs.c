@@ -2,7 +2,6 @@
 #include "loader/attach.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,17 +34,14 @@ static int read_event_id(struct attach_ctx *ctx, const char *event, int *id)
 	return *id > 0 ? 0 : -EINVAL;
 }
 
-static int tracefs_attach(struct attach_ctx *ctx,
-			  const struct probe_spec *spec,
-			  struct probe_link *link, struct errbuf *eb)
+/* Writes the definition of event; errors say what to do. */
+static int define_event(struct attach_ctx *ctx, const struct probe_spec *spec,
+			const char *event, const char *what,
+			struct errbuf *eb)
 {
-	const char *kind = spec->kind == PROBE_RETURN ? "kretprobe" : "kprobe";
-	struct perf_event_attr attr;
-	char event[64], def[192], what[160], maxactive[16] = "", place[100];
-	int id, fd, err;
+	char def[192], maxactive[16] = "", place[100];
+	int err;
 
-	attach_event_name(ctx, spec, event, sizeof(event));
-	snprintf(what, sizeof(what), "%s %s", kind, spec->func);
 	if (spec->kind == PROBE_RETURN && spec->maxactive)
 		snprintf(maxactive, sizeof(maxactive), "%u", spec->maxactive);
 	/* By address where it is known: the kernel then skips its name lookup. */
@@ -57,43 +53,127 @@ static int tracefs_attach(struct attach_ctx *ctx,
 		 spec->kind == PROBE_RETURN ? 'r' : 'p', maxactive, event,
 		 place);
 	err = tracefs_write(&ctx->tf, "kprobe_events", def);
-	if (err) {
-		/* Before 4.12 "rN:" is a syntax error: EINVAL as for a bad symbol. */
-		if (err == -ENOENT || err == -EINVAL)
-			return errbuf_set(eb, -ENOENT,
-					  "cannot create %s: kernel function %s not found or not probeable%s (writing \"%.*s\" to %s/kprobe_events: %s)",
-					  what, spec->func,
-					  maxactive[0] ? ", or maxactive unsupported (before 4.12)" : "",
-					  (int)strlen(def) - 1, def, ctx->tf.dir,
-					  strerror(-err));
+	/* Before 4.12 "rN:" is a syntax error: EINVAL as for a bad symbol. */
+	if (err == -ENOENT || err == -EINVAL)
+		return errbuf_set(eb, -ENOENT,
+				  "cannot create %s: kernel function %s not found or not probeable%s (writing \"%.*s\" to %s/kprobe_events: %s)",
+				  what, spec->func,
+				  maxactive[0] ? ", or maxactive unsupported (before 4.12)" : "",
+				  (int)strlen(def) - 1, def, ctx->tf.dir,
+				  strerror(-err));
+	/*
+	 * The name is taken: EEXIST from 5.x; before, the kernel replaces
+	 * an unused event of that name and answers EBUSY for a used one.
+	 */
+	if (err == -EEXIST || err == -EBUSY)
+		return errbuf_set(eb, err,
+				  "cannot create %s: kprobe event %s/%s exists already (%s); if no %s runs, remove it with: echo '-:%s/%s' >> %s/kprobe_events",
+				  what, GROUP, event, strerror(-err), ctx->prefix,
+				  GROUP, event,
+				  ctx->tf.dir);
+	if (err)
 		return errbuf_set(eb, err, "cannot write %s/kprobe_events: %s",
 				  ctx->tf.dir, strerror(-err));
-	}
 	vlog(1, "wrote \"%.*s\" to %s/kprobe_events", (int)strlen(def) - 1,
 	     def, ctx->tf.dir);
-	err = read_event_id(ctx, event, &id);
-	if (err) {
-		errbuf_set(eb, err, "cannot read the id of event %s/%s: %s",
-			   GROUP, event, strerror(-err));
-		goto err_remove;
-	}
+	return 0;
+}
+
+static int open_tracepoint(int id)
+{
+	struct perf_event_attr attr;
+
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_TRACEPOINT;
 	attr.config = (unsigned long long)id;
 	attr.sample_period = 1;
 	attr.wakeup_events = 1;
-	fd = perf_event_open_fd(&attr);
-	if (fd < 0) {
-		err = errbuf_set(eb, fd,
-				 "perf_event_open on tracepoint %s/%s (id %d) failed: %s",
-				 GROUP, event, id, strerror(-fd));
+	return perf_event_open_fd(&attr);
+}
+
+/* 1 when event exists with this id. */
+static int event_is(struct attach_ctx *ctx, const char *event, int id)
+{
+	int now;
+
+	return read_event_id(ctx, event, &now) == 0 && now == id;
+}
+
+/*
+ * Defines event and opens it as a tracepoint: 0 with *fd set.  -EAGAIN
+ * when the definition vanished before our perf fd held it: another
+ * instance's start-up sweep (attach_remove_stale()) removes every
+ * event of ours not in use.  Once opened, the event cannot be removed
+ * (EBUSY); that it still exists under its id then proves the fd holds
+ * it, and not an event that got the freed id meanwhile.
+ */
+static int define_and_open(struct attach_ctx *ctx,
+			   const struct probe_spec *spec, const char *event,
+			   const char *what, int *fd, int *id,
+			   struct errbuf *eb)
+{
+	int err;
+
+	err = define_event(ctx, spec, event, what, eb);
+	if (err)
+		return err;
+	err = read_event_id(ctx, event, id);
+	if (err == -ENOENT)
+		return -EAGAIN;
+	if (err) {
+		errbuf_set(eb, err, "cannot read the id of event %s/%s: %s",
+			   GROUP, event, strerror(-err));
 		goto err_remove;
 	}
+	*fd = open_tracepoint(*id);
+	if (*fd < 0 && !event_is(ctx, event, *id))
+		return -EAGAIN;
+	if (*fd < 0) {
+		err = errbuf_set(eb, *fd,
+				 "perf_event_open on tracepoint %s/%s (id %d) failed: %s",
+				 GROUP, event, *id, strerror(-*fd));
+		goto err_remove;
+	}
+	if (!event_is(ctx, event, *id)) {
+		close(*fd);
+		return -EAGAIN;
+	}
+	return 0;
+err_remove:
+	remove_event(ctx, event);
+	return err;
+}
+
+#define DEFINE_TRIES 4
+
+static int tracefs_attach(struct attach_ctx *ctx,
+			  const struct probe_spec *spec,
+			  struct probe_link *link, struct errbuf *eb)
+{
+	const char *kind = spec->kind == PROBE_RETURN ? "kretprobe" : "kprobe";
+	char event[64], what[160];
+	int id = 0, fd = -1, err = -EAGAIN, i;
+
+	attach_event_name(ctx, spec, event, sizeof(event));
+	snprintf(what, sizeof(what), "%s %s", kind, spec->func);
+	for (i = 0; i < DEFINE_TRIES && err == -EAGAIN; i++) {
+		err = define_and_open(ctx, spec, event, what, &fd, &id, eb);
+		if (err == -EAGAIN)
+			vlog(1, "event %s/%s was removed before we opened it (another %s's start-up sweep): defining it again",
+			     GROUP, event, ctx->prefix);
+	}
+	if (err == -EAGAIN)
+		return errbuf_set(eb, -EAGAIN,
+				  "cannot create %s: event %s/%s was removed %d times before it could be opened (other %s instances starting?); try again",
+				  what, GROUP, event, DEFINE_TRIES, ctx->prefix);
+	if (err)
+		return err;
 	err = perf_set_bpf_and_enable(fd, spec->prog_fd, what, eb);
 	if (err) {
 		close(fd);
-		goto err_remove;
+		remove_event(ctx, event);
+		return err;
 	}
 	link->ops = &attach_tracefs_ops;
 	link->perf_fd = fd;
@@ -101,9 +181,6 @@ static int tracefs_attach(struct attach_ctx *ctx,
 	vlog(1, "attached %s via tracefs: event %s/%s, id %d, perf fd %d",
 	     what, GROUP, event, id, fd);
 	return 0;
-err_remove:
-	remove_event(ctx, event);
-	return err;
 }
 
 static void tracefs_detach(struct attach_ctx *ctx, struct probe_link *link)
@@ -117,9 +194,13 @@ static void tracefs_detach(struct attach_ctx *ctx, struct probe_link *link)
 	if (!link->event[0])
 		return;
 	err = remove_event(ctx, link->event);
-	if (err)
-		fprintf(stderr, "ext4dist: warning: could not remove kprobe event %s/%s: %s\n",
-			GROUP, link->event, strerror(-err));
+	/* Unused now: another instance's start-up sweep may be first. */
+	if (err == -ENOENT)
+		vlog(1, "kprobe event %s/%s already removed (by another %s's start-up sweep)",
+		     GROUP, link->event, ctx->prefix);
+	else if (err)
+		vwarn("could not remove kprobe event %s/%s: %s", GROUP,
+		      link->event, strerror(-err));
 	else
 		vlog(1, "removed kprobe event %s/%s", GROUP, link->event);
 	link->event[0] = '\0';
@@ -130,25 +211,6 @@ const struct attach_ops attach_tracefs_ops = {
 	.attach = tracefs_attach,
 	.detach = tracefs_detach,
 };
-
-/* Is pid a live process called <prefix>?  pid reuse makes kill(0) not enough. */
-static int owner_alive(const char *prefix, long pid)
-{
-	char path[64], comm[64] = "";
-	FILE *f;
-
-	if (kill((pid_t)pid, 0) && errno == ESRCH)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return errno != ENOENT;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	comm[strcspn(comm, "\n")] = '\0';
-	return strcmp(comm, prefix) == 0;
-}
 
 int kprobe_event_owner(const char *line, const char *prefix, long *pid,
 		       char *event, size_t size)
@@ -183,11 +245,11 @@ int kprobe_event_owner(const char *line, const char *prefix, long *pid,
 int attach_remove_stale(struct attach_ctx *ctx)
 {
 	char *text = NULL, *line, *next;
-	int removed = 0;
+	int removed = 0, err;
 
 	if (!ctx->tf.has_kprobe_events ||
 	    tracefs_read(&ctx->tf, "kprobe_events", &text))
-		return 0;
+		goto out;
 	for (line = text; line && *line; line = next) {
 		char event[64];
 		long pid;
@@ -196,50 +258,20 @@ int attach_remove_stale(struct attach_ctx *ctx)
 		if (next)
 			next++;
 		if (kprobe_event_owner(line, ctx->prefix, &pid, event,
-				       sizeof(event)) ||
-		    pid == ctx->pid || owner_alive(ctx->prefix, pid))
+				       sizeof(event)))
 			continue;
-		if (remove_event(ctx, event) == 0) {
+		/* In use (EBUSY): a live ext4dist holds it.  Else stale. */
+		err = remove_event(ctx, event);
+		if (!err) {
 			removed++;
-			vlog(1, "removed stale kprobe event %s/%s (pid %ld is gone)",
-			     GROUP, event, pid);
+			vlog(1, "removed stale kprobe event %s/%s (in use by no process: the %s that made it is gone)",
+			     GROUP, event, ctx->prefix);
+		} else if (err == -EBUSY) {
+			vlog(2, "kept kprobe event %s/%s: in use (a running %s)",
+			     GROUP, event, ctx->prefix);
 		}
 	}
 	free(text);
+out:
 	return removed;
-}
-
-int attach_tracefs_missed(struct attach_ctx *ctx,
-			  const struct probe_link *links, unsigned int n,
-			  unsigned long long *missed)
-{
-	char *text = NULL, *line, *next;
-	unsigned int i, ours = 0;
-	int err;
-
-	for (i = 0; i < n; i++)
-		ours += links[i].ops == &attach_tracefs_ops && links[i].event[0];
-	if (!ours)
-		return -ENOTSUP;
-	err = tracefs_read(&ctx->tf, "kprobe_profile", &text);
-	if (err)
-		return err;
-	*missed = 0;
-	/* "  <event>   <hits>   <misses>", one line per kprobe event. */
-	for (line = text; line && *line; line = next) {
-		char name[64];
-		unsigned long long hits, miss;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (sscanf(line, "%63s %llu %llu", name, &hits, &miss) != 3)
-			continue;
-		for (i = 0; i < n; i++)
-			if (links[i].ops == &attach_tracefs_ops &&
-			    strcmp(links[i].event, name) == 0)
-				*missed += miss;
-	}
-	free(text);
-	return 0;
 }

@@ -23,32 +23,65 @@ static int join(char *path, size_t size, const char *dir, const char *name)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-static int exists(const char *dir, const char *name)
+static int has(int dirfd, const char *name)
 {
-	char path[PATH_MAX];
-
-	return !join(path, sizeof(path), dir, name) && access(path, F_OK) == 0;
+	return faccessat(dirfd, name, F_OK, 0) == 0;
 }
 
-/* A tracing dir is recognised by a file every kernel has there. */
+/*
+ * A tracing dir is recognised by a file every kernel has there.  (An
+ * O_RDONLY open, not O_PATH: it must trigger the automount of tracefs
+ * at debugfs's tracing/, 4.1+.)
+ */
 static int try_dir(struct tracefs *tf, const char *dir)
 {
-	if (!exists(dir, "available_events") && !exists(dir, "kprobe_events"))
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
 		return 0;
+	if (!has(fd, "available_events") && !has(fd, "kprobe_events")) {
+		close(fd);
+		return 0;
+	}
+	tf->dirfd = fd;
 	snprintf(tf->dir, sizeof(tf->dir), "%s", dir);
-	tf->has_kprobe_events = exists(dir, "kprobe_events");
+	tf->has_kprobe_events = has(fd, "kprobe_events");
 	return 1;
 }
 
-static int try_mount(struct tracefs *tf, const char *type, const char *where)
+/*
+ * Mounts type on where, looks for the tracing dir (where/sub, or where
+ * itself), and detaches the mount right away: the descriptor try_dir()
+ * keeps holds it, nobody else ever uses it, and it vanishes with us.
+ * Unmounting it at exit instead would pull it from under another
+ * instance that found it mounted meanwhile, and a kill -9 would leave
+ * it mounted.  Another instance that looked in the instant between
+ * mount and detach holds its own descriptor of it: no harm either.
+ * (Nothing else in the process changes: no new mount namespace, so the
+ * paths of the user's files, --prometheus among them, mean what they
+ * meant.)
+ */
+static int try_mount(struct tracefs *tf, const char *type, const char *where,
+		     const char *sub)
 {
+	char dir[256];
+	int found;
+
+	if (join(dir, sizeof(dir), where, sub))
+		return 0;
 	if (mount("nodev", where, type, 0, NULL)) {
 		vlog(1, "mount -t %s %s failed: %s", type, where,
 		     strerror(errno));
 		return 0;
 	}
+	found = try_dir(tf, sub[0] ? dir : where);
+	if (umount2(where, MNT_DETACH))
+		vlog(1, "umount -l %s: %s", where, strerror(errno));
+	if (!found)
+		return 0;
 	snprintf(tf->mounted, sizeof(tf->mounted), "%s", where);
-	vlog(1, "mounted %s on %s (unmounted again at exit)", type, where);
+	vlog(1, "mounted %s on %s for this process alone (detached at once: it goes when the process exits)",
+	     type, where);
 	return 1;
 }
 
@@ -58,6 +91,7 @@ int tracefs_open(struct tracefs *tf, const struct tracefs_paths *paths,
 	char debug_tracing[256];
 
 	memset(tf, 0, sizeof(*tf));
+	tf->dirfd = -1;
 	if (!paths)
 		paths = &default_paths;
 	if (join(debug_tracing, sizeof(debug_tracing), paths->debugfs,
@@ -71,16 +105,9 @@ int tracefs_open(struct tracefs *tf, const struct tracefs_paths *paths,
 		return errbuf_set(eb, -ENOENT,
 				  "tracing file system not mounted (not needed: left alone)");
 	/* Neither mounted: tracefs exists from 4.1, debugfs before that. */
-	if (paths->tracing && try_mount(tf, "tracefs", paths->tracing)) {
-		if (try_dir(tf, paths->tracing))
-			return 0;
-		tracefs_close(tf);
-	}
-	if (try_mount(tf, "debugfs", paths->debugfs)) {
-		if (try_dir(tf, debug_tracing))
-			return 0;
-		tracefs_close(tf);
-	}
+	if ((paths->tracing && try_mount(tf, "tracefs", paths->tracing, "")) ||
+	    try_mount(tf, "debugfs", paths->debugfs, "tracing"))
+		return 0;
 	return errbuf_set(eb, -ENOENT,
 			  "no tracing file system: neither %s nor %s/tracing is mounted, and mounting tracefs/debugfs failed (is CONFIG_FTRACE on? are we root?)",
 			  paths->tracing ? paths->tracing : "tracefs",
@@ -89,12 +116,12 @@ int tracefs_open(struct tracefs *tf, const struct tracefs_paths *paths,
 
 void tracefs_close(struct tracefs *tf)
 {
-	if (tf->mounted[0]) {
-		if (umount(tf->mounted))
-			vlog(1, "umount %s: %s", tf->mounted, strerror(errno));
-		else
-			vlog(1, "unmounted %s", tf->mounted);
+	if (tf->dirfd >= 0) {
+		close(tf->dirfd);
+		if (tf->mounted[0])
+			vlog(1, "released the %s mount of our own", tf->mounted);
 	}
+	tf->dirfd = -1;
 	tf->mounted[0] = '\0';
 	tf->dir[0] = '\0';
 	tf->has_kprobe_events = 0;
@@ -103,14 +130,11 @@ void tracefs_close(struct tracefs *tf)
 int tracefs_write(const struct tracefs *tf, const char *name,
 		  const char *line)
 {
-	char path[PATH_MAX];
 	size_t len = strlen(line);
 	ssize_t n;
 	int fd, err = 0;
 
-	if (join(path, sizeof(path), tf->dir, name))
-		return -ENAMETOOLONG;
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	fd = openat(tf->dirfd, name, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	/* One write per definition: the parser does not join split writes. */
@@ -125,14 +149,11 @@ int tracefs_write(const struct tracefs *tf, const char *name,
 
 int tracefs_read(const struct tracefs *tf, const char *name, char **out)
 {
-	char path[PATH_MAX];
 	size_t cap = 4096, len = 0;
 	char *buf = NULL;
 	int fd, err = 0;
 
-	if (join(path, sizeof(path), tf->dir, name))
-		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = openat(tf->dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	for (;;) {

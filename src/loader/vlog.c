@@ -18,6 +18,19 @@ int vlog_level(void)
 	return vlog_out ? vlog_lvl : 0;
 }
 
+void vwarn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!vlog_out)
+		return;
+	fprintf(vlog_out, "%swarning: ", vlog_prefix);
+	va_start(ap, fmt);
+	vfprintf(vlog_out, fmt, ap);
+	va_end(ap);
+	fputc('\n', vlog_out);
+}
+
 void vlog(int level, const char *fmt, ...)
 {
 	va_list ap;

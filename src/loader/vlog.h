@@ -10,6 +10,8 @@
 /* Lines of level <= level go to out, each after prefix ("ext4dist: "). */
 void vlog_set(int level, FILE *out, const char *prefix);
 int vlog_level(void);
+/* "<prefix>warning: <msg>\n", whatever the verbosity. */
+void vwarn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "<prefix><msg>\n" when the verbosity is at least level. */
 void vlog(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

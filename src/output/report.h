@@ -138,10 +138,20 @@ int report_json(FILE *f, const struct report *r);
  */
 int report_prom(FILE *f, const struct report *r);
 /*
- * Writes report_prom() to path atomically: path.tmp.<pid> in the same
- * directory, fsync, rename over path.  The temporary file is removed on
- * any error.
+ * prom_file.c: writes report_prom() to path atomically: <name>.tmp.<pid>
+ * in the same directory (the name cut to fit NAME_MAX), fsync, rename
+ * over path.  An existing file's owner and mode are kept; a path that is
+ * not a regular file is never replaced (-EISDIR, -ELOOP for a symbolic
+ * link, -EPERM for a device node, fifo or socket).  The temporary file is
+ * removed on any error.
  */
 int report_prom_write_file(const char *path, const struct report *r);
+/*
+ * The start-up check of a --prometheus path: everything a write does but
+ * the rename (the temporary file is created with the target's owner and
+ * mode, then removed).  0, or -errno with a one-line message in msg
+ * ("--prometheus PATH: <why>; <what to do>").
+ */
+int report_prom_check_file(const char *path, char *msg, size_t size);
 
 #endif

@@ -72,10 +72,9 @@ static void print_caps(FILE *out, const struct tracer *t)
 	cap_row(out, "kprobe_multi", &caps->c[CAP_MULTI],
 		"one link arms every traced function");
 	cap_row(out, "kprobe PMU", &caps->c[CAP_PMU], pmu);
-	if (t->actx.tf.dir[0])
-		row(out, "tracing dir", "%s%s", t->actx.tf.dir,
-		    t->actx.tf.mounted[0] ?
-		    " (mounted for this check, unmounted again)" : "");
+	if (t->rec.tracing_dir[0] || t->actx.tf.dir[0])
+		row(out, "tracing dir", "%s", t->rec.tracing_dir[0] ?
+		    t->rec.tracing_dir : t->actx.tf.dir);
 	cap_row(out, "kprobe_events", &caps->c[CAP_KPROBE_EVENTS], "");
 	cap_row(out, "maxactive", &caps->c[CAP_MAXACTIVE],
 		"kprobe_events sizes return probes: \"rN:\"");

@@ -14,14 +14,45 @@ static void on_stop_signal(int sig)
 	(void)sig;	/* never runs: the signals stay blocked */
 }
 
+/*
+ * Every signal whose default action ends the process stops the run
+ * through its normal path instead (last report, probes removed): killed
+ * by one, ext4dist would leave its tracefs events behind.  INT, TERM and
+ * HUP are the ways to stop it (exit status 0); the others end it with
+ * 128 + their number, as a shell reports a process they killed.
+ * Left out: the synchronous faults (SEGV, BUS, ILL, FPE, TRAP), which
+ * the kernel forces through any block (force_sig_info() unblocks them)
+ * and after which there is no sane state to stop from; KILL and STOP,
+ * which cannot be caught; PIPE, ignored instead (a write fails with
+ * EPIPE).  ABRT and SYS are in: abort() unblocks SIGABRT before raising
+ * it and seccomp forces SIGSYS, so only a kill(1) of them waits here.
+ */
+static const struct {
+	int sig;
+	const char *name;
+} stop_list[] = {
+	{ SIGINT, "INT" }, { SIGTERM, "TERM" }, { SIGHUP, "HUP" },
+	{ SIGQUIT, "QUIT" }, { SIGABRT, "ABRT" }, { SIGUSR1, "USR1" },
+	{ SIGUSR2, "USR2" }, { SIGALRM, "ALRM" }, { SIGVTALRM, "VTALRM" },
+	{ SIGPROF, "PROF" }, { SIGXCPU, "XCPU" }, { SIGXFSZ, "XFSZ" },
+	{ SIGIO, "IO" }, { SIGPWR, "PWR" }, { SIGSYS, "SYS" },
+#ifdef SIGSTKFLT
+	{ SIGSTKFLT, "STKFLT" },
+#endif
+};
+
+/* The listed signals and the real-time ones (default action: end). */
 static sigset_t stop_signals(void)
 {
 	sigset_t set;
+	unsigned int i;
+	int sig;
 
 	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);	/* terminal gone: stop cleanly too */
+	for (i = 0; i < sizeof(stop_list) / sizeof(stop_list[0]); i++)
+		sigaddset(&set, stop_list[i].sig);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&set, sig);
 	return set;
 }
 
@@ -29,13 +60,14 @@ int run_loop_signals_setup(void)
 {
 	struct sigaction sa;
 	sigset_t set = stop_signals();
+	int sig;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
-	    sigaction(SIGHUP, &sa, NULL))
-		return -errno;
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigismember(&set, sig) == 1 && sigaction(sig, &sa, NULL))
+			return -errno;
 	/*
 	 * A closed pipe must not kill us with tracefs events still defined:
 	 * the write fails with EPIPE instead and the run stops cleanly.
@@ -48,17 +80,33 @@ int run_loop_signals_setup(void)
 	return 0;
 }
 
-/* Waits until deadline (CLOCK_MONOTONIC) or a stop signal: 1 = signal. */
+/*
+ * A write past RLIMIT_FSIZE fails with EFBIG and makes the kernel send
+ * SIGXFSZ to the writer (send_sig() in generic_write_check_limits(), so
+ * SI_USER from our own pid).  The failed write has its own report; the
+ * signal is no request to stop.
+ */
+static int own_xfsz(const siginfo_t *si)
+{
+	return si->si_signo == SIGXFSZ && si->si_code == SI_USER &&
+	       si->si_pid == getpid();
+}
+
+/*
+ * Waits until deadline (CLOCK_MONOTONIC) or a stop signal: returns the
+ * signal's number, or 0 at the deadline.
+ */
 static int wait_until(const struct timespec *deadline, int forever)
 {
 	sigset_t set = stop_signals();
 
 	for (;;) {
 		struct timespec now, left;
+		siginfo_t si;
 		int sig;
 
 		if (forever) {
-			sig = sigwaitinfo(&set, NULL);
+			sig = sigwaitinfo(&set, &si);
 		} else {
 			clock_gettime(CLOCK_MONOTONIC, &now);
 			left.tv_sec = deadline->tv_sec - now.tv_sec;
@@ -69,14 +117,32 @@ static int wait_until(const struct timespec *deadline, int forever)
 			}
 			if (left.tv_sec < 0)
 				return 0;
-			sig = sigtimedwait(&set, NULL, &left);
+			sig = sigtimedwait(&set, &si, &left);
 		}
-		if (sig > 0)
-			return 1;
-		if (errno == EAGAIN)
+		if (sig > 0 && !own_xfsz(&si))
+			return sig;
+		if (sig < 0 && errno == EAGAIN)
 			return 0;
 		/* EINTR from another signal (SIGCONT...): wait on. */
 	}
+}
+
+int run_loop_stopped_by(int sig, FILE *err)
+{
+	unsigned int i;
+
+	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig <= 0)
+		return 0;
+	for (i = 0; i < sizeof(stop_list) / sizeof(stop_list[0]); i++)
+		if (stop_list[i].sig == sig)
+			break;
+	if (i < sizeof(stop_list) / sizeof(stop_list[0]))
+		fprintf(err, "ext4dist: stopped by SIG%s (probes removed)\n",
+			stop_list[i].name);
+	else
+		fprintf(err, "ext4dist: stopped by SIGRTMIN+%d (probes removed)\n",
+			sig - SIGRTMIN);
+	return 128 + sig;
 }
 
 /*
@@ -248,8 +314,10 @@ int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 		stopped = wait_until(&deadline, a->interval == 0);
 		last = stopped || a->interval == 0 || left == 1;
 		err = emit(t, a, out, last);
-		if (err || last)
+		if (err)
 			return err;
+		if (last)
+			return stopped;
 		left--;
 	}
 }

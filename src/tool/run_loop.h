@@ -1,6 +1,7 @@
 /*
  * The tracing session as the user sees it: banner, one report per interval
- * (or one at the end), and a clean stop on SIGINT, SIGTERM or count.
+ * (or one at the end), and a clean stop on count or on any signal that
+ * would end the process.
  */
 #ifndef EXT4DIST_RUN_LOOP_H
 #define EXT4DIST_RUN_LOOP_H
@@ -11,14 +12,26 @@
 #include "tool/tracer.h"
 
 /*
- * Blocks SIGINT, SIGTERM and SIGHUP and installs handlers for them (replacing an
- * inherited SIG_IGN: a job started with & from a script has SIGINT ignored).
- * Call before tracer_start so a signal during start-up is not lost.
- * SIGPIPE is ignored: output errors end the run through the normal path.
+ * Blocks every signal whose default action ends the process, except the
+ * synchronous faults (list and reasons in run_loop.c), and installs
+ * handlers for them (replacing an inherited SIG_IGN: a job started with &
+ * from a script has SIGINT ignored).  Call before tracer_start so a signal
+ * during start-up is not lost.  SIGPIPE is ignored: output errors end the
+ * run through the normal path.
  */
 int run_loop_signals_setup(void);
 
-/* Runs until a signal or count; returns 0 or -errno. */
+/*
+ * Runs until a stop signal or count; returns the number of the signal
+ * that stopped it, 0 when count was reached, or -errno.
+ */
 int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out);
+
+/*
+ * The exit status after run_loop() returned sig >= 0: 0 for count,
+ * SIGINT, SIGTERM and SIGHUP; 128 + sig for any other signal, after a
+ * line "ext4dist: stopped by SIGQUIT (probes removed)" on err.
+ */
+int run_loop_stopped_by(int sig, FILE *err);
 
 #endif

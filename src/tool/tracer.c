@@ -500,6 +500,13 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 		fprintf(stderr, "ext4dist: removed %d stale kprobe event%s left by %s processes that are gone\n",
 			t->stale_removed, t->stale_removed == 1 ? "" : "s",
 			TOOL_NAME);
+	if (t->actx.tf.dir[0])
+		snprintf(t->rec.tracing_dir, sizeof(t->rec.tracing_dir),
+			 "%s%s", t->actx.tf.dir, t->actx.tf.mounted[0] ?
+			 " (mounted for this process alone)" : "");
+	/* Off the tracefs path it served the sweep alone: no fd kept. */
+	if (t->rec.attach.path != ATTACH_TRACEFS)
+		attach_tracefs_release(&t->actx);
 	t->rec.fs_registered = registered(t, cfg->filesystems_path);
 	if (t->rec.fs_registered <= 0)
 		return errbuf_set(eb, -ENOENT,

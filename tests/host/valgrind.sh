@@ -34,6 +34,10 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 fi
 vg "--check" $([ -e /sys/bus/event_source/devices/kprobe/type ] && echo 0 || echo 1) --check
 vg "--dump-bpf" 0 --dump-bpf
+vg "--prometheus refused" 1 --prometheus /dev/null
+if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
+	vg "--prometheus checked, -p checked" 1 --prometheus "$TMP/x.prom" -p $$ 1 1
+fi
 vg "bad pid" 2 -p abc
 vg "interval 0" 1 0
 vg "help" 0 -h

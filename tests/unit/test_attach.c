@@ -44,6 +44,11 @@ static void test_event_lines(void)
 				     "ext4dist", &pid, ev, sizeof(ev)), 0);
 	check_int("its pid", pid, 123);
 	check_str("its name", ev, "ext4dist_123_p_ext4_file_open");
+	check_int("entry probe with a token",
+		  kprobe_event_owner("p:kprobes/ext4dist_1_0badcafe_p_ext4_file_open ext4_file_open\n",
+				     "ext4dist", &pid, ev, sizeof(ev)), 0);
+	check_int("its pid", pid, 1);
+	check_str("its name", ev, "ext4dist_1_0badcafe_p_ext4_file_open");
 	check_int("return probe with maxactive",
 		  kprobe_event_owner("r10:kprobes/ext4dist_7_r_ext4_sync_file ext4_sync_file",
 				     "ext4dist", &pid, ev, sizeof(ev)), 0);
@@ -69,22 +74,24 @@ static void test_event_lines(void)
 
 static void test_event_names(void)
 {
-	struct attach_ctx ctx = { .prefix = "ext4dist", .pid = 4242 };
+	struct attach_ctx ctx = { .prefix = "ext4dist", .pid = 4242,
+				  .token = "0badcafe" };
 	struct probe_spec entry = { .kind = PROBE_ENTRY, .func = "ext4_file_open" };
 	struct probe_spec ret = { .kind = PROBE_RETURN,
 				  .func = "a_function_name_long_enough_to_overflow_sixty_four_bytes" };
 	char name[128];
 
 	attach_event_name(&ctx, &entry, name, sizeof(name));
-	check_str("entry event name", name, "ext4dist_4242_p_ext4_file_open");
+	check_str("entry event name", name,
+		  "ext4dist_4242_0badcafe_p_ext4_file_open");
 	attach_event_name(&ctx, &ret, name, sizeof(name));
 	check_int("event names cut to 63 bytes", (long long)strlen(name), 63);
 	check_str("return event name, cut",
-		  name, "ext4dist_4242_r_a_function_name_long_enough_to_overflow_sixty_f");
+		  name, "ext4dist_4242_0badcafe_r_a_function_name_long_enough_to_overflo");
 	entry.func = "ext4_file_open.isra.0";
 	attach_event_name(&ctx, &entry, name, sizeof(name));
 	check_str("a cloned function's dots become underscores", name,
-		  "ext4dist_4242_p_ext4_file_open_isra_0");
+		  "ext4dist_4242_0badcafe_p_ext4_file_open_isra_0");
 }
 
 static void test_tracefs_open(void)
@@ -113,12 +120,16 @@ static void test_tracefs_open(void)
 	check_str("debugfs tracing dir", tf.dir, want);
 	check_int("debugfs has kprobe_events", tf.has_kprobe_events, 1);
 	check_str("nothing mounted by us", tf.mounted, "");
+	CHECK(tf.dirfd >= 0, "the tracing dir held open");
+	tracefs_close(&tf);
+	check_int("closed", tf.dirfd, -1);
 
 	dir("tracing");
 	put("tracing/available_events", "");
 	check_int("tracefs preferred", tracefs_open(&tf, &paths, 0, &eb), 0);
 	check_str("tracefs dir", tf.dir, tracing);
 	check_int("tracefs without kprobe_events", tf.has_kprobe_events, 0);
+	tracefs_close(&tf);
 }
 
 static void test_pmu_probe(void)
@@ -181,8 +192,10 @@ static void test_pmu_probe(void)
  */
 static void test_maxactive_probe(void)
 {
+	const struct probe_spec trial = { .kind = PROBE_RETURN,
+					   .func = "ext4_sync_file" };
 	struct tracefs_paths paths;
-	char tracing[300], debugfs[300], want[700], *got;
+	char tracing[300], debugfs[300], want[700], ev[64], *got;
 	struct errbuf eb = { "" };
 	struct attach_ctx ctx;
 	size_t len;
@@ -197,6 +210,8 @@ static void test_maxactive_probe(void)
 	put("tracing/README", "  kprobe_events\t\t- Add/remove/show\n"
 	    "\t  r[maxactive][:[<group>/]<event>] <place> [<args>]\n");
 	attach_ctx_init(&ctx, "ext4dist", "/nonexistent", &paths);
+	/* The trial event is named as any return probe on the function. */
+	attach_event_name(&ctx, &trial, ev, sizeof(ev));
 	check_int("tracefs", attach_probe_tracefs(&ctx, 0, &eb), 0);
 	check_int("README documents rN", attach_probe_maxactive(&ctx,
 		  "ext4_sync_file", &eb), 0);
@@ -212,15 +227,14 @@ static void test_maxactive_probe(void)
 		  "kprobe_events ignores \"rN:\" (kernel before 4.12)");
 	got = test_read_file(test_tmp_path("tracing/kprobe_events"), &len);
 	snprintf(want, sizeof(want),
-		 "r1:kprobes/ext4dist_%d_r_ext4_sync_file ext4_sync_file\n"
-		 "-:kprobes/r_ext4_sync_file_0\n", (int)getpid());
+		 "r1:kprobes/%s ext4_sync_file\n-:kprobes/r_ext4_sync_file_0\n",
+		 ev);
 	check_str("before 4.12: the kernel's own event removed", got, want);
 	free(got);
 
 	/* 4.12 and 4.13: the event appears under our name. */
 	put("tracing/kprobe_events", "");
-	snprintf(want, sizeof(want), "tracing/events/kprobes/ext4dist_%d_r_ext4_sync_file",
-		 (int)getpid());
+	snprintf(want, sizeof(want), "tracing/events/kprobes/%s", ev);
 	dir("tracing/events");
 	dir("tracing/events/kprobes");
 	dir(want);
@@ -230,9 +244,7 @@ static void test_maxactive_probe(void)
 		  "ext4_sync_file", &eb), 0);
 	got = test_read_file(test_tmp_path("tracing/kprobe_events"), &len);
 	snprintf(want, sizeof(want),
-		 "r1:kprobes/ext4dist_%d_r_ext4_sync_file ext4_sync_file\n"
-		 "-:kprobes/ext4dist_%d_r_ext4_sync_file\n", (int)getpid(),
-		 (int)getpid());
+		 "r1:kprobes/%s ext4_sync_file\n-:kprobes/%s\n", ev, ev);
 	check_str("4.12: our trial event removed", got, want);
 	free(got);
 	attach_ctx_release(&ctx);
@@ -252,12 +264,14 @@ static void test_stale_sweep(void)
 	paths.tracing = tracing;
 	paths.debugfs = debugfs;
 	/*
-	 * pid 4194304 cannot exist (PID_MAX_LIMIT); pid 1 lives but is not
-	 * ext4dist (a reused pid); our own pid's events are ours to keep.
+	 * Every event of ours is tried, whatever its pid (ours included: a
+	 * PID 1 in a container is PID 1 again next time); the kernel keeps
+	 * those in use (EBUSY), which a plain file cannot show.  Other
+	 * groups and prefixes are left alone.
 	 */
 	snprintf(text, sizeof(text),
 		 "p:kprobes/ext4dist_4194304_p_ext4_file_open ext4_file_open\n"
-		 "r16:kprobes/ext4dist_1_r_ext4_sync_file ext4_sync_file\n"
+		 "r16:kprobes/ext4dist_1_0badcafe_r_ext4_sync_file ext4_sync_file\n"
 		 "p:kprobes/ext4dist_%d_p_ext4_file_open ext4_file_open\n"
 		 "p:kprobes/other_99_p_vfs_read vfs_read\n"
 		 "p:mine/ext4dist_4194304_p_x x\n", (int)getpid());
@@ -266,14 +280,16 @@ static void test_stale_sweep(void)
 	attach_ctx_init(&ctx, "ext4dist", "/nonexistent", &paths);
 	attach_probe_tracefs(&ctx, 0, NULL);
 	n = attach_remove_stale(&ctx);
-	check_int("two stale events removed", n, 2);
+	check_int("three stale events removed", n, 3);
 	got = test_read_file(events, &len);
 	/* The fixture is a plain file: removals show up appended to it. */
 	snprintf(text + strlen(text), sizeof(text) - strlen(text),
 		 "-:kprobes/ext4dist_4194304_p_ext4_file_open\n"
-		 "-:kprobes/ext4dist_1_r_ext4_sync_file\n");
-	check_str("exactly the stale ones removed", got, text);
+		 "-:kprobes/ext4dist_1_0badcafe_r_ext4_sync_file\n"
+		 "-:kprobes/ext4dist_%d_p_ext4_file_open\n", (int)getpid());
+	check_str("exactly ours removed", got, text);
 	free(got);
+	CHECK(ctx.tf.dirfd >= 0, "tracefs kept after the sweep");
 	attach_ctx_release(&ctx);
 }
 

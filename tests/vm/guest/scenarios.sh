@@ -17,6 +17,8 @@ set -eu
 . /guest/verdicts.sh
 # shellcheck source=startup.sh
 . /guest/startup.sh
+# shellcheck source=instances.sh
+. /guest/instances.sh
 
 # Distinct counts, so a mix-up between operations cannot pass.
 O=5 R=7 W=11 F=3
@@ -147,6 +149,8 @@ scenario_attach() {
 		# none less.  multi: two links for 4 functions, 2 programs.
 		case $mode in
 		multi) want="link=2 map=5 other=3 prog=2 " ;;
+		# other: stdin/out/err, and the tracing dir (tracefs.c).
+		tracefs) want="map=5 other=4 perf=8 prog=8 " ;;
 		*) want="map=5 other=3 perf=8 prog=8 " ;;
 		esac
 		check "attach-$mode-fds" "$FDS" "$want" "$OUT" "$ERR"
@@ -318,6 +322,12 @@ run scenario_stress
 run scenario_faults
 run scenario_umount_while_tracing
 run scenario_pipe_and_hup
+run scenario_two_instances
+run scenario_concurrent_starts
+run scenario_pid1_namespace
+run scenario_pid_namespaces
+run scenario_fatal_signals
+run scenario_prometheus_file
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
