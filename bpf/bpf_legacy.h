@@ -4,8 +4,8 @@
  * helper ids from the UAPI enum, the legacy "maps" section definition, and
  * the probe argument/return registers per architecture.
  */
-#ifndef EXT4DIST_BPF_LEGACY_H
-#define EXT4DIST_BPF_LEGACY_H
+#ifndef EXT4DIST_BPF_BPF_LEGACY_H
+#define EXT4DIST_BPF_BPF_LEGACY_H
 
 #include <linux/types.h>
 #include <linux/bpf.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * ext4dist: summarize ext4 operation latency as power-of-2 histograms.
  * The command line, then tracer (load + attach), run loop, clean stop.
@@ -7,7 +8,7 @@
 #include <unistd.h>
 
 #include "ext4dist_abi.h"
-#include "loader/vlog.h"
+#include "loader/loader.h"
 #include "output/report.h"
 #include "tool/args.h"
 #include "tool/check.h"

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Minimal test framework: every check prints one PASS or FAIL line. */
-#ifndef EXT4DIST_TEST_H
-#define EXT4DIST_TEST_H
+#ifndef EXT4DIST_TESTS_TEST_H
+#define EXT4DIST_TESTS_TEST_H
 
 #include <stdio.h>
 #include <string.h>

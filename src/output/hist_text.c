@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* BCC's log2 histogram text (table.py _print_log2_hist and _stars). */
 #include <errno.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Exact decimal formatting of wide integers for the output layer. */
 #include <errno.h>
 #include <string.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Exact decimal formatting of wide integers for the output layer. */
-#ifndef EXT4DIST_NUMFMT_H
-#define EXT4DIST_NUMFMT_H
+#ifndef EXT4DIST_OUTPUT_NUMFMT_H
+#define EXT4DIST_OUTPUT_NUMFMT_H
 
 #include <stddef.h>
 

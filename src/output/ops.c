@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Operation names, units and bucket bounds shared by every format. */
 #include "report.h"
 

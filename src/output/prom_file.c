@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Atomic replacement of the --prometheus file: a scraper (node_exporter's
  * textfile collector) must never read a half-written file, so the text

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The printing layer: turns summed histogram counts into BCC text, JSON or
  * Prometheus text exposition.  It knows no kernel and no BPF: callers fill a
  * struct report with plain numbers (one struct op_hist per operation, summed
  * over CPUs) and hand it a FILE *.  Every function returns 0 or -errno.
  */
-#ifndef EXT4DIST_REPORT_H
-#define EXT4DIST_REPORT_H
+#ifndef EXT4DIST_OUTPUT_REPORT_H
+#define EXT4DIST_OUTPUT_REPORT_H
 
 #include <stdio.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* One report as a single-line JSON object (format in report.h). */
 #include <errno.h>
 

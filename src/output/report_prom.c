@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Prometheus text exposition (format 0.0.4) of one report. */
 #include <errno.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * One report in BCC's text format, as ext4dist.py prints it each interval:
  * an empty line, "%H:%M:%S:" when show_time, then for each operation with

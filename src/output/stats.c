@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Summary statistics of one histogram: the -e/--extended line. */
 #include <errno.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Command line of ext4dist, parsed by hand to behave like BCC's argparse
  * parser: same usage line, same "ext4dist: error: ..." messages, exit
@@ -17,7 +18,7 @@
 #include <string.h>
 
 #include "ext4dist_abi.h"
-#include "loader/hex.h"
+#include "loader/loader.h"
 #include "tool/args.h"
 
 #ifndef EXT4DIST_VERSION

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Command line of ext4dist: BCC's options plus this tool's own. */
-#ifndef EXT4DIST_ARGS_H
-#define EXT4DIST_ARGS_H
+#ifndef EXT4DIST_TOOL_ARGS_H
+#define EXT4DIST_TOOL_ARGS_H
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* The compiled BPF object, embedded so the binary needs no file beside it. */
 	.section .rodata
 	.balign 8

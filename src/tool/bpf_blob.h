@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* The BPF object compiled from bpf/ext4dist.bpf.c, linked into the binary. */
-#ifndef EXT4DIST_BPF_BLOB_H
-#define EXT4DIST_BPF_BLOB_H
+#ifndef EXT4DIST_TOOL_BPF_BLOB_H
+#define EXT4DIST_TOOL_BPF_BLOB_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -13,9 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "loader/kversion.h"
-#include "loader/obj_load.h"
-#include "loader/privileges.h"
+#include "loader/loader.h"
 
 #define ROW "%-22s %s\n"
 

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* --check: what this kernel offers ext4dist, and whether tracing can work. */
-#ifndef EXT4DIST_CHECK_H
-#define EXT4DIST_CHECK_H
+#ifndef EXT4DIST_TOOL_CHECK_H
+#define EXT4DIST_TOOL_CHECK_H
 
 #include <stdio.h>
 

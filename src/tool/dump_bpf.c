@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * --dump-bpf: what ext4dist would hand the kernel, readable.  The object
  * is printed in its own order (license, maps, programs) and before any
@@ -6,9 +7,7 @@
 #include <errno.h>
 
 #include "ext4dist_abi.h"
-#include "loader/bpf_disasm.h"
-#include "loader/elf_obj.h"
-#include "loader/obj_load.h"
+#include "loader/loader.h"
 #include "tool/bpf_blob.h"
 #include "tool/dump_bpf.h"
 

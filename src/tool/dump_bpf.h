@@ -1,11 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* --dump-bpf: the embedded BPF object as text, without loading anything. */
-#ifndef EXT4DIST_DUMP_BPF_H
-#define EXT4DIST_DUMP_BPF_H
+#ifndef EXT4DIST_TOOL_DUMP_BPF_H
+#define EXT4DIST_TOOL_DUMP_BPF_H
 
 #include <stdio.h>
 
-#include "loader/bpf_disasm.h"
-#include "loader/errbuf.h"
+#include "loader/loader.h"
 
 /* The PATCH_* placeholders of ext4dist_abi.h by name; *n entries. */
 const struct bpf_disasm_name *dump_bpf_placeholders(size_t *n);

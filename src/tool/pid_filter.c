@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 #include "tool/pid_filter.h"
 
 #include <errno.h>
@@ -9,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "loader/vlog.h"
+#include "loader/loader.h"
 
 /* The initial PID namespace's inode number (include/linux/proc_ns.h, 3.8+). */
 #define PROC_PID_INIT_INO 0xEFFFFFFCU

@@ -1,12 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * -p PID: the tgid the BPF programs compare.  PID names a process of
  * ext4dist's own PID namespace, as kill(1) reads it; the programs see
  * bpf_get_current_pid_tgid(), the tgid in the initial PID namespace.
  */
-#ifndef EXT4DIST_PID_FILTER_H
-#define EXT4DIST_PID_FILTER_H
+#ifndef EXT4DIST_TOOL_PID_FILTER_H
+#define EXT4DIST_TOOL_PID_FILTER_H
 
-#include "loader/errbuf.h"
+#include "loader/loader.h"
 
 /*
  * 0 with *tgid set, or -errno with a one-line reason in eb: no such

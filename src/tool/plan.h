@@ -8,7 +8,7 @@
 #ifndef EXT4DIST_TOOL_PLAN_H
 #define EXT4DIST_TOOL_PLAN_H
 
-#include "loader/errbuf.h"
+#include "loader/loader.h"
 #include "tool/args.h"
 
 /* What the kernel offers for attaching, as far as it matters here. */

@@ -10,13 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "loader/bpf_sys.h"
-#include "loader/kallsyms.h"
-#include "loader/modsym.h"
-#include "loader/module_file.h"
-#include "loader/obj_load.h"
-#include "loader/sysmap.h"
-#include "loader/vlog.h"
+#include "loader/loader.h"
 
 /* Word i of a copy of kernel memory, for a kernel of word-byte pointers. */
 static unsigned long long word_at(const unsigned long long *mem,

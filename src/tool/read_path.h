@@ -5,15 +5,13 @@
  * Needs two numbers the kernel does not export plainly: where struct file
  * keeps f_op, and the address of ext4_file_operations.
  */
-#ifndef EXT4DIST_READ_PATH_H
-#define EXT4DIST_READ_PATH_H
+#ifndef EXT4DIST_TOOL_READ_PATH_H
+#define EXT4DIST_TOOL_READ_PATH_H
 
 #include <stddef.h>
 
 #include "ext4dist_abi.h"
-#include "loader/attach.h"
-#include "loader/elf_obj.h"
-#include "loader/errbuf.h"
+#include "loader/loader.h"
 #include "tool/fs.h"
 
 /* What the generic read path needs from the tracer. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 #include "tool/run_loop.h"
 
 #include <errno.h>

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The tracing session as the user sees it: banner, one report per interval
  * (or one at the end), and a clean stop on count or on any signal that
  * would end the process.
  */
-#ifndef EXT4DIST_RUN_LOOP_H
-#define EXT4DIST_RUN_LOOP_H
+#ifndef EXT4DIST_TOOL_RUN_LOOP_H
+#define EXT4DIST_TOOL_RUN_LOOP_H
 
 #include <stdio.h>
 

@@ -7,9 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "loader/bpf_sys.h"
-#include "loader/grace.h"
-#include "loader/vlog.h"
+#include "loader/loader.h"
 #include "tool/tracer.h"
 
 static void add_hist(struct op_hist *dst, const struct op_hist *src)

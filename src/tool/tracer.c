@@ -8,14 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "loader/bpf_sys.h"
-#include "loader/cpus.h"
-#include "loader/ksym_bpf.h"
-#include "loader/modsym.h"
-#include "loader/module_file.h"
-#include "loader/kversion.h"
-#include "loader/privileges.h"
-#include "loader/vlog.h"
+#include "loader/loader.h"
 #include "tool/bpf_blob.h"
 #include "tool/read_path.h"
 

@@ -4,14 +4,11 @@
  * probes (following the plan, tool/plan.h), and from the maps back to
  * numbers.  Uses the loader; the loader knows nothing of ext4.
  */
-#ifndef EXT4DIST_TRACER_H
-#define EXT4DIST_TRACER_H
+#ifndef EXT4DIST_TOOL_TRACER_H
+#define EXT4DIST_TOOL_TRACER_H
 
 #include "ext4dist_abi.h"
-#include "loader/attach.h"
-#include "loader/elf_obj.h"
-#include "loader/errbuf.h"
-#include "loader/obj_load.h"
+#include "loader/loader.h"
 #include "output/report.h"
 #include "tool/fs.h"
 #include "tool/plan.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bench_probe: the measuring side of `make bench`, run inside the VM.
  * Static, linked with build/libext4dist.a (the project's own loader).
@@ -50,13 +51,13 @@
 #include <linux/perf_event.h>
 
 #include "ext4dist_abi.h"
-#include "loader/attach.h"
-#include "loader/bpf_sys.h"
-#include "loader/elf_obj.h"
-#include "loader/kversion.h"
-#include "loader/obj_load.h"
-#include "loader/cpus.h"
-#include "loader/privileges.h"
+#include "loader/attach/attach.h"
+#include "loader/obj/bpf_sys.h"
+#include "loader/obj/elf_obj.h"
+#include "loader/kernel/kversion.h"
+#include "loader/obj/obj_load.h"
+#include "loader/kernel/cpus.h"
+#include "loader/kernel/privileges.h"
 
 #define BANNER "Tracing ext4 operation latency... Hit Ctrl-C to end."
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * opbench: nanoseconds per file operation, for make bench.
  *

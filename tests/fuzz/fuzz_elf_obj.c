@@ -4,7 +4,7 @@
  * the loader does on a parsed object, then bpf_obj_free().
  * Built by tests/fuzz/run.sh with -fsanitize=fuzzer,address,undefined.
  */
-#include "loader/elf_obj.h"
+#include "loader/obj/elf_obj.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * reader's real open()/read() path runs.  The names live in exact-size
  * heap blocks so that ASan sees any read past their NUL.
  */
-#include "loader/kallsyms.h"
+#include "loader/ksym/kallsyms.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * Fuzz inputs as files: a memfd that parsers open by path
  * (/proc/self/fd/N), so their real open()/read() code runs.
  */
-#ifndef EXT4DIST_FUZZ_MEMFD_H
-#define EXT4DIST_FUZZ_MEMFD_H
+#ifndef EXT4DIST_TESTS_FUZZ_FUZZ_MEMFD_H
+#define EXT4DIST_TESTS_FUZZ_FUZZ_MEMFD_H
 
 #include <stdint.h>
 #include <stdio.h>

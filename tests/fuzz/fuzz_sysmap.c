@@ -6,8 +6,8 @@
  * as a /sys/module/<mod>/sections/<name> file (modsym_section_addr).
  * The input is written to a memfd, opened by path as /proc/self/fd/N.
  */
-#include "loader/modsym.h"
-#include "loader/sysmap.h"
+#include "loader/ksym/modsym.h"
+#include "loader/ksym/sysmap.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -51,11 +51,11 @@ has_header() {
 # sources_of TARGET: the project files each fuzzer is linked from.
 sources_of() {
 	case $1 in
-	elf_obj) echo src/loader/elf_obj.c src/loader/errbuf.c ;;
-	kallsyms) echo src/loader/kallsyms.c ;;
-	sysmap) echo src/loader/sysmap.c src/loader/kallsyms.c \
-		src/loader/modsym.c src/loader/module_file.c \
-		src/loader/errbuf.c ;;
+	elf_obj) echo src/loader/obj/elf_obj.c src/loader/util/errbuf.c ;;
+	kallsyms) echo src/loader/ksym/kallsyms.c ;;
+	sysmap) echo src/loader/ksym/sysmap.c src/loader/ksym/kallsyms.c \
+		src/loader/ksym/modsym.c src/loader/ksym/module_file.c \
+		src/loader/util/errbuf.c ;;
 	args) echo src/tool/args.c ;;
 	esac
 }

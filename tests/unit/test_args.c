@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Tests of the command line parser (src/tool/args.c). */
 #include <stdarg.h>
 #include <stdlib.h>

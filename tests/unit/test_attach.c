@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The attach layer without a kernel: kprobe_events lines, event names,
  * finding tracefs, the kprobe PMU from sysfs, kprobe_events's "rN:", and
@@ -11,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loader/attach.h"
+#include "loader/attach/attach.h"
 #include "test.h"
 
 static const char *root;

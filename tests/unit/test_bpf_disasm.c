@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The BPF disassembler: exact text for every instruction class, programs
  * with relocations, named constants and jump labels, one real program
@@ -16,8 +17,8 @@
 #include <string.h>
 
 #include "ext4dist_abi.h"
-#include "loader/bpf_disasm.h"
-#include "loader/elf_obj.h"
+#include "loader/obj/bpf_disasm.h"
+#include "loader/obj/elf_obj.h"
 #include "test.h"
 #include "tool/bpf_blob.h"
 #include "tool/dump_bpf.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * ELF parsing of the real embedded object, and of corrupted copies: each
  * corruption gives its own clear error, never a crash.
@@ -8,7 +9,7 @@
 #include <string.h>
 
 #include "ext4dist_abi.h"
-#include "loader/elf_obj.h"
+#include "loader/obj/elf_obj.h"
 #include "test.h"
 #include "tool/bpf_blob.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Tests for src/loader/kallsyms.c against the fixtures in fixtures/. */
 #include "test.h"
-#include "loader/kallsyms.h"
+#include "loader/ksym/kallsyms.h"
 
 #include <errno.h>
 #include <stdlib.h>

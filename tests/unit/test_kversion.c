@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Tests for src/loader/kversion.c: every version source, exact codes. */
 #include "test.h"
-#include "loader/kversion.h"
+#include "loader/kernel/kversion.h"
 
 #include <errno.h>
 #include <sys/utsname.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The running kernel's verifier accepts every program of the embedded
  * object, and every map is created, also with each fallback forced.
@@ -13,9 +14,9 @@
 #include <unistd.h>
 
 #include "ext4dist_abi.h"
-#include "loader/bpf_sys.h"
-#include "loader/ksym_bpf.h"
-#include "loader/obj_load.h"
+#include "loader/obj/bpf_sys.h"
+#include "loader/ksym/ksym_bpf.h"
+#include "loader/obj/obj_load.h"
 #include "test.h"
 #include "tool/bpf_blob.h"
 

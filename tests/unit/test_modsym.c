@@ -5,8 +5,8 @@
  * compressed with zlib (and liblzma/libzstd when the build has them).
  */
 #include "test.h"
-#include "loader/module_file.h"
-#include "loader/modsym.h"
+#include "loader/ksym/module_file.h"
+#include "loader/ksym/modsym.h"
 
 #include <errno.h>
 #include <fcntl.h>

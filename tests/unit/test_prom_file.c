@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The --prometheus file (src/output/prom_file.c) on real files: what the
  * start-up check refuses and why, what a write keeps (owner, mode), what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Tests of the printing layer (src/output).  Text goldens come from
  * tests/unit/golden/make_golden.py, an independent reimplementation of

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Tests for src/loader/sysmap.c, with System.map and kallsyms fixtures. */
 #include "test.h"
-#include "loader/sysmap.h"
+#include "loader/ksym/sysmap.h"
 
 #include <errno.h>
 #include <fcntl.h>

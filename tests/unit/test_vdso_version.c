@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0
 /* kern_version from the vDSO's "Linux" note: synthetic images and the real one. */
 #include <elf.h>
 #include <stddef.h>
 #include <errno.h>
 #include <string.h>
 
-#include "loader/kversion.h"
-#include "loader/vdso_version.h"
+#include "loader/kernel/kversion.h"
+#include "loader/kernel/vdso_version.h"
 #include "test.h"
 
 /* ELF header, one PT_NOTE program header, then the notes. */

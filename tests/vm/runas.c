@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * runas UID GID CMD [ARG...]: drops every supplementary group, then the
  * group and user ids (real, effective and saved) to GID and UID, and execs

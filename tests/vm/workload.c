@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * workload: performs an exact number of file operations for the VM tests.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sigdfl CMD [ARG...]: reset SIGINT/SIGTERM to their default action and exec
  * CMD.  Used only by the shell stub of ext4dist (stub/ext4dist.sh): a

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Attaching a loaded kprobe program to a kernel function, by one of two
+ * back-ends behind one small table of operations:
+ *   pmu     - perf_event_open() on the kprobe PMU (4.17+); the probe lives
+ *             as long as the perf fd and leaves nothing behind.
+ *   tracefs - a definition written to kprobe_events (every kernel with
+ *             kprobes; the only way to set maxactive), opened as a
+ *             tracepoint perf event, removed again with "-:" at detach.
+ */
+#ifndef EXT4DIST_LOADER_ATTACH_ATTACH_H
+#define EXT4DIST_LOADER_ATTACH_ATTACH_H
+
+#include <sys/types.h>
+
+#include "loader/obj/elf_obj.h"
+#include "loader/util/errbuf.h"
+#include "loader/attach/tracefs.h"
+
+struct attach_ctx {
+	const char *prefix;		/* event name prefix, "ext4dist" */
+	pid_t pid;			/* ours, part of every event name */
+	char token[9];			/* random hex, part of every event name */
+	char sysfs_kprobe[256];		/* ".../event_source/devices/kprobe" */
+	int pmu_type;			/* -1: no kprobe PMU (or not asked) */
+	int pmu_retprobe_bit;		/* config bit meaning "return probe" */
+	const struct tracefs_paths *paths;
+	struct tracefs tf;		/* dir "" when not available */
+};
+
+struct probe_spec {
+	enum probe_kind kind;
+	const char *func;		/* validated [A-Za-z0-9_.]+ */
+	/*
+	 * func's address, 0 = let the kernel look the name up (which 5.10
+	 * does by a scan of every symbol, per probe).
+	 */
+	unsigned long long addr;
+	unsigned int maxactive;		/* tracefs return probes only; 0 = default */
+	int prog_fd;
+};
+
+struct attach_ops;
+
+struct probe_link {
+	const struct attach_ops *ops;
+	int perf_fd;
+	char event[64];			/* tracefs event name, "" for pmu */
+};
+
+struct attach_ops {
+	const char *name;
+	int (*attach)(struct attach_ctx *ctx, const struct probe_spec *spec,
+		      struct probe_link *link, struct errbuf *eb);
+	void (*detach)(struct attach_ctx *ctx, struct probe_link *link);
+};
+
+extern const struct attach_ops attach_pmu_ops;
+extern const struct attach_ops attach_tracefs_ops;
+
+/*
+ * Fills ctx with what no probing needs: the event name prefix and our pid,
+ * where the kprobe PMU's sysfs directory is (sysfs_kprobe NULL = the real
+ * one) and where to look for tracefs (paths NULL = the real ones).  What
+ * the kernel offers is asked by the attach_probe_*() functions, only when
+ * it matters: each one costs start-up time.
+ * Each ctx draws a random token for its event names: PIDs repeat across
+ * PID namespaces (two containers each running ext4dist as PID 1).
+ */
+void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
+		     const char *sysfs_kprobe, const struct tracefs_paths *paths);
+void attach_ctx_release(struct attach_ctx *ctx);
+/* Lets go of tracefs (its fd, a mount of ours) once it is not needed. */
+void attach_tracefs_release(struct attach_ctx *ctx);
+
+/* 0 when the kprobe PMU is there (4.17+); else -ENOENT, why says so. */
+int attach_probe_pmu(struct attach_ctx *ctx, struct errbuf *why);
+/*
+ * 0 when tracefs (or debugfs's tracing dir) has kprobe_events, mounting
+ * tracefs when none is mounted and may_mount is set; else -ENOENT.
+ */
+int attach_probe_tracefs(struct attach_ctx *ctx, int may_mount,
+			 struct errbuf *why);
+/*
+ * 0 when kprobe_events honours a return probe's instance count ("rN:",
+ * 4.12+), asked on func.  The kernel's README says so from 4.14; before,
+ * one definition is tried: before 4.12 the kernel takes "r1:kprobes/NAME"
+ * but ignores both the count and the name, creating an event named
+ * r_<func>_0, which is removed again.
+ */
+int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
+			   struct errbuf *why);
+
+void probe_detach(struct attach_ctx *ctx, struct probe_link *link);
+
+/*
+ * One kprobe_multi link (5.18+) of prog_fd on funcs[0..n-1], cookies[i]
+ * for funcs[i] (bpf_get_attach_cookie); the program must have been loaded
+ * with expected_attach_type BPF_TRACE_KPROBE_MULTI.  addrs NULL: the
+ * kernel looks the names up; else addrs[i] is funcs[i]'s address (the
+ * names then only label messages).  *link_fd holds the probes: closing it
+ * removes them all.
+ */
+/*
+ * 0 when the kernel makes kprobe_multi links, asked with prog_fd (any
+ * program loaded for BPF_TRACE_KPROBE_MULTI) without arming anything:
+ * one entry link on one address that cannot be read (see
+ * attach_multi.c); else -errno, and eb says what the kernel answered.
+ */
+int attach_kprobe_multi_probe(int prog_fd, struct errbuf *eb);
+/*
+ * The same with a program of the loader's own (r0 = 0; exit), loaded
+ * for the question and closed: 0 when kprobe_multi links can be made.
+ */
+int attach_kprobe_multi_available(struct errbuf *eb);
+/*
+ * Calls a kprobe_multi link missed so far (its fprobe ran out of return
+ * hooks, or recursion), from BPF_OBJ_GET_INFO_BY_FD (6.7+; -ENOTSUP before).
+ */
+int attach_kprobe_multi_missed(int link_fd, unsigned long long *missed);
+int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
+			const char *const *funcs,
+			const unsigned long long *addrs,
+			const unsigned long long *cookies, unsigned int n,
+			int *link_fd, struct errbuf *eb);
+
+/*
+ * Removes every kprobe_events entry named <prefix>_<pid>_* (ours, in
+ * group kprobes) that no process uses: call it before attaching anything.
+ * The kernel decides: removing an event that a perf fd holds open fails
+ * with EBUSY (unregister_trace_kprobe(), every kernel with kprobe
+ * events), and every live ext4dist holds each of its events from attach
+ * to detach.  So a crashed or SIGKILLed run's events go, whatever its
+ * PID, name or PID namespace, and nobody else's.  An event a live
+ * instance has defined but not opened yet may go too: its attach then
+ * defines it again.  Returns how many were removed; on the PMU path
+ * (tracefs_sweep_only) tracefs is released afterwards.
+ */
+int attach_remove_stale(struct attach_ctx *ctx);
+
+
+/*
+ * One line of kprobe_events ("p:kprobes/ext4dist_123_p_ext4_file_open
+ * ext4_file_open", "r10:kprobes/..."): 0 when it is an event of ours,
+ * <prefix>_<pid>_... in group kprobes, with its pid and name; -ENOENT
+ * for anybody else's, -ENAMETOOLONG when the name does not fit.
+ */
+int kprobe_event_owner(const char *line, const char *prefix, long *pid,
+		       char *event, size_t size);
+
+/*
+ * Event name for a probe: <prefix>_<pid>_<token>_<p|r>_<func>, cut to 63
+ * chars, every character kprobe_events does not take ('.') made '_'.
+ */
+void attach_event_name(const struct attach_ctx *ctx,
+		       const struct probe_spec *spec, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Does kprobe_events honour "rN:"?  Only kretprobes defined there can be
+ * given more instances than the kernel's default, which is one per
+ * possible CPU on non-preemptible kernels before 6.0.
+ */
+#include "loader/attach/attach.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/util/vlog.h"
+
+/* 4.14 on document the syntax in tracefs's README. */
+static int readme_says_so(struct attach_ctx *ctx)
+{
+	char *text = NULL;
+	int yes;
+
+	if (tracefs_read(&ctx->tf, "README", &text))
+		return 0;
+	yes = strstr(text, "r[maxactive]") != NULL;
+	free(text);
+	return yes;
+}
+
+static int event_exists(struct attach_ctx *ctx, const char *event)
+{
+	char name[160], *text = NULL;
+
+	snprintf(name, sizeof(name), "events/kprobes/%s/id", event);
+	if (tracefs_read(&ctx->tf, name, &text))
+		return 0;
+	free(text);
+	return 1;
+}
+
+int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
+			   struct errbuf *why)
+{
+	const struct probe_spec spec = {
+		.kind = PROBE_RETURN, .func = func, .maxactive = 1,
+		.prog_fd = -1,
+	};
+	char ev[64], line[192];
+	int err;
+
+	if (!ctx->tf.has_kprobe_events)
+		return errbuf_set(why, -ENOENT, "no kprobe_events");
+	if (readme_says_so(ctx)) {
+		vlog(1, "kprobe_events takes \"rN:\" (its README says so)");
+		return 0;
+	}
+	attach_event_name(ctx, &spec, ev, sizeof(ev));
+	snprintf(line, sizeof(line), "r1:kprobes/%s %s\n", ev, func);
+	err = tracefs_write(&ctx->tf, "kprobe_events", line);
+	if (err)
+		return errbuf_set(why, err,
+				  "kprobe_events refused \"r1:kprobes/%s %s\": %s",
+				  ev, func, strerror(-err));
+	if (event_exists(ctx, ev)) {
+		snprintf(line, sizeof(line), "-:kprobes/%s\n", ev);
+		tracefs_write(&ctx->tf, "kprobe_events", line);
+		vlog(1, "kprobe_events takes \"rN:\" (tried on %s)", func);
+		return 0;
+	}
+	/* Before 4.12 the definition became event r_<func>_0: ours, remove it. */
+	snprintf(line, sizeof(line), "-:kprobes/r_%s_0\n", func);
+	err = tracefs_write(&ctx->tf, "kprobe_events", line);
+	vlog(1, "kprobe_events ignores the count and name of \"r1:\" (before 4.12): the event it made as kprobes/r_%s_0 %s",
+	     func, err ? "could not be removed" : "is removed again");
+	return errbuf_set(why, -EOPNOTSUPP,
+			  "kprobe_events ignores \"rN:\" (kernel before 4.12)");
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobe_multi links (5.18+): one BPF link puts one program on many kernel
+ * functions, armed with one ftrace update for all of them where every
+ * kprobe makes its own; the link lives as long as its fd.  Given names,
+ * the kernel resolves them in one pass that expands every kernel symbol
+ * (ftrace_lookup_symbols, 6.12): given addresses, it skips that pass.
+ */
+#include "loader/attach/attach.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loader/obj/bpf_sys.h"
+#include "loader/obj/insn.h"
+#include "loader/util/vlog.h"
+
+/*
+ * The question costs nothing: a link on one function whose address array
+ * cannot be read.  A kernel with kprobe_multi fails copying it in
+ * (-EFAULT) before touching ftrace; one built without CONFIG_FPROBE says
+ * -EOPNOTSUPP at once (Debian's 6.1); one before 5.18 does not know the
+ * attach type (-EINVAL).  Address 1 is never mapped in user space.
+ */
+int attach_kprobe_multi_available(struct errbuf *eb)
+{
+	static const struct bpf_insn ret0[] = {
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT(),
+	};
+	struct bpf_prog_load_req req = {
+		.type = BPF_PROG_TYPE_KPROBE,
+		.insns = ret0,
+		.insn_cnt = 2,
+		.license = "GPL",
+		.expected_attach_type = BPF_TRACE_KPROBE_MULTI,
+	};
+	int fd, err;
+
+	fd = bpf_prog_load_fd(&req);
+	if (fd < 0)
+		return errbuf_set(eb, fd,
+				  "no kprobe_multi links here: loading a kprobe_multi program failed with \"%s\": the kernel does not know the attach type (they need 5.18+ with CONFIG_FPROBE)",
+				  strerror(-fd));
+	err = attach_kprobe_multi_probe(fd, eb);
+	close(fd);
+	return err;
+}
+
+int attach_kprobe_multi_probe(int prog_fd, struct errbuf *eb)
+{
+	const uint64_t *unreadable = (const uint64_t *)(uintptr_t)1;
+	int fd;
+
+	fd = bpf_link_create_kprobe_multi(prog_fd, 0, NULL, unreadable, NULL, 1);
+	if (fd == -EFAULT)
+		return 0;
+	if (fd >= 0) {
+		/* Not expected: some kernel read address 1. */
+		close(fd);
+		fd = -EIO;
+	}
+	return errbuf_set(eb, fd,
+			  "no kprobe_multi links here: a test link on one address that cannot be read was refused with \"%s\" before that address was looked at (they need 5.18+ with CONFIG_FPROBE)",
+			  strerror(-fd));
+}
+
+/*
+ * struct bpf_link_info as far as kprobe_multi's "missed" (6.7): spelled out
+ * here, since older UAPI headers (6.1: Debian 12's) lack the member.
+ */
+struct link_info_kprobe_multi {
+	uint32_t type;
+	uint32_t id;
+	uint32_t prog_id;
+	uint32_t pad;
+	uint64_t addrs;		/* 0: the kernel copies no addresses */
+	uint32_t count;
+	uint32_t flags;
+	uint64_t missed;
+};
+
+int attach_kprobe_multi_missed(int link_fd, unsigned long long *missed)
+{
+	struct link_info_kprobe_multi info;
+	uint32_t len = sizeof(info);
+	int err;
+
+	memset(&info, 0, sizeof(info));
+	err = bpf_obj_info(link_fd, &info, &len);
+	if (err)
+		return err;
+	/* A kernel that knows less answers with a shorter record. */
+	if (info.type != BPF_LINK_TYPE_KPROBE_MULTI || len < sizeof(info))
+		return -ENOTSUP;
+	*missed = info.missed;
+	return 0;
+}
+
+int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
+			const char *const *funcs,
+			const unsigned long long *addrs,
+			const unsigned long long *cookies, unsigned int n,
+			int *link_fd, struct errbuf *eb)
+{
+	const char *what = kind == PROBE_RETURN ? "kretprobe" : "kprobe";
+	int fd;
+
+	fd = bpf_link_create_kprobe_multi(prog_fd,
+					  kind == PROBE_RETURN ?
+					  BPF_F_KPROBE_MULTI_RETURN : 0,
+					  addrs ? NULL : funcs,
+					  (const uint64_t *)addrs,
+					  (const uint64_t *)cookies, n);
+	if (fd < 0)
+		return errbuf_set(eb, fd,
+				  "cannot create a %s_multi link on %u function%s: %s (kprobe_multi needs 5.18+ with CONFIG_FPROBE)",
+				  what, n, n == 1 ? "" : "s", strerror(-fd));
+	*link_fd = fd;
+	vlog(1, "attached %s_multi link on %u function%s (first %s), by %s, link fd %d",
+	     what, n, n == 1 ? "" : "s", funcs[0],
+	     addrs ? "address" : "name", fd);
+	return 0;
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "loader/attach/tracefs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loader/util/vlog.h"
+
+static const struct tracefs_paths default_paths = {
+	.tracing = "/sys/kernel/tracing",
+	.debugfs = "/sys/kernel/debug",
+};
+
+static int join(char *path, size_t size, const char *dir, const char *name)
+{
+	int n = snprintf(path, size, "%s/%s", dir, name);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static int has(int dirfd, const char *name)
+{
+	return faccessat(dirfd, name, F_OK, 0) == 0;
+}
+
+/*
+ * A tracing dir is recognised by a file every kernel has there.  (An
+ * O_RDONLY open, not O_PATH: it must trigger the automount of tracefs
+ * at debugfs's tracing/, 4.1+.)
+ */
+static int try_dir(struct tracefs *tf, const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (!has(fd, "available_events") && !has(fd, "kprobe_events")) {
+		close(fd);
+		return 0;
+	}
+	tf->dirfd = fd;
+	snprintf(tf->dir, sizeof(tf->dir), "%s", dir);
+	tf->has_kprobe_events = has(fd, "kprobe_events");
+	return 1;
+}
+
+/*
+ * Mounts type on where, looks for the tracing dir (where/sub, or where
+ * itself), and detaches the mount right away: the descriptor try_dir()
+ * keeps holds it, nobody else ever uses it, and it vanishes with us.
+ * Unmounting it at exit instead would pull it from under another
+ * instance that found it mounted meanwhile, and a kill -9 would leave
+ * it mounted.  Another instance that looked in the instant between
+ * mount and detach holds its own descriptor of it: no harm either.
+ * (Nothing else in the process changes: no new mount namespace, so the
+ * paths of the user's files, --prometheus among them, mean what they
+ * meant.)
+ */
+static int try_mount(struct tracefs *tf, const char *type, const char *where,
+		     const char *sub)
+{
+	char dir[256];
+	int found;
+
+	if (join(dir, sizeof(dir), where, sub))
+		return 0;
+	if (mount("nodev", where, type, 0, NULL)) {
+		vlog(1, "mount -t %s %s failed: %s", type, where,
+		     strerror(errno));
+		return 0;
+	}
+	found = try_dir(tf, sub[0] ? dir : where);
+	if (umount2(where, MNT_DETACH))
+		vlog(1, "umount -l %s: %s", where, strerror(errno));
+	if (!found)
+		return 0;
+	snprintf(tf->mounted, sizeof(tf->mounted), "%s", where);
+	vlog(1, "mounted %s on %s for this process alone (detached at once: it goes when the process exits)",
+	     type, where);
+	return 1;
+}
+
+int tracefs_open(struct tracefs *tf, const struct tracefs_paths *paths,
+		 int may_mount, struct errbuf *eb)
+{
+	char debug_tracing[256];
+
+	memset(tf, 0, sizeof(*tf));
+	tf->dirfd = -1;
+	if (!paths)
+		paths = &default_paths;
+	if (join(debug_tracing, sizeof(debug_tracing), paths->debugfs,
+		 "tracing"))
+		return errbuf_set(eb, -ENAMETOOLONG, "debugfs path too long");
+	/* tracing NULL: as before 4.1, when only debugfs had the files. */
+	if ((paths->tracing && try_dir(tf, paths->tracing)) ||
+	    try_dir(tf, debug_tracing))
+		return 0;
+	if (!may_mount)
+		return errbuf_set(eb, -ENOENT,
+				  "tracing file system not mounted (not needed: left alone)");
+	/* Neither mounted: tracefs exists from 4.1, debugfs before that. */
+	if ((paths->tracing && try_mount(tf, "tracefs", paths->tracing, "")) ||
+	    try_mount(tf, "debugfs", paths->debugfs, "tracing"))
+		return 0;
+	return errbuf_set(eb, -ENOENT,
+			  "no tracing file system: neither %s nor %s/tracing is mounted, and mounting tracefs/debugfs failed (is CONFIG_FTRACE on? are we root?)",
+			  paths->tracing ? paths->tracing : "tracefs",
+			  paths->debugfs);
+}
+
+void tracefs_close(struct tracefs *tf)
+{
+	if (tf->dirfd >= 0) {
+		close(tf->dirfd);
+		if (tf->mounted[0])
+			vlog(1, "released the %s mount of our own", tf->mounted);
+	}
+	tf->dirfd = -1;
+	tf->mounted[0] = '\0';
+	tf->dir[0] = '\0';
+	tf->has_kprobe_events = 0;
+}
+
+int tracefs_write(const struct tracefs *tf, const char *name,
+		  const char *line)
+{
+	size_t len = strlen(line);
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = openat(tf->dirfd, name, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* One write per definition: the parser does not join split writes. */
+	n = write(fd, line, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+int tracefs_read(const struct tracefs *tf, const char *name, char **out)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = NULL;
+	int fd, err = 0;
+
+	fd = openat(tf->dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n;
+
+		if (!buf || cap - len < 2) {
+			char *nb = realloc(buf, buf ? cap *= 2 : cap);
+
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			err = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	buf = NULL;
+out:
+	free(buf);
+	close(fd);
+	return err;
+}

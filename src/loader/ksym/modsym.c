@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A symbol in a module's ELF file (section and offset), and where the
+ * running kernel put that section: together, the symbol's address.
+ */
+#include "loader/ksym/modsym.h"
+#include "loader/ksym/module_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The SHT_SYMTAB_SHNDX data that goes with symtab section index i. */
+static Elf_Data *find_xindex(Elf *e, size_t symtab_idx)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh.sh_link == symtab_idx)
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/* Where sym, found as symbol s, lives: section name and offset. */
+static int symbol_place(Elf *e, const GElf_Sym *s, GElf_Word shndx,
+			char *section, size_t section_len,
+			unsigned long long *offset)
+{
+	size_t shstrndx, len;
+	const char *name;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		return -EINVAL;
+	scn = elf_getscn(e, shndx);
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return -EINVAL;
+	name = elf_strptr(e, shstrndx, sh.sh_name);
+	if (!name || !name[0])
+		return -EINVAL;
+	/* In ET_REL files st_value is the offset within the section. */
+	if (s->st_value > sh.sh_size)
+		return -EINVAL;
+	len = strlen(name);
+	if (len >= section_len)
+		return -ERANGE;
+	memcpy(section, name, len + 1);
+	*offset = s->st_value;
+	return 0;
+}
+
+/* The index in names[0..n-1] of name, or -1. */
+static int name_index(const char *const *names, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * One pass over the symbol tables for every name: fills place[i] (section
+ * and offset) and found[i] for the defined ones.  Returns how many were
+ * found, or -EINVAL for a damaged file.
+ */
+static int elf_find_many(Elf *e, const char *const *names, size_t n,
+			 struct modsym_place *place, int *found)
+{
+	Elf_Data *data, *xdata;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	GElf_Sym s;
+	GElf_Word shndx;
+	const char *name;
+	size_t i, count, nsec;
+	int symtabs = 0, hits = 0, k, err;
+
+	if (elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) ||
+	    eh.e_type != ET_REL || elf_getshdrnum(e, &nsec) != 0 || nsec < 2)
+		return -EINVAL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			return -EINVAL;
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		symtabs++;
+		data = elf_getdata(scn, NULL);
+		if (!data || !sh.sh_entsize)
+			return -EINVAL;
+		xdata = find_xindex(e, elf_ndxscn(scn));
+		count = data->d_size / sh.sh_entsize;
+		for (i = 1; i < count && (size_t)hits < n; i++) {
+			if (!gelf_getsymshndx(data, xdata, i, &s, &shndx))
+				return -EINVAL;
+			name = elf_strptr(e, sh.sh_link, s.st_name);
+			k = name ? name_index(names, n, name) : -1;
+			if (k < 0 || found[k])
+				continue;
+			if (s.st_shndx == SHN_UNDEF)
+				continue;	/* a reference, not a definition */
+			if (s.st_shndx == SHN_XINDEX && !xdata)
+				return -EINVAL;
+			if (s.st_shndx >= SHN_LORESERVE &&
+			    s.st_shndx != SHN_XINDEX)
+				return -EINVAL;	/* SHN_ABS, SHN_COMMON */
+			if (s.st_shndx != SHN_XINDEX)
+				shndx = s.st_shndx;
+			err = symbol_place(e, &s, shndx, place[k].section,
+					   sizeof(place[k].section),
+					   &place[k].offset);
+			if (err)
+				return err;
+			found[k] = 1;
+			hits++;
+		}
+	}
+	/* Every loadable module has a symbol table: none means damage. */
+	return symtabs ? hits : -EINVAL;
+}
+
+int modsym_find_many(const char *ko_path, const char *const *names, size_t n,
+		     struct modsym_place *place, int *found, struct errbuf *eb)
+{
+	struct module_image file;
+	Elf *e;
+	int err;
+
+	if (!ko_path || !names || !place || !found || !n)
+		return -EINVAL;
+	memset(found, 0, n * sizeof(*found));
+	err = module_file_load(ko_path, &file, eb);
+	if (err)
+		return err;
+	elf_version(EV_CURRENT);
+	e = elf_memory((char *)file.data, file.len);
+	if (!e) {
+		err = -EINVAL;
+	} else {
+		err = elf_find_many(e, names, n, place, found);
+		elf_end(e);
+	}
+	module_file_free(&file);
+	if (err == -EINVAL)
+		errbuf_fmt(eb, "%s: not a valid relocatable ELF file", ko_path);
+	else if (err < 0)
+		errbuf_fmt(eb, "%s: %s", ko_path, strerror(-err));
+	return err;
+}
+
+/* The bytes of section name in e (NULL if none), *len their size. */
+static const void *section_bytes(Elf *e, const char *name, size_t *len)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	const char *n;
+
+	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			return NULL;
+		n = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!n || strcmp(n, name) != 0)
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (!d || !d->d_buf)
+			return NULL;
+		*len = d->d_size;
+		return d->d_buf;
+	}
+	return NULL;
+}
+
+/*
+ * Whether e is the build the kernel loaded: its GNU build id note, byte
+ * for byte the note the kernel shows in <module_dir>/notes/.
+ */
+static int same_build(Elf *e, const char *module_dir, struct errbuf *eb)
+{
+	const char *note = ".note.gnu.build-id";
+	unsigned char live[256];
+	const void *file;
+	size_t len = 0;
+	char path[512];
+	int fd;
+	ssize_t n;
+
+	file = section_bytes(e, note, &len);
+	if (!file)
+		return errbuf_set(eb, -ENOENT, "the module file has no %s", note);
+	snprintf(path, sizeof(path), "%s/notes/%s", module_dir, note);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errbuf_set(eb, -errno, "%s: %s", path, strerror(errno));
+	n = read(fd, live, sizeof(live));
+	close(fd);
+	if (n < 0 || (size_t)n != len || memcmp(live, file, len) != 0)
+		return errbuf_set(eb, -ESTALE,
+				  "the module file's build id is not the loaded module's (%s)",
+				  path);
+	return 0;
+}
+
+int modsym_resolve_loaded(const char *ko_path, const char *module_dir,
+			  const char *const *names, size_t n,
+			  unsigned long long *addrs, int *found,
+			  struct errbuf *eb)
+{
+	struct modsym_place place[MODSYM_MANY_MAX];
+	char sections[512];
+	struct module_image file;
+	unsigned long long base;
+	size_t i;
+	Elf *e;
+	int hits, err;
+
+	if (!ko_path || !module_dir || !names || !n || n > MODSYM_MANY_MAX)
+		return -EINVAL;
+	memset(found, 0, n * sizeof(*found));
+	err = module_file_load(ko_path, &file, eb);
+	if (err)
+		return err;
+	elf_version(EV_CURRENT);
+	e = elf_memory((char *)file.data, file.len);
+	if (!e) {
+		module_file_free(&file);
+		return errbuf_set(eb, -EINVAL, "%s: not an ELF file", ko_path);
+	}
+	hits = same_build(e, module_dir, eb);
+	if (!hits)
+		hits = elf_find_many(e, names, n, place, found);
+	elf_end(e);
+	module_file_free(&file);
+	if (hits < 0)
+		return hits == -EINVAL ?
+		       errbuf_set(eb, hits, "%s: not a valid relocatable ELF file",
+				  ko_path) : hits;
+	snprintf(sections, sizeof(sections), "%s/sections", module_dir);
+	for (i = 0; i < n; i++) {
+		if (!found[i])
+			continue;
+		err = modsym_section_addr(sections, place[i].section, &base);
+		if (err)
+			return errbuf_set(eb, err, "%s/%s: %s", sections,
+					  place[i].section, strerror(-err));
+		addrs[i] = base + place[i].offset;
+	}
+	return hits;
+}
+
+int modsym_find(const char *ko_path, const char *sym, char *section,
+		size_t section_len, unsigned long long *offset,
+		struct errbuf *eb)
+{
+	struct modsym_place place;
+	int found, err;
+
+	if (!ko_path || !sym || !section || !section_len || !offset)
+		return -EINVAL;
+	err = modsym_find_many(ko_path, &sym, 1, &place, &found, eb);
+	if (err == 0) {
+		errbuf_fmt(eb, "%s: no symbol %s", ko_path, sym);
+		return -ENOENT;
+	}
+	if (err < 0)
+		return err;
+	if (strlen(place.section) >= section_len)
+		return -ERANGE;
+	strcpy(section, place.section);
+	*offset = place.offset;
+	return 0;
+}
+
+/* ---- where the running kernel put the module's sections -------------- */
+
+int modsym_section_addr(const char *sections_dir, const char *section,
+			unsigned long long *addr)
+{
+	char path[512], text[64], *end;
+	unsigned long long val;
+	ssize_t got;
+	size_t len = 0;
+	int fd, n;
+
+	if (!sections_dir || !section || !addr || !section[0] ||
+	    strchr(section, '/') || !strcmp(section, ".") ||
+	    !strcmp(section, ".."))
+		return -EINVAL;
+	n = snprintf(path, sizeof(path), "%s/%s", sections_dir, section);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len < sizeof(text) - 1) {
+		got = read(fd, text + len, sizeof(text) - 1 - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		len += got;
+	}
+	n = got < 0 ? -errno : 0;
+	close(fd);
+	if (n)
+		return n;
+	text[len] = '\0';
+	/* "0x" and 1 to 16 hex digits, then an optional newline */
+	if (strncmp(text, "0x", 2) != 0 || !text[2] || text[2] == '-' ||
+	    text[2] == '+' || text[2] == ' ')
+		return -EINVAL;
+	errno = 0;
+	val = strtoull(text + 2, &end, 16);
+	if (errno || end == text + 2 || end - (text + 2) > 16 ||
+	    (*end && strcmp(end, "\n") != 0))
+		return -EINVAL;
+	/*
+	 * Since Linux 5.8 these files read as 0 to openers without
+	 * CAP_SYSLOG (the same rule as kallsyms); before, only root could
+	 * open them (mode 0400).
+	 */
+	if (!val)
+		return -EPERM;
+	*addr = val;
+	return 0;
+}
+
+int modsym_resolve_many(const char *ko_path, const char *sections_dir,
+			const char *const *names, size_t n,
+			unsigned long long *addrs, int *found,
+			struct errbuf *eb)
+{
+	struct modsym_place place[MODSYM_MANY_MAX];
+	unsigned long long base;
+	size_t i;
+	int hits, err;
+
+	if (n > MODSYM_MANY_MAX)
+		return -E2BIG;
+	hits = modsym_find_many(ko_path, names, n, place, found, eb);
+	if (hits <= 0)
+		return hits;
+	for (i = 0; i < n; i++) {
+		if (!found[i])
+			continue;
+		err = modsym_section_addr(sections_dir, place[i].section, &base);
+		if (err == -EPERM)
+			return errbuf_set(eb, err,
+					  "%s/%s: address hidden (needs CAP_SYSLOG)",
+					  sections_dir, place[i].section);
+		if (err)
+			return errbuf_set(eb, err, "%s/%s: %s", sections_dir ?
+					  sections_dir : "(null)",
+					  place[i].section, strerror(-err));
+		addrs[i] = base + place[i].offset;
+	}
+	return hits;
+}
+
+int modsym_resolve(const char *ko_path, const char *sections_dir,
+		   const char *sym, unsigned long long *addr,
+		   struct errbuf *eb)
+{
+	int found, n;
+
+	if (!addr)
+		return -EINVAL;
+	n = modsym_resolve_many(ko_path, sections_dir, &sym, 1, addr, &found,
+				eb);
+	if (n == 0)
+		return errbuf_set(eb, -ENOENT, "%s: no symbol %s", ko_path,
+				  sym);
+	return n < 0 ? n : 0;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Thin wrappers over the bpf() system call.  All return -errno on failure. */
+#ifndef EXT4DIST_LOADER_OBJ_BPF_SYS_H
+#define EXT4DIST_LOADER_OBJ_BPF_SYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/bpf.h>
+
+/* name may be NULL: map and program names only exist from 4.15. */
+int bpf_map_create_fd(uint32_t type, uint32_t key_size, uint32_t value_size,
+		      uint32_t max_entries, uint32_t flags, const char *name);
+int bpf_map_lookup(int fd, const void *key, void *value);
+int bpf_map_update(int fd, const void *key, const void *value,
+		   uint64_t flags);
+int bpf_map_next_key(int fd, const void *key, void *next_key);
+
+struct bpf_prog_load_req {
+	uint32_t type;
+	const struct bpf_insn *insns;
+	size_t insn_cnt;
+	const char *license;
+	uint32_t kern_version;
+	const char *name;	/* NULL: no name */
+	uint32_t expected_attach_type;	/* 0 but for kprobe_multi (5.18+) */
+	uint32_t flags;		/* prog_flags: BPF_F_SLEEPABLE for syscall */
+	char *log;		/* NULL: no verifier log */
+	size_t log_size;
+	uint32_t log_level;
+};
+
+/* Returns the program fd. */
+int bpf_prog_load_fd(const struct bpf_prog_load_req *req);
+/*
+ * BPF_LINK_CREATE of a kprobe_multi link (5.18+): prog on every function
+ * of syms[0..cnt-1] or, when syms is NULL, at addrs[0..cnt-1]; cookies[i]
+ * handed to the program for function i; flags BPF_F_KPROBE_MULTI_RETURN
+ * for return probes.  Returns the link fd.
+ */
+int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
+				 const char *const *syms,
+				 const uint64_t *addrs,
+				 const uint64_t *cookies, uint32_t cnt);
+/*
+ * BPF_PROG_TEST_RUN of a syscall program (5.14+) on ctx (size bytes, at
+ * most 65535), which the kernel writes back.  *retval: the program's r0.
+ */
+int bpf_prog_run_ctx(int prog_fd, void *ctx, uint32_t size,
+		     uint32_t *retval);
+/* BPF_OBJ_GET_INFO_BY_FD; *len is in/out. */
+int bpf_obj_info(int fd, void *info, uint32_t *len);
+
+#endif

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A legacy BPF object (ELF, EM_BPF, ET_REL) parsed from memory: license,
+ * version, map definitions, kprobe/kretprobe programs and the relocations
+ * that point their ld_imm64 instructions at maps.
+ */
+#ifndef EXT4DIST_LOADER_OBJ_ELF_OBJ_H
+#define EXT4DIST_LOADER_OBJ_ELF_OBJ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/bpf.h>
+
+#include "legacy_map_def.h"
+#include "loader/util/errbuf.h"
+
+enum probe_kind { PROBE_ENTRY = 0, PROBE_RETURN = 1 };
+
+struct obj_map {
+	char name[64];
+	struct legacy_map_def def;
+	int fd;			/* -1 until created */
+};
+
+struct obj_reloc {
+	size_t insn;		/* index of the ld_imm64 instruction */
+	size_t map;		/* index into obj->maps */
+};
+
+struct obj_prog {
+	char section[128];	/* "kprobe/ext4_file_open" */
+	char name[64];		/* function symbol, "" if none */
+	enum probe_kind kind;
+	int multi;		/* "kprobe.multi/": attached by one link (5.18+) */
+	char target[96];	/* "ext4_file_open" */
+	char variant[32];	/* "kprobe/f/variant": "variant", else "" */
+	struct bpf_insn *insns;
+	size_t insn_cnt;
+	struct obj_reloc *relocs;
+	size_t nr_relocs;
+	int fd;			/* -1 until loaded */
+};
+
+struct bpf_obj {
+	char license[128];
+	uint32_t version;	/* as written in the object; replaced at load */
+	struct obj_map *maps;
+	size_t nr_maps;
+	struct obj_prog *progs;
+	size_t nr_progs;
+};
+
+/*
+ * Parses size bytes at data (copied: the caller's buffer is not kept).
+ * On failure returns -EINVAL (or -ENOMEM) with the reason in eb.
+ */
+int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
+		  struct errbuf *eb);
+/* Closes every fd the object holds and frees it. */
+void bpf_obj_free(struct bpf_obj *obj);
+
+/* variant NULL or "" = the plain "kprobe/<target>" program. */
+struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
+				   const char *target, const char *variant);
+/* The "kprobe.multi/<label>[/<variant>]" (or kretprobe.multi) program. */
+struct obj_prog *bpf_obj_find_multi(struct bpf_obj *obj, enum probe_kind kind,
+				    const char *label, const char *variant);
+struct obj_map *bpf_obj_find_map(struct bpf_obj *obj, const char *name);
+
+#endif

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "loader/obj/obj_load.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loader/obj/bpf_sys.h"
+#include "loader/util/vlog.h"
+
+#define LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
+#define LOG_MIN ((size_t)64 << 10)
+#define LOG_MAX ((size_t)16 << 20)
+
+const char *map_type_name(uint32_t type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_HASH:
+		return "hash";
+	case BPF_MAP_TYPE_ARRAY:
+		return "array";
+	case BPF_MAP_TYPE_PERCPU_HASH:
+		return "percpu_hash";
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		return "percpu_array";
+	default:
+		return "other";
+	}
+}
+
+int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
+			uint64_t value)
+{
+	size_t i, j;
+	int n = 0;
+
+	for (i = 0; i < obj->nr_progs; i++) {
+		struct obj_prog *p = &obj->progs[i];
+
+		for (j = 0; j + 1 < p->insn_cnt; j++) {
+			struct bpf_insn *in = &p->insns[j];
+			uint64_t imm;
+
+			if (in->code != LD_IMM64 || in->src_reg)
+				continue;
+			imm = (uint64_t)(uint32_t)in[1].imm << 32 |
+			      (uint32_t)in->imm;
+			if (imm == placeholder) {
+				in->imm = (int32_t)(uint32_t)value;
+				in[1].imm = (int32_t)(uint32_t)(value >> 32);
+				n++;
+			}
+			j++;	/* the second half is not an instruction */
+		}
+	}
+	return n;
+}
+
+/*
+ * The type to try when the kernel refuses one with EINVAL: per-CPU arrays
+ * arrived in 4.6.  0 = no fallback.  (Programs that count into a plain
+ * array must add atomically: every CPU shares it.)
+ */
+static uint32_t fallback_type(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY ? BPF_MAP_TYPE_ARRAY : 0;
+}
+
+/* --pretend=no-percpu: as a kernel before 4.6. */
+static uint32_t forced_type(uint32_t type, const struct obj_load_opts *o)
+{
+	return o->no_percpu && type == BPF_MAP_TYPE_PERCPU_ARRAY ?
+	       BPF_MAP_TYPE_ARRAY : type;
+}
+
+static int create_one(struct obj_map *m, const struct obj_load_opts *o,
+		      struct obj_load_state *st, struct errbuf *eb)
+{
+	uint32_t type = forced_type(m->def.type, o);
+	const char *name;
+	int fd;
+
+	if (type != m->def.type)
+		vlog(1, "map %s: %s taken as %s, as on a kernel without it", m->name,
+		     map_type_name(m->def.type), map_type_name(type));
+	for (;;) {
+		name = st->names_ok ? m->name : NULL;
+		fd = bpf_map_create_fd(type, m->def.key_size,
+				       m->def.value_size, m->def.max_entries,
+				       m->def.map_flags, name);
+		/* Before 4.15 a name is an unknown attribute: E2BIG/EINVAL. */
+		if (fd < 0 && name && (fd == -E2BIG || fd == -EINVAL)) {
+			st->names_ok = 0;
+			vlog(1, "map %s: kernel refused a map name (%s), retrying without names (before 4.15)",
+			     m->name, strerror(-fd));
+			continue;
+		}
+		if (fd == -EINVAL && fallback_type(type)) {
+			vlog(1, "map %s: type %s refused (EINVAL), falling back to %s",
+			     m->name, map_type_name(type),
+			     map_type_name(fallback_type(type)));
+			type = fallback_type(type);
+			continue;
+		}
+		break;
+	}
+	if (fd < 0) {
+		if (fd == -EPERM)
+			return errbuf_set(eb, fd,
+					  "cannot create BPF map %s: %s (needs root or CAP_BPF+CAP_PERFMON; on kernels before 5.11 also a large enough RLIMIT_MEMLOCK)",
+					  m->name, strerror(-fd));
+		return errbuf_set(eb, fd,
+				  "cannot create BPF map %s (%s, key %u, value %u, %u entries): %s",
+				  m->name, map_type_name(type), m->def.key_size,
+				  m->def.value_size, m->def.max_entries,
+				  strerror(-fd));
+	}
+	m->fd = fd;
+	m->def.type = type;
+	vlog(1, "map %s created: type %s, key %u bytes, value %u bytes, %u entries, fd %d",
+	     m->name, map_type_name(type), m->def.key_size, m->def.value_size,
+	     m->def.max_entries, fd);
+	return 0;
+}
+
+int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
+			struct obj_load_state *st, struct errbuf *eb)
+{
+	size_t i;
+	int err;
+
+	st->names_ok = !o->no_names;
+	if (o->no_names)
+		vlog(1, "map and program names off, as before 4.15");
+	for (i = 0; i < obj->nr_maps; i++) {
+		if (obj->maps[i].fd >= 0)
+			continue;
+		err = create_one(&obj->maps[i], o, st, eb);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
+			struct errbuf *eb)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_relocs; i++) {
+		struct bpf_insn *in = &p->insns[p->relocs[i].insn];
+		struct obj_map *m = &obj->maps[p->relocs[i].map];
+
+		if (m->fd < 0)
+			return errbuf_set(eb, -EBADF,
+					  "%s: map %s was not created before the program",
+					  p->section, m->name);
+		in->src_reg = BPF_PSEUDO_MAP_FD;
+		in->imm = m->fd;
+		in[1].imm = 0;
+		vlog(2, "%s: instruction %zu now loads map %s (fd %d)",
+		     p->section, p->relocs[i].insn, m->name, m->fd);
+	}
+	return 0;
+}
+
+/* Loads with the verifier log on, growing the buffer until it fits. */
+static int load_with_log(struct bpf_prog_load_req *req,
+			 struct obj_load_state *st)
+{
+	size_t size = LOG_MIN;
+	char *log = NULL;
+	int fd;
+
+	for (;;) {
+		char *nl = realloc(log, size);
+
+		if (!nl) {
+			free(log);
+			return -ENOMEM;
+		}
+		log = nl;
+		req->log = log;
+		req->log_size = size;
+		req->log_level = 1;
+		fd = bpf_prog_load_fd(req);
+		if (fd != -ENOSPC || size >= LOG_MAX)
+			break;
+		size *= 4;
+	}
+	free(st->verifier_log);
+	st->verifier_log = log;
+	return fd;
+}
+
+int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
+		      const struct obj_load_opts *o, struct obj_load_state *st,
+		      struct errbuf *eb)
+{
+	struct bpf_prog_load_req req = {
+		.type = BPF_PROG_TYPE_KPROBE,
+		.insns = p->insns,
+		.insn_cnt = p->insn_cnt,
+		.license = obj->license,
+		.kern_version = o->kern_version,
+		.name = st->names_ok && p->name[0] ? p->name : NULL,
+		.expected_attach_type = p->multi ? BPF_TRACE_KPROBE_MULTI : 0,
+	};
+	int fd, err;
+
+	if (p->fd >= 0)
+		return 0;
+	err = apply_relocs(obj, p, eb);
+	if (err)
+		return err;
+	/* First without a log (cheaper), then again to explain a refusal. */
+	fd = bpf_prog_load_fd(&req);
+	if (fd == -EINVAL || fd == -EACCES)
+		fd = load_with_log(&req, st);
+	if (fd < 0) {
+		if (fd == -EPERM)
+			return errbuf_set(eb, fd,
+					  "cannot load BPF program %s: %s (needs root or CAP_BPF+CAP_PERFMON)",
+					  p->section, strerror(-fd));
+		return errbuf_set(eb, fd,
+				  "the kernel's verifier rejected BPF program %s: %s%s",
+				  p->section, strerror(-fd),
+				  st->verifier_log && st->verifier_log[0] ?
+				  " (verifier log follows)" : "");
+	}
+	p->fd = fd;
+	if (vlog_level() >= 1) {
+		struct bpf_prog_info info;
+		uint32_t len = sizeof(info);
+		char jit[64] = "";
+
+		/* Sizes as the kernel keeps them (OBJ_GET_INFO_BY_FD: 4.13+). */
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_info(fd, &info, &len) == 0 && info.jited_prog_len)
+			snprintf(jit, sizeof(jit), ", JIT %u bytes",
+				 info.jited_prog_len);
+		vlog(1, "program %s loaded: %zu instructions%s, kern_version 0x%06x, fd %d",
+		     p->section, p->insn_cnt, jit, o->kern_version, fd);
+	}
+	return 0;
+}
+
+void bpf_obj_unload_prog(struct obj_prog *p)
+{
+	if (p && p->fd >= 0) {
+		close(p->fd);
+		p->fd = -1;
+	}
+}
+
+void obj_load_state_free(struct obj_load_state *st)
+{
+	free(st->verifier_log);
+	st->verifier_log = NULL;
+}

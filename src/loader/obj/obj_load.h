@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Turning a parsed object into kernel objects: maps created (with the
+ * fallbacks old kernels need), relocations applied, placeholders patched,
+ * programs loaded through the verifier.
+ */
+#ifndef EXT4DIST_LOADER_OBJ_OBJ_LOAD_H
+#define EXT4DIST_LOADER_OBJ_OBJ_LOAD_H
+
+#include <stdint.h>
+
+#include "loader/obj/elf_obj.h"
+#include "loader/util/errbuf.h"
+
+struct obj_load_opts {
+	uint32_t kern_version;	/* written as the program's kern_version */
+	int no_percpu;		/* as before 4.6: per-CPU arrays are plain */
+	int no_names;		/* as before 4.15: no map/program names */
+};
+
+/* What actually happened, for -v, --check and tests. */
+struct obj_load_state {
+	int names_ok;		/* kernel took map/program names */
+	char *verifier_log;	/* malloc'ed log of the last failed load */
+};
+
+/*
+ * Replaces every ld_imm64 whose 64-bit immediate equals placeholder with
+ * value, in every program.  Returns how many instructions were patched.
+ */
+int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
+			uint64_t value);
+
+/* Creates every map of obj; fills obj->maps[i].fd and the map's real type. */
+int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
+			struct obj_load_state *st, struct errbuf *eb);
+
+/*
+ * Loads one program as BPF_PROG_TYPE_KPROBE (kprobe_multi ones with
+ * their expected attach type).  On a verifier rejection the log is kept
+ * in st->verifier_log and eb names the program.
+ */
+int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
+		      const struct obj_load_opts *o, struct obj_load_state *st,
+		      struct errbuf *eb);
+
+/* Closes a loaded program's fd (no-op when not loaded): it may load again. */
+void bpf_obj_unload_prog(struct obj_prog *p);
+
+void obj_load_state_free(struct obj_load_state *st);
+
+/* Human name of a map type for messages ("percpu_array"). */
+const char *map_type_name(uint32_t type);
+
+#endif
