@@ -52,11 +52,13 @@ static void config_from_args(const struct ext4dist_args *a,
 static void report_error(const struct tracer *t, const struct errbuf *eb,
 			 int err)
 {
+	const char *log = tracer_record(t)->verifier_log;
+
 	fprintf(stderr, "ext4dist: %s\n",
 		eb->msg[0] ? eb->msg : strerror(-err));
-	if (t->load.verifier_log && t->load.verifier_log[0])
+	if (log)
 		fprintf(stderr, "--- verifier log ---\n%s--- end of verifier log ---\n",
-			t->load.verifier_log);
+			log);
 }
 
 int main(int argc, char **argv)
@@ -64,7 +66,7 @@ int main(int argc, char **argv)
 	struct ext4dist_args args;
 	struct tracer_config cfg;
 	struct tracefs_paths tracefs;
-	struct tracer t;
+	struct tracer *t;
 	struct errbuf eb = { "" };
 	int err;
 
@@ -97,14 +99,19 @@ int main(int argc, char **argv)
 			strerror(-err));
 		return 1;
 	}
-	err = tracer_start(&t, &cfg, &eb);
-	if (err) {
-		report_error(&t, &eb, err);
-		tracer_stop(&t);
+	t = tracer_new();
+	if (!t) {
+		fprintf(stderr, "ext4dist: out of memory\n");
 		return 1;
 	}
-	err = run_loop(&t, &args, stdout);
-	tracer_stop(&t);
+	err = tracer_start(t, &cfg, &eb);
+	if (err) {
+		report_error(t, &eb, err);
+		tracer_free(t);
+		return 1;
+	}
+	err = run_loop(t, &args, stdout);
+	tracer_free(t);
 	if (err < 0) {
 		fprintf(stderr, "ext4dist: stopped: %s (probes removed)\n",
 			strerror(-err));

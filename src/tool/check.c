@@ -61,62 +61,54 @@ static void cap_row(FILE *out, const char *name, const struct cap *c,
 		row(out, name, "not asked (start-up stopped before)");
 }
 
-static void print_caps(FILE *out, const struct tracer *t)
+static void print_caps(FILE *out, const struct tracer_record *rec)
 {
-	const struct attach_caps *caps = &t->rec.caps;
+	const struct attach_caps *caps = &rec->caps;
 	char pmu[64];
 
-	snprintf(pmu, sizeof(pmu), "perf type %d", t->actx.pmu_type);
+	snprintf(pmu, sizeof(pmu), "perf type %d", rec->pmu_type);
 	cap_row(out, "kprobe_multi", &caps->c[CAP_MULTI],
 		"one link arms every traced function");
 	cap_row(out, "kprobe PMU", &caps->c[CAP_PMU], pmu);
-	if (t->rec.tracing_dir[0] || t->actx.tf.dir[0])
-		row(out, "tracing dir", "%s", t->rec.tracing_dir[0] ?
-		    t->rec.tracing_dir : t->actx.tf.dir);
+	if (rec->tracing_dir[0])
+		row(out, "tracing dir", "%s", rec->tracing_dir);
 	cap_row(out, "kprobe_events", &caps->c[CAP_KPROBE_EVENTS], "");
 	cap_row(out, "maxactive", &caps->c[CAP_MAXACTIVE],
 		"kprobe_events sizes return probes: \"rN:\"");
 }
 
-static void print_fs(FILE *out, const struct tracer *t)
+static void print_fs(FILE *out, const struct fs_table *fs,
+		     const struct tracer_record *rec)
 {
-	const char *name = t->fs->name;
 	char initstate[128];
 
 	/* Only modules have an initstate; built-in code has none. */
 	snprintf(initstate, sizeof(initstate), "/sys/module/%s/initstate",
-		 t->fs->module);
-	if (t->rec.fs_registered > 0)
-		row(out, name, "%s", access(initstate, F_OK) ?
+		 fs->module);
+	if (rec->fs_registered > 0)
+		row(out, fs->name, "%s", access(initstate, F_OK) ?
 		    "built into the kernel" : "loaded (module)");
-	else if (t->rec.fs_registered == 0)
-		row(out, name, "not loaded: run 'modprobe %s'", t->fs->module);
+	else if (rec->fs_registered == 0)
+		row(out, fs->name, "not loaded: run 'modprobe %s'", fs->module);
 	else
-		row(out, name, "not asked (start-up stopped before)");
+		row(out, fs->name, "not asked (start-up stopped before)");
 }
 
-static void print_plan(FILE *out, const struct tracer *t)
+static void print_plan(FILE *out, const struct fs_table *fs,
+		       const struct tracer_record *rec)
 {
-	const struct tracer_record *rec = &t->rec;
-	struct obj_map *h;
-
-	if (rec->progs_loaded) {
-		h = bpf_obj_find_map((struct bpf_obj *)&t->obj, "hist");
+	if (rec->progs_loaded)
 		row(out, "bpf programs", "yes: %u programs patched and verified as a run loads them, %zu maps (histograms in a %s map%s)",
-		    rec->progs_loaded, t->obj.nr_maps,
-		    h ? map_type_name(h->def.type) : "?",
-		    t->load.names_ok ? ", named" :
-		    ", unnamed: kernel before 4.15");
-	}
+		    rec->progs_loaded, rec->nr_maps, rec->hist_type,
+		    rec->names_ok ? ", named" : ", unnamed: kernel before 4.15");
 	if (rec->read_path[0])
 		row(out, "read path", "%s", rec->read_path);
 	if (rec->addresses[0])
 		row(out, "kprobes", "%s", rec->addresses);
 	if (rec->fops[0])
-		row(out, t->fs->fops_symbol, "%s", rec->fops);
+		row(out, fs->fops_symbol, "%s", rec->fops);
 	if (rec->planned) {
-		row(out, "attach path", "%s",
-		    plan_path_name(rec->attach.path));
+		row(out, "attach path", "%s", plan_path_name(rec->attach.path));
 		row(out, "", "%s", rec->attach.why);
 	} else {
 		row(out, "attach path", "none");
@@ -126,24 +118,30 @@ static void print_plan(FILE *out, const struct tracer *t)
 int check_run(FILE *out, const struct tracer_config *cfg)
 {
 	struct errbuf eb = { "" };
-	struct tracer t;
+	const struct tracer_record *rec;
+	struct tracer *t = tracer_new();
 	struct utsname u;
 	int err;
 
+	if (!t) {
+		fprintf(stderr, "ext4dist: out of memory\n");
+		return 1;
+	}
 	uname(&u);
 	row(out, "kernel", "%s", u.release);
 	check_kern_version(out);
-	err = tracer_start(&t, cfg, &eb);
-	if (err == -EPERM && !t.actx_ready) {
+	err = tracer_start(t, cfg, &eb);
+	rec = tracer_record(t);
+	if (!rec->privileged) {
 		row(out, "privileges", "no: run as root (or with CAP_BPF and CAP_PERFMON)");
 	} else {
 		row(out, "privileges", "yes");
-		tracer_probe_rest(&t, cfg->filesystems_path);
-		print_caps(out, &t);
-		print_fs(out, &t);
-		print_plan(out, &t);
+		tracer_probe_rest(t, cfg->filesystems_path);
+		print_caps(out, rec);
+		print_fs(out, cfg->fs, rec);
+		print_plan(out, cfg->fs, rec);
 	}
-	tracer_stop(&t);
+	tracer_free(t);
 	if (err) {
 		row(out, "verdict", "ext4dist cannot trace here: %s",
 		    eb.msg[0] ? eb.msg : strerror(-err));

@@ -192,7 +192,7 @@ static void fill_report(struct report *r, const struct tracer *t,
 	r->extended = a->extended;
 	r->interval = a->interval != 0;
 	r->when = time(NULL);
-	r->ops_mask = t->ops_mask;
+	r->ops_mask = tracer_ops_mask(t);
 }
 
 /* Adds one drain to the numbers of a report (the last one takes several). */
@@ -305,7 +305,7 @@ int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 	int err;
 
 	/* JSON keeps stdout parseable: the banner goes to stderr there. */
-	fprintf(a->json ? stderr : out, "%s\n", t->fs->banner);
+	fprintf(a->json ? stderr : out, "%s\n", tracer_fs(t)->banner);
 	fflush(out);
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	for (;;) {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "loader/loader.h"
-#include "tool/tracer.h"
+#include "tool/tracer_priv.h"
 
 static void add_hist(struct op_hist *dst, const struct op_hist *src)
 {

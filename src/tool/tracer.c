@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/tracer.h"
+#include "tool/tracer_priv.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -120,6 +120,8 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 	}
 	c->state = err ? CAP_NO : CAP_YES;
 	snprintf(c->why, sizeof(c->why), "%s", why.msg);
+	if (id == CAP_PMU && !err)
+		t->rec.pmu_type = t->actx.pmu_type;
 }
 
 static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
@@ -462,26 +464,27 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 	return 0;
 }
 
-int tracer_start(struct tracer *t, const struct tracer_config *cfg,
+static int start(struct tracer *t, const struct tracer_config *cfg,
 		 struct errbuf *eb)
 {
 	int err;
 
-	memset(t, 0, sizeof(*t));
 	t->fs = cfg->fs;
 	t->ops_mask = cfg->ops_mask;
 	t->pretend = cfg->pretend;
-	t->calls_fd = t->hist_fd = t->ctl_fd = -1;
-	t->multi_fd[0] = t->multi_fd[1] = -1;
-	t->rec.fs_registered = -ENOENT;
 	if (privileges_check())
 		return errbuf_set(eb, -EPERM,
 				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
+	t->rec.privileged = 1;
 	attach_ctx_init(&t->actx, TOOL_NAME, cfg->sysfs_kprobe, cfg->tracefs);
 	t->actx_ready = 1;
 	err = load_object(t, cfg, eb);
 	if (err)
 		return err;
+	t->rec.nr_maps = t->obj.nr_maps;
+	t->rec.hist_type = map_type_name(bpf_obj_find_map(&t->obj,
+							  "hist")->def.type);
+	t->rec.names_ok = t->load.names_ok;
 	err = decide_attach(t, cfg, eb);
 	if (err)
 		return err;
@@ -509,6 +512,60 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	if (t->rec.attach.path == ATTACH_MULTI)
 		return attach_multi(t, eb);
 	return attach_kprobes(t, cfg, eb);
+}
+
+/* Nothing open: what tracer_stop() finds after any failure. */
+static void init(struct tracer *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->calls_fd = t->hist_fd = t->ctl_fd = -1;
+	t->multi_fd[0] = t->multi_fd[1] = -1;
+	t->rec.fs_registered = -ENOENT;
+	t->rec.pmu_type = -1;
+}
+
+struct tracer *tracer_new(void)
+{
+	struct tracer *t = malloc(sizeof(*t));
+
+	if (t)
+		init(t);
+	return t;
+}
+
+void tracer_free(struct tracer *t)
+{
+	if (!t)
+		return;
+	tracer_stop(t);
+	free(t);
+}
+
+int tracer_start(struct tracer *t, const struct tracer_config *cfg,
+		 struct errbuf *eb)
+{
+	int err;
+
+	init(t);
+	err = start(t, cfg, eb);
+	t->rec.verifier_log = t->load.verifier_log && t->load.verifier_log[0] ?
+			      t->load.verifier_log : NULL;
+	return err;
+}
+
+const struct tracer_record *tracer_record(const struct tracer *t)
+{
+	return &t->rec;
+}
+
+const struct fs_table *tracer_fs(const struct tracer *t)
+{
+	return t->fs;
+}
+
+unsigned int tracer_ops_mask(const struct tracer *t)
+{
+	return t->ops_mask;
 }
 
 void tracer_probe_rest(struct tracer *t, const char *filesystems_path)

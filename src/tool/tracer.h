@@ -40,7 +40,13 @@ struct tracer_record {
 	struct attach_choice attach;	/* the attach path taken */
 	int planned;			/* attach decided */
 	int fs_registered;		/* 1, 0, or -errno */
+	int privileged;			/* privileges were enough */
+	int pmu_type;			/* the kprobe PMU's perf type, or -1 */
 	unsigned int progs_loaded;	/* programs through the verifier */
+	size_t nr_maps;			/* maps created */
+	const char *hist_type;		/* "percpu_array", or "array" before 4.6 */
+	int names_ok;			/* maps and programs have names (4.15+) */
+	const char *verifier_log;	/* of a refused program, else NULL */
 	char tracing_dir[300];		/* where tracefs was found */
 	char read_path[256];		/* how reads are traced, and why */
 	char addresses[768];		/* kprobes by address or by name */
@@ -48,41 +54,22 @@ struct tracer_record {
 	char missing[256];		/* an operation this kernel lacks */
 };
 
-struct tracer {
-	const struct fs_table *fs;
-	unsigned int ops_mask;
-	unsigned int pretend;		/* bit per enum args_pretend */
-	struct bpf_obj obj;
-	struct obj_load_state load;
-	struct obj_load_opts lo;
-	struct attach_ctx actx;
-	int actx_ready;
-	const struct attach_ops *ops;
-	struct probe_link links[2 * NR_OPS];
-	unsigned int nr_links;
-	int multi_fd[2];		/* kprobe_multi links: return, entry */
-	int calls_fd, hist_fd, ctl_fd;
-	int percpu;			/* calls and hist are per-CPU maps */
-	int ncpus;
-	unsigned int epoch;		/* the hist buffer in use: epoch & 1 */
-	void *scratch;			/* one map value per possible CPU */
-	struct op_calls calls_seen[NR_OPS];	/* entry counts at the last drain */
-	struct op_hist returns[NR_OPS];		/* every drained buffer, summed */
-	int stale_removed;		/* stale events removed at start */
-	/*
-	 * The module's functions by address, where its file is the build
-	 * the kernel loaded: names[i] at addrs[i] when found[i].
-	 */
-	const char *fn_names[NR_OPS + 1];
-	unsigned long long fn_addrs[NR_OPS + 1];
-	int fn_found[NR_OPS + 1];
-	unsigned int nr_fn;		/* 0: every probe by name */
-	struct tracer_record rec;
-};
+/* Private: tool/tracer_priv.h.  tracer_new() makes one. */
+struct tracer;
+
+
+/* An empty tracer, or NULL without memory. */
+struct tracer *tracer_new(void);
+/* tracer_stop() and the memory. */
+void tracer_free(struct tracer *t);
 
 /* Everything up to attached probes.  On failure, eb says why. */
 int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 		 struct errbuf *eb);
+/* What start-up found and decided (for --check, and errors). */
+const struct tracer_record *tracer_record(const struct tracer *t);
+const struct fs_table *tracer_fs(const struct tracer *t);
+unsigned int tracer_ops_mask(const struct tracer *t);
 /*
  * Probes, for --check, what start-up did not need to know; the decision
  * is not touched.

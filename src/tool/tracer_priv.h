@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracer's own state: for tracer.c and tally.c only.  Everyone else
+ * uses tool/tracer.h.
+ */
+#ifndef EXT4DIST_TOOL_TRACER_PRIV_H
+#define EXT4DIST_TOOL_TRACER_PRIV_H
+
+#include "tool/tracer.h"
+
+struct tracer {
+	const struct fs_table *fs;
+	unsigned int ops_mask;
+	unsigned int pretend;		/* bit per enum args_pretend */
+	struct bpf_obj obj;
+	struct obj_load_state load;
+	struct obj_load_opts lo;
+	struct attach_ctx actx;
+	int actx_ready;
+	const struct attach_ops *ops;
+	struct probe_link links[2 * NR_OPS];
+	unsigned int nr_links;
+	int multi_fd[2];		/* kprobe_multi links: return, entry */
+	int calls_fd, hist_fd, ctl_fd;
+	int percpu;			/* calls and hist are per-CPU maps */
+	int ncpus;
+	unsigned int epoch;		/* the hist buffer in use: epoch & 1 */
+	void *scratch;			/* one map value per possible CPU */
+	struct op_calls calls_seen[NR_OPS];	/* entry counts at the last drain */
+	struct op_hist returns[NR_OPS];		/* every drained buffer, summed */
+	int stale_removed;		/* stale events removed at start */
+	/*
+	 * The module's functions by address, where its file is the build
+	 * the kernel loaded: names[i] at addrs[i] when found[i].
+	 */
+	const char *fn_names[NR_OPS + 1];
+	unsigned long long fn_addrs[NR_OPS + 1];
+	int fn_found[NR_OPS + 1];
+	unsigned int nr_fn;		/* 0: every probe by name */
+	struct tracer_record rec;
+};
+
+#endif
