@@ -232,6 +232,14 @@ counts() {
 	}' "$1"
 }
 
+# warned FILE: what ext4dist's "warning: in this interval ..." lines on
+# stderr (FILE) add up to: "N missed probe hits, M calls without a start
+# record".
+warned() {
+	sed -n 's/^ext4dist: warning: in this interval the kernel missed \([0-9][0-9]*\) probe hits* .* and \([0-9][0-9]*\) calls* lost .*/\1 \2/p' "$1" |
+		awk '{ m += $1; l += $2 } END { printf "%d missed probe hits, %d calls without a start record\n", m, l }'
+}
+
 # format_errors FILE: lines of a histogram section that are not BCC's
 # format (header "     usecs               : count     distribution",
 # rows "%10d -> %-10d : %-8d |%-40s|").
