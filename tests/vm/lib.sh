@@ -68,7 +68,12 @@ vm_series_kind() {
 # vm_series_source SERIES: the same in words, for SKIP and FAIL lines.
 vm_series_source() {
 	case $(vm_series_kind "$1") in
-	vanilla) echo "the prebuilt vanilla-$1.N.bzImage (none in \$EXT4DIST_OLD_KERNELS, <top>/../shared/kernels or /work/shared/kernels)" ;;
+	vanilla)
+		if [ -n "${EXT4DIST_OLD_KERNELS:-}" ]; then
+			echo "the prebuilt vanilla-$1.N.bzImage (none in EXT4DIST_OLD_KERNELS=$EXT4DIST_OLD_KERNELS)"
+		else
+			echo "the prebuilt vanilla-$1.N.bzImage (none in $VM_TOP/../shared/kernels or /work/shared/kernels; EXT4DIST_OLD_KERNELS names another directory)"
+		fi ;;
 	bullseye) echo "the Debian bullseye $1 kernel package" ;;
 	*) echo "the Debian $1 kernel package" ;;
 	esac
