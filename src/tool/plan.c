@@ -74,7 +74,7 @@ static int tracefs_sized(const struct attach_want *w,
 	}
 	if (w->maxactive)
 		return errbuf_set(eb, -EOPNOTSUPP,
-				  "--maxactive: this kernel's kprobe_events cannot size return probes (%s; \"rN:\" arrived in 4.12)",
+				  "--maxactive: return probes cannot be sized here: %s",
 				  caps->c[CAP_MAXACTIVE].why);
 	snprintf(text, sizeof(text), "%s; the kernel's own number of return probes (%s)",
 		 why, caps->c[CAP_MAXACTIVE].why);

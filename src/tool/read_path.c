@@ -82,85 +82,165 @@ int read_path_find_fop_offset(const struct open_scan *scan, unsigned int word,
 	return hits > 1 ? -EEXIST : off;
 }
 
-static int is_fs_mount(const struct fs_table *fs, const char *type)
+/*
+ * Where the f_op offset can be seen: the directories of some file system,
+ * under a probe on their ->release.  The file system's own come first
+ * (their f_op checks the symbol source, beside the address looked up);
+ * with none of it mounted, the kernel's simple directories (libfs) of
+ * tracefs and debugfs, which every kernel since 4.1 has: their roots are
+ * filled by simple_fill_super, with simple_dir_operations as i_fop.
+ */
+struct scan_source {
+	const char *const *mount_types;
+	const char *release;		/* the directories' ->release */
+	const char *dir_fops_symbol;	/* their f_op */
+	int tracing_dir;		/* also the tracing dir ext4dist holds */
+};
+
+static const char *const simple_dir_mounts[] = { "tracefs", "debugfs", NULL };
+
+static const struct scan_source simple_dirs = {
+	.mount_types = simple_dir_mounts,
+	.release = "dcache_dir_close",
+	.dir_fops_symbol = "simple_dir_operations",
+	.tracing_dir = 1,
+};
+
+static int is_mount_of(const struct scan_source *src, const char *type)
 {
 	const char *const *t;
 
-	for (t = fs->mount_types; *t; t++)
+	for (t = src->mount_types; *t; t++)
 		if (strcmp(*t, type) == 0)
 			return 1;
 	return 0;
 }
 
+/* Opens and closes dir (relative to at), then reads what the probe saw. */
+static int scan_one(int at, const char *dir, int map_fd,
+		    struct open_scan *scan)
+{
+	unsigned int key = 0;
+	int fd;
+
+	fd = openat(at, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC |
+		    O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		vlog(1, "f_op discovery: cannot open %s: %s", dir,
+		     strerror(errno));
+		return -errno;
+	}
+	close(fd);
+	if (bpf_map_lookup(map_fd, &key, scan) == 0 && scan->file_ptr)
+		return 0;
+	return -ENOENT;
+}
+
 /*
- * Opens and closes the root directory of each mount of the file system in
- * turn, until the scan probe has run (the close runs ->release before
- * close() returns to us): a directory, read-only, never through a
- * symbolic link, so nothing is created, changed or set off.  Fills *scan;
- * which names the mount.  -ENOENT when no close ran the probe.
+ * Opens and closes the root directory of each mount of the source's file
+ * systems in turn (then the tracing dir, where the source allows), until
+ * the scan probe has run (the close runs ->release before close() returns
+ * to us): a directory, read-only, never through a symbolic link, so
+ * nothing is created, changed or set off.  Fills *scan; which names the
+ * directory.  -ENOENT when no close ran the probe.
  */
-static int scan_mount_roots(const struct read_path_env *env, int map_fd,
-			    struct open_scan *scan, char *which, size_t len,
-			    unsigned int *tried)
+static int scan_dirs(const struct read_path_env *env,
+		     const struct scan_source *src, int map_fd,
+		     struct open_scan *scan, char *which, size_t len,
+		     unsigned int *tried)
 {
 	FILE *mounts = setmntent(env->mounts_path ? env->mounts_path :
 				 "/proc/self/mounts", "re");
 	struct mntent *me;
-	unsigned int key = 0;
 	int err = -ENOENT;
 
 	if (!mounts)
 		return -errno;
 	while (err && (me = getmntent(mounts)) != NULL) {
-		int fd;
-
-		if (!is_fs_mount(env->fs, me->mnt_type))
+		if (!is_mount_of(src, me->mnt_type))
 			continue;
 		(*tried)++;
-		fd = open(me->mnt_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			  O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-		if (fd < 0) {
-			vlog(1, "f_op discovery: cannot open %s: %s",
-			     me->mnt_dir, strerror(errno));
-			continue;
-		}
-		close(fd);
-		if (bpf_map_lookup(map_fd, &key, scan) == 0 && scan->file_ptr) {
+		if (scan_one(AT_FDCWD, me->mnt_dir, map_fd, scan) == 0) {
 			snprintf(which, len, "%s", me->mnt_dir);
 			err = 0;
 		}
 	}
 	endmntent(mounts);
+	if (err && src->tracing_dir && env->tracing_fd >= 0) {
+		(*tried)++;
+		if (scan_one(env->tracing_fd, ".", map_fd, scan) == 0) {
+			snprintf(which, len, "%s", env->tracing_dir);
+			err = 0;
+		}
+	}
 	return err;
 }
 
-/* The f_op offset, and the f_op value the directory showed. */
-static int discover_fop_offset(const struct read_path_env *env,
-			       unsigned long long *dir_fop, struct errbuf *eb)
+/* Under a probe on src's ->release: the scan, or -ENOENT. */
+static int scan_source(const struct read_path_env *env,
+		       const struct scan_source *src, int map_fd,
+		       struct open_scan *scan, char *which, size_t len,
+		       unsigned int *tried, struct errbuf *eb)
 {
-	struct obj_map *m = bpf_obj_find_map(env->obj, "open_scan");
 	struct probe_link link = { .perf_fd = -1 };
+	int err;
+
+	err = env->attach_scan(env->arg, src->release, &link, eb);
+	if (err)
+		return err;
+	err = scan_dirs(env, src, map_fd, scan, which, len, tried);
+	env->detach_scan(env->arg, &link);
+	return err;
+}
+
+/*
+ * The f_op offset, the f_op value the directory showed, and which source
+ * showed it.
+ */
+static int discover_fop_offset(const struct read_path_env *env,
+			       unsigned long long *dir_fop,
+			       const struct scan_source **used,
+			       struct errbuf *eb)
+{
+	const struct scan_source own = {
+		.mount_types = env->fs->mount_types,
+		.release = env->fs->dir_release,
+		.dir_fops_symbol = env->fs->dir_fops_symbol,
+	};
+	struct obj_map *m = bpf_obj_find_map(env->obj, "open_scan");
 	struct open_scan scan;
 	struct errbuf why = { "" };
 	char which[512] = "";
-	unsigned int tried = 0;
+	unsigned int tried = 0, simple = 0;
 	int err, off;
 
 	if (!m)
 		return errbuf_set(eb, -EINVAL,
 				  "BPF object lacks the f_op discovery map open_scan");
-	err = env->attach_scan(env->arg, env->fs->dir_release, &link, eb);
+	*used = NULL;
+	err = scan_source(env, &own, m->fd, &scan, which, sizeof(which),
+			  &tried, eb);
+	if (err == -ENOENT && tried)
+		return errbuf_set(eb, err,
+				  "cannot discover where struct file keeps f_op: opening and closing the root directory of %u mounted %s file system%s did not run %s",
+				  tried, env->fs->name, tried == 1 ? "" : "s",
+				  env->fs->dir_release);
+	if (err == -ENOENT) {
+		/* Nothing of its own mounted (yet): the kernel's. */
+		vlog(1, "f_op discovery: no %s file system is mounted: through the directories of tracefs or debugfs instead",
+		     env->fs->name);
+		*used = &simple_dirs;
+		err = scan_source(env, &simple_dirs, m->fd, &scan, which,
+				  sizeof(which), &simple, eb);
+		if (err == -ENOENT)
+			return errbuf_set(eb, err,
+					  "cannot discover where struct file keeps f_op: no %s file system is mounted, and %s: mount one first, or use the default read path",
+					  env->fs->name, simple ?
+					  "closing a directory of tracefs or debugfs did not run dcache_dir_close" :
+					  "neither tracefs nor debugfs is there to look at instead");
+	}
 	if (err)
 		return err;
-	err = scan_mount_roots(env, m->fd, &scan, which, sizeof(which),
-			       &tried);
-	env->detach_scan(env->arg, &link);
-	if (err)
-		return errbuf_set(eb, err,
-				  "cannot discover where struct file keeps f_op: opening and closing the root directory of %u mounted %s file system%s did not run %s%s",
-				  tried, env->fs->name, tried == 1 ? "" : "s",
-				  env->fs->dir_release,
-				  tried ? "" : " (mount one, or use the default read path)");
 	off = read_path_find_fop_offset(&scan, sizeof(void *), dir_fop, &why);
 	if (off == -EEXIST)
 		return errbuf_set(eb, off,
@@ -171,7 +251,8 @@ static int discover_fop_offset(const struct read_path_env *env,
 				  "cannot discover where struct file keeps f_op: closing %s showed no word of struct file that struct inode holds too",
 				  which);
 	vlog(1, "f_op discovered at offset %d of struct file (by opening and closing %s under a probe on %s: f_op 0x%llx, as inode->i_fop)",
-	     off, which, env->fs->dir_release, *dir_fop);
+	     off, which, *used ? (*used)->release : env->fs->dir_release,
+	     *dir_fop);
 	return off;
 }
 
@@ -181,23 +262,24 @@ static int discover_fop_offset(const struct read_path_env *env,
  * System.map, a module file of another build, fail here).
  */
 static int accept(const struct read_path_env *env, const char *source,
+		  const char *const *names,
 		  const unsigned long long *addr, const int *found,
 		  unsigned long long dir_fop, unsigned long long *fops,
 		  char *what, size_t len, struct errbuf *why)
 {
 	if (!found[0] || !found[1])
 		return errbuf_set(why, -ENOENT, "%s: no %s", source,
-				  env->fs->fops_symbol);
+				  names[found[0] ? 1 : 0]);
 	if (addr[1] != dir_fop)
 		return errbuf_set(why, -ESTALE,
 				  "%s: %s at 0x%llx, but the kernel's is 0x%llx: not the running kernel's",
-				  source, env->fs->dir_fops_symbol, addr[1],
+				  source, names[1], addr[1],
 				  dir_fop);
 	*fops = addr[0];
 	snprintf(what, len, "%s = 0x%llx from %s", env->fs->fops_symbol,
 		 addr[0], source);
 	vlog(1, "%s found in %s: 0x%llx (%s 0x%llx agrees with the probe)",
-	     env->fs->fops_symbol, source, addr[0], env->fs->dir_fops_symbol,
+	     env->fs->fops_symbol, source, addr[0], names[1],
 	     addr[1]);
 	return 0;
 }
@@ -230,7 +312,7 @@ static int from_kallsyms(const struct read_path_env *env, const char *path,
 		return errbuf_set(why, -ENOENT,
 				  "no %s in %s (the kernel should be built with CONFIG_KALLSYMS_ALL)",
 				  env->fs->fops_symbol, path);
-	return accept(env, path, addr, found, dir_fop, fops, what, len, why);
+	return accept(env, path, names, addr, found, dir_fop, fops, what, len, why);
 }
 
 static int from_sysmap(const struct read_path_env *env,
@@ -256,7 +338,7 @@ static int from_sysmap(const struct read_path_env *env,
 				found, why);
 	if (n < 0)
 		return n;
-	return accept(env, path, addr, found, dir_fop, fops, what, len, why);
+	return accept(env, path, names, addr, found, dir_fop, fops, what, len, why);
 }
 
 static int from_module(const struct read_path_env *env,
@@ -284,16 +366,15 @@ static int from_module(const struct read_path_env *env,
 	if (n < 0)
 		return n;
 	snprintf(source, sizeof(source), "%s plus %s", ko, sections);
-	return accept(env, source, addr, found, dir_fop, fops, what, len, why);
+	return accept(env, source, names, addr, found, dir_fop, fops, what, len, why);
 }
 
 /* The address of the files' f_op, from the first source that agrees. */
 static int fops_address(const struct read_path_env *env,
-			unsigned long long dir_fop, unsigned long long *fops,
+			const char *dir_fops_symbol, unsigned long long dir_fop, unsigned long long *fops,
 			char *what, size_t len, struct errbuf *eb)
 {
-	const char *names[2] = { env->fs->fops_symbol,
-				 env->fs->dir_fops_symbol };
+	const char *names[2] = { env->fs->fops_symbol, dir_fops_symbol };
 	const char *kpath = env->kallsyms_path ? env->kallsyms_path :
 						 KALLSYMS_PATH;
 	struct errbuf map = { "" }, ks = { "" }, mod = { "" };
@@ -321,14 +402,17 @@ static int fops_address(const struct read_path_env *env,
 int read_path_prepare_generic(const struct read_path_env *env, char *what,
 			      size_t what_len, struct errbuf *eb)
 {
+	const struct scan_source *src;
 	unsigned long long fops, dir_fop = 0;
 	size_t used;
 	int err, off;
 
-	off = discover_fop_offset(env, &dir_fop, eb);
+	off = discover_fop_offset(env, &dir_fop, &src, eb);
 	if (off < 0)
 		return off;
-	err = fops_address(env, dir_fop, &fops, what, what_len, eb);
+	err = fops_address(env, src ? src->dir_fops_symbol :
+			   env->fs->dir_fops_symbol, dir_fop, &fops, what,
+			   what_len, eb);
 	if (err)
 		return err;
 	used = strlen(what);

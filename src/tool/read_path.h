@@ -29,15 +29,17 @@ struct read_path_env {
 	int kallsyms_no_data;		/* --pretend=no-kallsyms-data */
 	const char *sysmap_path;	/* NULL = /boot/System.map-$(uname -r) */
 	const char *mounts_path;	/* NULL = /proc/self/mounts */
+	int tracing_fd;			/* the tracing dir held, -1 if none */
+	const char *tracing_dir;	/* its name, for messages */
 };
 
 /*
  * Finds both numbers and patches them into the programs.  The offset comes
  * from opening and closing, under a probe on the file system's directory
  * ->release, the root directory of a mounted file system of that type:
- * nothing is
- * created or changed on it, and any mount will do (empty, read-only, deep
- * in the tree).  The address comes from --fops-addr, System.map, kallsyms
+ * nothing is created or changed on it, and any mount will do (empty,
+ * read-only, deep in the tree).  With none mounted, a directory of tracefs
+ * or debugfs under a probe on libfs's dcache_dir_close serves instead.  The address comes from --fops-addr, System.map, kallsyms
  * or the module file, each checked against what the probe saw.  what gets
  * one line saying where each came from.
  */

@@ -226,12 +226,11 @@ static int addr_of(const struct tracer *t, const char *func,
 	return 0;
 }
 
-/* Loads and attaches one kind of probe on func. */
-static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
-		      const char *variant, struct probe_link *link,
-		      struct errbuf *eb)
+/* Loads p and attaches it as one kind of probe on func. */
+static int attach_prog(struct tracer *t, struct obj_prog *p,
+		       enum probe_kind kind, const char *func,
+		       struct probe_link *link, struct errbuf *eb)
 {
-	struct obj_prog *p = bpf_obj_find_prog(&t->obj, kind, func, variant);
 	struct probe_spec spec = {
 		.kind = kind,
 		.func = func,
@@ -239,11 +238,6 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 	};
 	int err;
 
-	if (!p)
-		return errbuf_set(eb, -ENOENT,
-				  "BPF object has no %s program for %s",
-				  kind == PROBE_RETURN ? "kretprobe" : "kprobe",
-				  func);
 	if (addr_of(t, func, &spec.addr))
 		return errbuf_set(eb, -ENOENT,
 				  "kernel function %s does not exist (not in the %s module's symbols)",
@@ -261,6 +255,20 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 	return err;
 }
 
+/* Loads and attaches the program for one kind of probe on func. */
+static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
+		      struct probe_link *link, struct errbuf *eb)
+{
+	struct obj_prog *p = bpf_obj_find_prog(&t->obj, kind, func, NULL);
+
+	if (!p)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no %s program for %s",
+				  kind == PROBE_RETURN ? "kretprobe" : "kprobe",
+				  func);
+	return attach_prog(t, p, kind, func, link, eb);
+}
+
 /*
  * Return probe first: a return without a recorded entry is ignored, while
  * an entry whose return probe is not there yet would stay in the map.
@@ -269,12 +277,12 @@ static int attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
 {
 	int err;
 
-	err = attach_one(t, PROBE_RETURN, func, NULL, &t->links[t->nr_links],
+	err = attach_one(t, PROBE_RETURN, func, &t->links[t->nr_links],
 			 eb);
 	if (err)
 		return err;
 	t->nr_links++;
-	err = attach_one(t, PROBE_ENTRY, func, NULL, &t->links[t->nr_links],
+	err = attach_one(t, PROBE_ENTRY, func, &t->links[t->nr_links],
 			 eb);
 	if (err) {
 		t->nr_links--;
@@ -285,13 +293,28 @@ static int attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
 	return 0;
 }
 
+/*
+ * The f_op scan program: its section names the file system's directory
+ * ->release, but read_path.c may put it on libfs's instead.
+ */
+static struct obj_prog *scan_prog(struct tracer *t)
+{
+	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY, t->fs->dir_release,
+				 "scan_release");
+}
+
 /* A short-lived probe for read_path.c's f_op discovery. */
 static int attach_scan(void *arg, const char *func, struct probe_link *link,
 		       struct errbuf *eb)
 {
 	struct tracer *t = arg;
+	struct obj_prog *p = scan_prog(t);
 
-	return attach_one(t, PROBE_ENTRY, func, "scan_release", link, eb);
+	if (!p)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no f_op scan program for %s",
+				  t->fs->dir_release);
+	return attach_prog(t, p, PROBE_ENTRY, func, link, eb);
 }
 
 static void detach_scan(void *arg, struct probe_link *link)
@@ -300,9 +323,7 @@ static void detach_scan(void *arg, struct probe_link *link)
 
 	probe_detach(&t->actx, link);
 	/* Needed once: the program goes with its probe. */
-	bpf_obj_unload_prog(bpf_obj_find_prog(&t->obj, PROBE_ENTRY,
-					      t->fs->dir_release,
-					      "scan_release"));
+	bpf_obj_unload_prog(scan_prog(t));
 }
 
 static int attach_generic_read(struct tracer *t,
@@ -318,6 +339,8 @@ static int attach_generic_read(struct tracer *t,
 		.fops_addr = cfg->fops_addr,
 		.kallsyms_path = cfg->kallsyms_path,
 		.kallsyms_no_data = pretending(t, PRETEND_NO_KALLSYMS_DATA),
+		.tracing_fd = t->actx.tf.dir[0] ? t->actx.tf.dirfd : -1,
+		.tracing_dir = t->actx.tf.dir,
 	};
 	int err;
 

@@ -15,7 +15,9 @@
  *       N times: fork+exec CMD with stdout on a pipe, time to the banner
  *       line, VmHWM then, SIGINT, time to exit, ru_maxrss, and system calls
  *       made (counted in the kernel by a raw_syscalls:sys_enter perf
- *       counter on the child, enabled at exec).
+ *       counter on the child, enabled at exec; -1 on kernels without
+ *       syscall tracepoints).  CMD is ext4dist, or tests/bench/bench_floor
+ *       (the same probes without BPF: the floor).
  *   bench_probe profile [--period NS] [--top N] [--tag T] [--touch F] -- CMD
  *       samples CMD's task clock with kernel call chains from exec to the
  *       banner, then from SIGINT to its exit: top symbols, self and
@@ -420,20 +422,30 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Rss from smaps_rollup: a page-table walk, exact even where VmHWM lags. */
+/*
+ * Rss from smaps_rollup: a page-table walk, exact even where VmHWM lags;
+ * before 4.14 (no smaps_rollup) the sum of the mappings' Rss in smaps.
+ */
 static long smaps_rss_kb(int pid)
 {
 	char path[64], line[256];
 	long v = -1;
 	FILE *f;
+	int rollup = 1;
 
 	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
 	f = fopen(path, "r");
+	if (!f) {
+		rollup = 0;
+		snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
+		f = fopen(path, "r");
+	}
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "Rss:", 4))
-			v = atol(line + 4);
+			v = rollup ? atol(line + 4) :
+				     (v < 0 ? 0 : v) + atol(line + 4);
 	fclose(f);
 	return v;
 }
@@ -1141,7 +1153,7 @@ static void on_sig(int sig)
 	(void)sig;
 }
 
-/* The floor for start-up: a static program that prints the banner. */
+/* The cost of exec alone: a static program that prints the banner. */
 static int cmd_banner(void)
 {
 	struct sigaction sa;

@@ -37,6 +37,8 @@ $1 == "run" { kv(); R = V["name"]; if (R != "host") RUNS[++nruns] = R; next }
 $1 == "env" { kv(); for (k in V) ENV[R, k] = V[k]; next }
 $1 == "host" { kv(); for (k in V) HOST[k] = V[k]; next }
 $1 == "error" { ERRORS[++nerr] = R ": " $0; next }
+$1 == "skip" { SKIPS[R] = SKIPS[R] "  not measured: " substr($0, 6) "\n"; next }
+$1 == "floor" { kv(); FLOOR[R] = V["how"] " " V["functions"]; next }
 $1 == "op" {
 	kv()
 	if (!((V["name"]) in OPSEEN)) { OPSEEN[V["name"]] = 1; OPS[++nops] = V["name"] }
@@ -80,20 +82,25 @@ function run_modes(R, M,   n) {
 	return n
 }
 
-function tables(R, title,   i, j, o, u, p, t, pr, m, n, bcc, M, nm, v) {
+function tables(R, title,   i, j, o, u, p, t, pr, m, n, bcc, M, nm, v, fl, rss) {
 	print ""
 	print "=== " title
 	printf "kernel %s, %s CPU, clocksource %s, bpf_jit_enable %s, bpf_stats_enabled %s, %s ftrace-able functions\n",
 		ENV[R, "kernel"], ENV[R, "cpus"], ENV[R, "clocksource"],
 		ENV[R, "bpf_jit_enable"], ENV[R, "bpf_stats_enabled"], ENV[R, "ftrace_functions"]
 
+	printf "%s", SKIPS[R]
+
 	print ""
 	nm = run_modes(R, M)
-	print "1. Workload, ns per operation (median of rounds), traced / untraced"
-	printf "%-12s %12s", "operation", "untraced"
-	for (j = 1; j <= nm; j++) printf " %12s %8s", M[j], "ratio"
-	printf "\n"
-	for (i = 1; i <= nops; i++) {
+	if (nops == 0) print "1. Workload: not measured in this run"
+	else print "1. Workload, ns per operation (median of rounds), traced / untraced"
+	if (nops > 0) {
+		printf "%-12s %12s", "operation", "untraced"
+		for (j = 1; j <= nm; j++) printf " %12s %8s", M[j], "ratio"
+		printf "\n"
+	}
+	for (i = 1; i <= nops && nops > 0; i++) {
 		o = OPS[i]
 		u = opns(R, "untraced", o)
 		printf "%-12s %12.0f", o, u
@@ -102,10 +109,13 @@ function tables(R, title,   i, j, o, u, p, t, pr, m, n, bcc, M, nm, v) {
 	}
 
 	print ""
-	print "2. ext4dist's own programs: kernel bpf_stats run_time_ns / run_cnt (median of rounds)"
-	printf "%-34s", "probe"
-	for (j = 1; j <= nm; j++) printf " %10s", M[j] " ns"
-	printf " %10s %7s %6s\n", "runs", "insns", "JIT B"
+	if (nprobes == 0) print "2. ext4dist's own programs: not measured in this run"
+	else {
+		print "2. ext4dist's own programs: kernel bpf_stats run_time_ns / run_cnt (median of rounds)"
+		printf "%-34s", "probe"
+		for (j = 1; j <= nm; j++) printf " %10s", M[j] " ns"
+		printf " %10s %7s %6s\n", "runs", "insns", "JIT B"
+	}
 	for (i = 1; i <= nprobes; i++) {
 		pr = PROBES[i]
 		printf "%-34s", pr
@@ -119,17 +129,21 @@ function tables(R, title,   i, j, o, u, p, t, pr, m, n, bcc, M, nm, v) {
 	}
 
 	print ""
-	print "3. Start-up (median of runs) and footprint (largest)"
-	printf "%-8s %10s %10s %10s %12s %12s %9s\n", "mode", "to banner", "to output", "to exit", "syscalls<=b", "syscalls all", "peak RSS"
+	print "3. Start-up (median of runs) and footprint (largest); vs floor = to banner / the floor's"
+	if (FLOOR[R] != "") print "   floor: the same probes without BPF, " FLOOR[R]
+	fl = ((R, "floor", "banner_ms") in S) ? S[R, "floor", "banner_ms"] + 0 : 0
+	printf "%-8s %10s %9s %10s %10s %12s %12s %9s\n", "mode", "to banner", "vs floor", "to output", "to exit", "syscalls<=b", "syscalls all", "peak RSS"
 	for (i = 1; i <= nsm; i++) {
 		m = SMODES[i]
 		if (!((R, m, "banner_ms") in S)) continue
 		rss = S[R, m, "rss_kb"] + 0; if (S[R, m, "maxrss_kb"] + 0 > rss) rss = S[R, m, "maxrss_kb"] + 0
-		printf "%-8s %8.1fms %8.1fms %8.1fms %12s %12s %6d KiB\n", m, S[R, m, "banner_ms"], S[R, m, "output_ms"],
+		printf "%-8s %8.1fms %8s %8.1fms %8.1fms %12s %12s %6d KiB\n", m, S[R, m, "banner_ms"],
+			(fl > 0 ? sprintf("%.2fx", S[R, m, "banner_ms"] / fl) : "-"), S[R, m, "output_ms"],
 			S[R, m, "exit_ms"], S[R, m, "syscalls_to_banner"], S[R, m, "syscalls_total"], rss
 	}
 
 	print ""
+	if (nv == 0) { print "4. Per-event cost of alternative designs: not measured in this run"; return }
 	printf "4. Per-event cost of alternative designs on ext4_file_read_iter (%s attach, %s rounds x %s preads, medians)\n",
 		VR[R, "untraced", "attach"], VR[R, "untraced", "rounds"], VR[R, "untraced", "iters"]
 	printf "%-8s %7s %7s %7s %7s %7s %8s %6s %7s %9s %9s %7s %7s\n", "variant", "entry", "return", "total", "min", "vs bcc",
@@ -209,9 +223,11 @@ END {
 	print "  {char op[16]; u64 slot}; pcpu = ext4dist's first design (start hash); array = shared plain array;"
 	print "  pcpu_na = per-CPU, plain adds; tidarr = ext4dist as shipped: start records in a tid-indexed array."
 	print "  total = median over rounds of (entry + return) ns per event; min = the least disturbed round."
-	print "  floor = a static program that only prints the banner (fork+exec+pipe); to output = SIGINT to"
-	print "  the first byte of the histograms; syscalls counted in the guest by a raw_syscalls:sys_enter"
-	print "  perf counter on the child from exec."
+	print "  floor = tests/bench/bench_floor: the 8 probes ext4dist makes by default on that kernel, made the"
+	print "  same way (kprobe PMU, else tracefs) without BPF; exec = a static program that only prints the"
+	print "  banner (fork+exec+pipe); to output = SIGINT to the first byte of the histograms; syscalls"
+	print "  counted in the guest by a raw_syscalls:sys_enter perf counter on the child from exec (-1: the"
+	print "  kernel has no syscall tracepoints)."
 	printf "  binary: %d bytes static (%d stripped)", HOST["binary_bytes"], HOST["stripped_bytes"]
 	if (HOST["strace_check_calls"] != "")
 		printf "; on the host (%s, no kprobes: the --check path) 'strace -f -c ext4dist --check' counts %d syscalls",
@@ -224,7 +240,7 @@ END {
 	D = ""			# deterministic: icount when it ran
 	for (i = 1; i <= nruns; i++) if (RUNS[i] == "icount") D = "icount"
 	rssmax = 0
-	for (m in PEAK) if (m != "floor" && PEAK[m] > rssmax) rssmax = PEAK[m]
+	for (m in PEAK) if (m != "floor" && m != "exec" && PEAK[m] > rssmax) rssmax = PEAK[m]
 	if (RSSHWM["pmu"] > rssmax) rssmax = RSSHWM["pmu"]
 	if (RSSHWM["tracefs"] > rssmax) rssmax = RSSHWM["tracefs"]
 	T_rss = rssmax > 0 && rssmax < 2048
@@ -245,9 +261,20 @@ END {
 	printf "%-50s %-34s %s\n", "start-up, exec to banner (" SM ": " (ENV[W, "default_mode"] == "" ? "pmu" : ENV[W, "default_mode"]) ") < 50 ms, " W, sprintf("%.1f ms (floor %.1f ms)", S[W, SM, "banner_ms"], S[W, "floor", "banner_ms"]), yesno(T_start)
 	if (D != "")
 		printf "%-50s %-34s %s\n", "  (same, icount: guest instructions / 1e6)", sprintf("%.1f M insns (floor %.1f)", S[D, SM, "banner_ms"], S[D, "floor", "banner_ms"]), "-"
-	printf "%-50s %-34s %s\n", "per-event cost < BCC string-keyed hash, " W " (min)", sprintf("%.0f ns vs %.0f ns (%.2fx)", pw, bw, (bw > 0 ? pw / bw : 0)), yesno(T_ev)
-	printf "%-50s %-34s %s\n", "  (same, " W " medians: noisy)", sprintf("%.0f ns vs %.0f ns (%.2fx)", pwm, bwm, (bwm > 0 ? pwm / bwm : 0)), "-"
-	if (D != "")
+	# ext4dist against the kernel's own price of its probes.
+	for (i = 1; i <= nruns; i++) {
+		R = RUNS[i]
+		if (!((R, "floor", "banner_ms") in S) || !((R, SM, "banner_ms") in S)) continue
+		FR[R] = S[R, SM, "banner_ms"] / S[R, "floor", "banner_ms"]
+		printf "%-50s %-34s %s\n", "start-up " SM " / floor (same probes, no BPF), " R,
+			sprintf("%.2fx (%.1f vs %.1f%s)", FR[R], S[R, SM, "banner_ms"], S[R, "floor", "banner_ms"], R == "icount" ? " M insns" : " ms"), "-"
+	}
+	if (bw > 0) {
+		printf "%-50s %-34s %s\n", "per-event cost < BCC string-keyed hash, " W " (min)", sprintf("%.0f ns vs %.0f ns (%.2fx)", pw, bw, (bw > 0 ? pw / bw : 0)), yesno(T_ev)
+		printf "%-50s %-34s %s\n", "  (same, " W " medians: noisy)", sprintf("%.0f ns vs %.0f ns (%.2fx)", pwm, bwm, (bwm > 0 ? pwm / bwm : 0)), "-"
+	} else
+		printf "%-50s %-34s %s\n", "per-event cost < BCC string-keyed hash", "not measured in this run", "-"
+	if (D != "" && bd > 0)
 		printf "%-50s %-34s %s\n", "per-event cost < BCC string-keyed hash, icount", sprintf("%.0f vs %.0f insns (%.2fx)", pd, bd, (bd > 0 ? pd / bd : 0)), yesno(T_evd)
 
 	# ------------------------------------------------------------------ JSON
@@ -263,6 +290,12 @@ END {
 	printf "    \"peak_rss_lt_2MiB\": {\"value_kb\": %d, \"met\": %s},\n", rssmax, tf(T_rss) > out
 	printf "    \"binary_lt_1.5MB\": {\"value_bytes\": %s, \"met\": %s},\n", num(HOST["binary_bytes"]), tf(T_bin) > out
 	printf "    \"startup_lt_50ms\": {\"run\": %s, \"mode\": %s, \"value_ms\": %s, \"met\": %s},\n", q(W), q(ENV[W, "default_mode"] == "" ? "pmu" : ENV[W, "default_mode"]), num(S[W, SM, "banner_ms"]), tf(T_start) > out
+	printf "    \"startup_vs_floor\": {" > out
+	n = 0
+	for (i = 1; i <= nruns; i++)
+		if (RUNS[i] in FR)
+			printf "%s%s: %.3f", (n++ ? ", " : ""), q(RUNS[i]), FR[RUNS[i]] > out
+	printf "},\n" > out
 	printf "    \"event_cost_lt_bcc_hash\": {\"run\": %s, \"statistic\": \"min of rounds\", \"value_ns\": %s, \"bcc_ns\": %s, \"median_value_ns\": %s, \"median_bcc_ns\": %s, \"met\": %s}", q(W), pw, bw, pwm, bwm, tf(T_ev) > out
 	if (D != "")
 		printf ",\n    \"event_cost_lt_bcc_hash_icount\": {\"value_insns\": %s, \"bcc_insns\": %s, \"met\": %s}", pd, bd, tf(T_evd) > out

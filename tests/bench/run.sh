@@ -1,7 +1,8 @@
 #!/bin/bash
-# make bench: boots the Debian 6.1 kernel in qemu twice (TCG with the
-# guest's wall clock, then TCG with -icount, where guest time counts
-# instructions; EXT4DIST_VM_KVM=1: one KVM boot instead) with
+# make bench: boots a kernel of the VM suite (BENCH_SERIES: 4.9, 4.19,
+# 5.10, 6.1 (default) or 6.12, fetched by tests/vm/lib.sh) in qemu twice
+# (TCG with the guest's wall clock, then TCG with -icount, where guest time
+# counts instructions; EXT4DIST_VM_KVM=1: one KVM boot instead) with
 # tests/bench/guest_bench.sh as the guest program, then prints tables and
 # JSON (also saved to build/bench/result.json).  See tests/bench/README.md.
 #
@@ -69,6 +70,8 @@ echo "bench: building tests/bench tools" >&2
 	-D__TARGET_ARCH_x86 -idirafter "/usr/include/$("$CC" -print-multiarch)" \
 	-c "$BENCH_DIR/variants.bpf.c" -o "$OUT/variants.bpf.o"
 "$CC" -static -O2 -Wall -Wextra -Werror -o "$OUT/opbench" "$BENCH_DIR/opbench.c"
+"$CC" -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
+	-o "$OUT/bench_floor" "$BENCH_DIR/bench_floor.c"
 # shellcheck disable=SC2046,SC2086 # word lists (BENCH_LDLIBS: make bench passes the Makefile's STATIC_LDLIBS)
 "$CC" -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
 	-I"$TOP/include" -I"$TOP/src" -o "$OUT/bench_probe" \
@@ -80,7 +83,7 @@ echo "bench: building tests/bench tools" >&2
 # order; a later file overrides an earlier one).
 vm_build_tools
 kdir=$(vm_fetch_kernel "${BENCH_SERIES:-6.1}") || {
-	echo "bench: cannot get the Debian ${BENCH_SERIES:-6.1} kernel package" >&2
+	echo "bench: cannot get $(vm_series_source "${BENCH_SERIES:-6.1}")" >&2
 	exit 1
 }
 kver=$(vm_kernel_version "$kdir")
@@ -89,7 +92,7 @@ stage=$OUT/overlay
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/guest" "$stage/bench"
 cp "$BENCH_DIR/guest_bench.sh" "$stage/guest/demo.sh"
-cp "$OUT/opbench" "$OUT/bench_probe" "$stage/bin/"
+cp "$OUT/opbench" "$OUT/bench_probe" "$OUT/bench_floor" "$stage/bin/"
 cp "$OUT/variants.bpf.o" "$stage/bench/"
 cat > "$stage/bench/params" <<EOF
 OPS_N=${BENCH_OPS_N:-5000}

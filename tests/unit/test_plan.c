@@ -123,7 +123,7 @@ static void test_automatic(void)
 	       "kprobe_events, which can size the return probes; 7 return probes per function (--maxactive)");
 	expect("--maxactive before 4.12", &k49, &w, -EOPNOTSUPP, ATTACH_AUTO, 0,
 	       "EA",
-	       "--maxactive: this kernel's kprobe_events cannot size return probes (why A; \"rN:\" arrived in 4.12)");
+	       "--maxactive: return probes cannot be sized here: why A");
 	expect("--maxactive without kprobe_events", &pmu_only, &w, -EOPNOTSUPP,
 	       ATTACH_AUTO, 0, "E",
 	       "--maxactive needs kprobe_events in tracefs, which this kernel lacks");

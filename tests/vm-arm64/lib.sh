@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # Host side of the arm64 VM tests (sourced by run.sh; bash).
 #
-# Reuses tests/vm/lib.sh (kernel download and cache, modules.dep order,
-# module copies, ext4 images, result parsing) and replaces only what differs
-# on arm64: the kernel package name (linux-image-*-arm64-unsigned), the
+# Reuses tests/vm/lib.sh (kernel download and cache, the private bullseye
+# apt list for 5.10, modules.dep order, module copies, ext4 images, result
+# parsing) and replaces only what differs on arm64: the kernel packages'
+# architecture (VM_APT_ARCH: linux-image-*-arm64-unsigned), the
 # cache and build directories, busybox-static:arm64 (downloaded and
 # extracted, never installed: it cannot sit beside busybox-static:amd64),
 # the cross-compiled workload, the guest /init and qemu-system-aarch64.
@@ -31,13 +32,12 @@ ARM64_BIN=${EXT4DIST_ARM64_BIN:-$VM_TOP/build-arm64/ext4dist}
 ARM64_TEST_BIN=${EXT4DIST_ARM64_TEST_BIN:-$VM_TOP/build-arm64/ext4dist-test}
 # virtio_console carries the results port (/dev/hvc0).
 VM_EARLY_MODULES="virtio_pci virtio_blk virtio_console"
-
-# The plain arm64 kernel of a series, e.g. linux-image-6.1.0-57-arm64-unsigned
-# (not -rt, not -cloud).
-vm_series_regex() {
-	local esc=${1//./\\.}
-	echo "^linux-image-$esc\\.[0-9]+(-[0-9]+|\\+deb[0-9]+)-arm64-unsigned\$"
-}
+# Debian's arm64 packages (vm_series_regex, the private apt lists).
+VM_APT_ARCH=arm64
+# The series run.sh boots by default: Debian's 6.1 (bookworm) and 5.10
+# (bullseye); only Debian packages: the vanilla kernels are x86_64 images.
+# shellcheck disable=SC2034 # read by run.sh
+VM_DEFAULT_SERIES="6.1 5.10"
 
 # arm64_fetch_busybox: prints the path of a static arm64 busybox, from the
 # busybox-static:arm64 package downloaded (apt-get download) and extracted
@@ -159,6 +159,7 @@ vm_build_initramfs() {
 	vm_copy_modules "$kdir" "$stage/lib/modules" early.list $VM_EARLY_MODULES &&
 	vm_copy_modules "$kdir" "$stage/lib/modules" ext4.list $VM_EXT4_MODULES ||
 		return 1
+	vm_copy_boot "$kdir" "$stage" || return 1
 	# Debian's arm64 kernel has no CONFIG_KALLSYMS_ALL: the generic read
 	# path finds ext4_file_operations in the module file, at its usual
 	# place (a hard link: stored once in the cpio).
@@ -194,4 +195,11 @@ vm_boot() {
 		-kernel "$(vm_kernel_image "$kdir")" -initrd "$initrd" \
 		-append "console=ttyAMA0 panic=-1 loglevel=4 ext4dist_mode=$mode ext4dist_disks=$disks" \
 		"${drives[@]}" < /dev/null > "$console" 2>&1
+}
+
+# vm_fetch_vanilla SERIES: the prebuilt vanilla kernels are x86_64 images:
+# none for arm64.
+vm_fetch_vanilla() {
+	vm_log "no arm64 kernel for series $1: the prebuilt vanilla kernels are x86_64 images"
+	return 1
 }

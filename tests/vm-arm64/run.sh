@@ -5,7 +5,10 @@
 # back-ends, interval/-T/-m, SIGINT/SIGTERM/kill -9).  Prints
 # "PASS arm64-<kernel> <name>" / "FAIL arm64-<kernel> <name>: <details>".
 #
-#   tests/vm-arm64/run.sh [SERIES...]      default: 6.1
+#   tests/vm-arm64/run.sh [SERIES...]      default: 6.1 5.10
+#
+# 6.1 is Debian bookworm's arm64 kernel, 5.10 bullseye's (fetched through
+# tests/vm/lib.sh's private apt list, as for x86_64).
 #
 # Missing arm64 tools or packages (cross compiler, libelf-dev:arm64,
 # qemu-system-aarch64, the arm64 kernel or busybox-static:arm64 package)
@@ -52,10 +55,12 @@ fi
 busybox=$(arm64_fetch_busybox) ||
 	skip "cannot download the busybox-static:arm64 package"
 
-[ $# -gt 0 ] || set -- 6.1
+# shellcheck disable=SC2086 # a list of series
+[ $# -gt 0 ] || set -- $VM_DEFAULT_SERIES
+times=""
 for series in "$@"; do
 	if ! kdir=$(vm_fetch_kernel "$series"); then
-		echo "SKIP arm64: cannot download the Debian $series arm64 kernel package: NO ARM64 VM TESTS FOR $series"
+		echo "SKIP arm64: cannot get $(vm_series_source "$series") for arm64: NO ARM64 VM TESTS FOR $series"
 		continue
 	fi
 	kver=$(vm_kernel_version "$kdir")
@@ -76,10 +81,12 @@ for series in "$@"; do
 		"$out/results.log" "$out/images/ext4.img" "$out/images/ext3.img" \
 		"$out/images/ext2.img" || rc=$?
 	echo "vm-arm64: $kver finished in $(( $(date +%s) - start )) s" >&2
+	times="$times${times:+, }$kver $(( $(date +%s) - start )) s"
 
 	# The guest's lines name the kernel (uname -r); "arm64-" in front.
 	results=$(vm_results "$out/results.log" |
 		sed -E 's/^(PASS|FAIL|EXT4DIST-VM-START|EXT4DIST-VM-END) /\1 arm64-/')
 	vm_judge "$results" "$rc" "arm64-$kver" "$out/console.log" || status=1
 done
+echo "vm-arm64: boot times: ${times:-none}" >&2
 exit "$status"

@@ -1,12 +1,22 @@
 # shellcheck shell=bash
 # Host side of the VM tests (sourced by run.sh and demo.sh; bash).
 #
-# Fetches Debian kernel packages (cached outside git), builds an initramfs
-# (busybox-static, the needed modules, ext4dist, the workload program and
-# the guest scripts), makes small ext4/ext3/ext2 images and boots them in
-# qemu.  Environment:
+# Fetches the kernels (cached outside git), builds an initramfs
+# (busybox-static, the needed modules, the kernel's System.map and config
+# in /boot, ext4dist, the workload program and the guest scripts), makes
+# small ext4/ext3/ext2 images and boots them in qemu.
+#
+# Kernel series (vm_fetch_kernel): "4.9" and "4.19" are prebuilt vanilla
+# kernels with everything built in (no modules), copied from the shared
+# directory; "5.10" is Debian bullseye's package, fetched through a private
+# apt list in the cache (the machine's apt configuration is never touched);
+# the others (6.1, 6.12) are packages of the machine's own apt sources.
+# Environment:
 #   EXT4DIST_VM_CACHE    kernel cache (default /var/cache/ext4dist-vm, or
 #                        ~/.cache/ext4dist-vm when that is not writable)
+#   EXT4DIST_OLD_KERNELS directory of the vanilla-<ver>.bzImage images
+#                        (default <top>/../shared/kernels, else
+#                        /work/shared/kernels)
 #   EXT4DIST_VM_BUILD    build products (default <top>/build/vm)
 #   EXT4DIST_VM_TIMEOUT  hard limit for one boot in seconds (default 600)
 #   EXT4DIST_VM_KVM=1    use KVM instead of TCG
@@ -30,8 +40,15 @@ fi
 VM_BUILD=${EXT4DIST_VM_BUILD:-$VM_TOP/build/vm}
 VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-600}
 
+# The kernel series run.sh boots by default, oldest first.
+# shellcheck disable=SC2034 # read by run.sh
+VM_DEFAULT_SERIES="4.9 4.19 5.10 6.1 6.12"
+# The architecture of the kernel packages (tests/vm-arm64/lib.sh: arm64).
+VM_APT_ARCH=amd64
+
 # Modules the guest loads, by name; their dependencies come from
-# modules.dep, built-in ones (modules.builtin) are skipped.
+# modules.dep, built-in ones (modules.builtin) are skipped.  A kernel
+# without any module (the vanilla ones) must have them all built in.
 VM_EARLY_MODULES="virtio_pci virtio_blk"
 # crc32c_generic is only a soft dependency of ext4 (modules.softdep), but
 # mounting fails without a crc32c implementation.
@@ -39,74 +56,299 @@ VM_EXT4_MODULES="crc32c_generic ext4"
 
 vm_log() { echo "vm: $*" >&2; }
 
-# vm_series_regex SERIES: the Debian package name of the plain amd64
-# kernel of a series, e.g. linux-image-6.1.0-57-amd64-unsigned or
+# vm_series_kind SERIES: where the kernel of a series comes from: vanilla
+# (a prebuilt image of the shared directory), bullseye (Debian 11's
+# package, through a private apt list) or apt (the machine's apt sources).
+vm_series_kind() {
+	case $1 in
+	4.9|4.19) echo vanilla ;;
+	5.10) echo bullseye ;;
+	*) echo apt ;;
+	esac
+}
+
+# vm_series_source SERIES: the same in words, for SKIP and FAIL lines.
+vm_series_source() {
+	case $(vm_series_kind "$1") in
+	vanilla)
+		if [ -n "${EXT4DIST_OLD_KERNELS:-}" ]; then
+			echo "the prebuilt vanilla-$1.N.bzImage (none in EXT4DIST_OLD_KERNELS=$EXT4DIST_OLD_KERNELS)"
+		else
+			echo "the prebuilt vanilla-$1.N.bzImage (none in $VM_TOP/../shared/kernels or /work/shared/kernels; EXT4DIST_OLD_KERNELS names another directory)"
+		fi ;;
+	bullseye) echo "the Debian bullseye $1 kernel package" ;;
+	*) echo "the Debian $1 kernel package" ;;
+	esac
+}
+
+# vm_series_regex SERIES: the Debian package name of the plain kernel of a
+# series for VM_APT_ARCH, e.g. linux-image-6.1.0-57-amd64-unsigned,
+# linux-image-5.10.0-46-amd64-unsigned or
 # linux-image-6.12.118+deb12-amd64-unsigned (not -rt, not -cloud).
 vm_series_regex() {
 	local esc=${1//./\\.}
-	echo "^linux-image-$esc\\.[0-9]+(-[0-9]+|\\+deb[0-9]+)-amd64-unsigned\$"
+	echo "^linux-image-$esc\\.[0-9]+(-[0-9]+|\\+deb[0-9]+)-$VM_APT_ARCH-unsigned\$"
 }
 
-# vm_resolve_package SERIES: newest package name of SERIES known to apt.
-vm_resolve_package() {
-	local re pkg
+# vm_mirror_uris: "MAIN SECURITY", the Debian mirror URIs of the machine's
+# /etc/apt/sources.list.d/debian.sources (deb822: the stanza whose suites
+# end in -security gives SECURITY), else deb.debian.org's (said on stderr).
+vm_mirror_uris() {
+	local f=/etc/apt/sources.list.d/debian.sources uris=""
+	[ ! -r "$f" ] || uris=$(awk '
+	function flush() {
+		if (uri != "" && deb) {
+			if (sec) { if (s == "") s = uri }
+			else if (m == "") m = uri
+		}
+		uri = ""; sec = 0; deb = 1
+	}
+	BEGIN { deb = 1 }
+	/^[ \t]*$/ { flush(); next }
+	/^#/ { next }
+	/^Types:/ { deb = ($0 ~ /[ \t]deb([ \t]|$)/) }
+	/^URIs:/ { uri = $2 }
+	/^Suites:/ { sec = ($0 ~ /-security/) }
+	END { flush(); if (m != "" && s != "") print m, s }' "$f")
+	if [ -z "$uris" ]; then
+		vm_log "no Debian mirror found in $f: using deb.debian.org"
+		uris="http://deb.debian.org/debian http://deb.debian.org/debian-security"
+	fi
+	echo "$uris"
+}
+
+# vm_apt_dir SUITE: the private apt directory of SUITE in the cache.
+vm_apt_dir() { echo "$VM_CACHE/apt-$1-$VM_APT_ARCH"; }
+
+# vm_apt KIND CMD ARG...: runs apt-get or apt-cache (CMD) for a series of
+# KIND (vm_series_kind): with the machine's configuration for "apt"; for a
+# suite (bullseye), with its private sources list, lists and cache under
+# the VM cache and VM_APT_ARCH packages only (the machine's /etc/apt and
+# /var/lib/apt are not touched).  As root, apt-get would drop to _apt,
+# which cannot write into our directories: it stays root.
+vm_apt() {
+	local kind=$1 cmd=$2 d
+	local -a opts=()
+	shift 2
+	if [ "$cmd" = apt-get ] && [ "$(id -u)" = 0 ]; then
+		opts+=(-o APT::Sandbox::User=root)
+	fi
+	if [ "$kind" != apt ]; then
+		d=$(vm_apt_dir "$kind")
+		opts+=(-o "Dir::Etc::SourceList=$d/sources.list"
+			-o Dir::Etc::SourceParts=/dev/null
+			-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
+			-o "APT::Architecture=$VM_APT_ARCH"
+			-o "APT::Architectures=$VM_APT_ARCH")
+	fi
+	"$cmd" "${opts[@]}" "$@"
+}
+
+# vm_apt_private SUITE: writes SUITE's private sources list (SUITE and
+# SUITE-security, main, from the machine's mirrors, signed by Debian's
+# archive keyring) and runs apt-get update on it when its lists are
+# missing, older than a day or of another sources list.
+vm_apt_private() {
+	local suite=$1 d main sec
+	d=$(vm_apt_dir "$suite")
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	read -r main sec <<< "$(vm_mirror_uris)"
+	printf 'deb [arch=%s signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+		"$VM_APT_ARCH" "$main" "$suite" \
+		"$VM_APT_ARCH" "$sec" "$suite-security" > "$d/sources.list.new"
+	if ! cmp -s "$d/sources.list.new" "$d/sources.list"; then
+		mv "$d/sources.list.new" "$d/sources.list"
+		rm -f "$d/updated"
+	else
+		rm -f "$d/sources.list.new"
+	fi
+	if [ -z "$(find "$d/updated" -mmin -1440 2>/dev/null)" ]; then
+		vm_log "apt-get update of the private $suite list ($d)"
+		vm_apt "$suite" apt-get -q update >&2 || return 1
+		touch "$d/updated"
+	fi
+}
+
+# vm_resolve_packages SERIES: the package names of SERIES known to apt,
+# newest first.
+vm_resolve_packages() {
+	local kind re pkgs
+	kind=$(vm_series_kind "$1")
 	re=$(vm_series_regex "$1")
-	pkg=$(apt-cache pkgnames linux-image- 2>/dev/null | grep -E "$re" | sort -V | tail -n 1)
-	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
+	if [ "$kind" != apt ] && ! vm_apt_private "$kind"; then
+		vm_log "apt-get update of the private $kind list failed"
+	fi
+	pkgs=$(vm_apt "$kind" apt-cache pkgnames linux-image- 2>/dev/null |
+		grep -E "$re" | sort -rV)
+	if [ -z "$pkgs" ] && [ "$kind" = apt ] && [ "$(id -u)" = 0 ]; then
 		vm_log "no $1 kernel in the apt lists: running apt-get update"
 		apt-get update -qq >&2 || true
-		pkg=$(apt-cache pkgnames linux-image- 2>/dev/null | grep -E "$re" | sort -V | tail -n 1)
+		pkgs=$(apt-cache pkgnames linux-image- 2>/dev/null | grep -E "$re" | sort -rV)
 	fi
-	[ -n "$pkg" ] && echo "$pkg"
+	[ -n "$pkgs" ] && echo "$pkgs"
+}
+
+# vm_old_kernels_dir: the directory of the prebuilt vanilla kernels:
+# $EXT4DIST_OLD_KERNELS when set, else <top>/../shared/kernels, else
+# /work/shared/kernels, whichever exists first.
+vm_old_kernels_dir() {
+	local d
+	if [ -n "${EXT4DIST_OLD_KERNELS:-}" ]; then
+		echo "$EXT4DIST_OLD_KERNELS"
+		return 0
+	fi
+	for d in "$VM_TOP/../shared/kernels" /work/shared/kernels; do
+		if [ -d "$d" ]; then
+			(cd "$d" && pwd)
+			return 0
+		fi
+	done
+	return 1
+}
+
+# vm_bzimage_release IMAGE: the kernel release (uname -r) of a bzImage,
+# from the version string its setup header points to (hdr.kernel_version
+# at 0x20e, an offset from 0x200; the header's magic "HdrS" at 0x202).
+vm_bzimage_release() {
+	local off
+	[ "$(dd if="$1" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ] || return 1
+	off=$(od -An -tu2 -j 526 -N 2 "$1" | tr -d ' ')
+	[ -n "$off" ] && [ "$off" -gt 0 ] || return 1
+	dd if="$1" bs=1 skip=$((off + 512)) count=128 2>/dev/null |
+		tr '\0' '\n' | head -n 1 | cut -d' ' -f1
+}
+
+# vm_image_version_code IMAGE: LINUX_VERSION_CODE as built into a bzImage
+# (0x%06x), from the "Linux" ELF note of the vDSO inside its compressed
+# vmlinux (xz or gzip).  Not always the release clamped to 255: the
+# 4.4-4.19 stable branches hard-code 255 as its sublevel (4.19.222:
+# 0x0413ff).  The guest's check-kern-version compares ext4dist with it
+# where uname -v names no distribution version.
+vm_image_version_code() {
+	local img=$1 off pos tmp code=""
+	tmp=$(mktemp)
+	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$img" | head -n 1 | cut -d: -f1)
+	if [ -n "$off" ]; then
+		tail -c +"$((off + 1))" "$img" | xz -dc --single-stream > "$tmp" 2>/dev/null
+	else
+		off=$(LC_ALL=C grep -obUaP '\x1f\x8b\x08' "$img" | head -n 1 | cut -d: -f1)
+		[ -z "$off" ] || tail -c +"$((off + 1))" "$img" | gzip -dc > "$tmp" 2>/dev/null
+	fi
+	# namesz 6, descsz 4, type 0, "Linux" padded to 8, then the code.
+	pos=$(LC_ALL=C grep -obUaP '\x06\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00Linux\x00\x00\x00' "$tmp" |
+		head -n 1 | cut -d: -f1)
+	[ -z "$pos" ] || code=$(od -An -tu4 -j "$((pos + 20))" -N 4 "$tmp" | tr -d ' ')
+	rm -f "$tmp"
+	[ -n "$code" ] || return 1
+	printf '0x%06x\n' "$code"
+}
+
+# vm_fetch_vanilla SERIES: copies the newest vanilla-SERIES.N.bzImage, its
+# System.map and config from vm_old_kernels_dir into the cache as
+# $VM_CACHE/vanilla-<release>/root/boot/{vmlinuz,System.map,config}-<release>
+# (an extracted package's layout, without lib/modules: everything is built
+# in), with its LINUX_VERSION_CODE in version-code beside root, and prints
+# that directory.  Copies again when the originals changed.
+vm_fetch_vanilla() {
+	local series=$1 src img="" f rel dir tmp
+	if ! src=$(vm_old_kernels_dir); then
+		vm_log "no directory of prebuilt kernels (\$EXT4DIST_OLD_KERNELS, $VM_TOP/../shared/kernels, /work/shared/kernels)"
+		return 1
+	fi
+	img=$(for f in "$src"/vanilla-*.bzImage; do
+		basename "$f"
+	done | grep -E "^vanilla-${series//./\\.}\\.[0-9]+\\.bzImage\$" | sort -V | tail -n 1)
+	if [ -z "$img" ]; then
+		vm_log "no vanilla-$series.N.bzImage in $src"
+		return 1
+	fi
+	img=$src/$img
+	for f in System.map config; do
+		if [ ! -r "${img%.bzImage}.$f" ]; then
+			vm_log "${img%.bzImage}.$f is missing"
+			return 1
+		fi
+	done
+	if ! rel=$(vm_bzimage_release "$img") || [ -z "$rel" ]; then
+		vm_log "$img: no kernel release in its bzImage header"
+		return 1
+	fi
+	dir=$VM_CACHE/vanilla-$rel
+	if [ -e "$dir/.complete" ] && [ -s "$dir/version-code" ] &&
+	   cmp -s "$img" "$dir/root/boot/vmlinuz-$rel" &&
+	   cmp -s "${img%.bzImage}.System.map" "$dir/root/boot/System.map-$rel" &&
+	   cmp -s "${img%.bzImage}.config" "$dir/root/boot/config-$rel"; then
+		echo "$dir"
+		return 0
+	fi
+	vm_log "copying $img (release $rel) into $VM_CACHE"
+	mkdir -p "$VM_CACHE"
+	tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
+	mkdir -p "$tmp/root/boot"
+	if cp "$img" "$tmp/root/boot/vmlinuz-$rel" &&
+	   cp "${img%.bzImage}.System.map" "$tmp/root/boot/System.map-$rel" &&
+	   cp "${img%.bzImage}.config" "$tmp/root/boot/config-$rel" &&
+	   vm_image_version_code "$img" > "$tmp/version-code"; then
+		chmod 644 "$tmp"/root/boot/*
+		touch "$tmp/.complete"
+		rm -rf "$dir"
+		mv "$tmp" "$dir"
+		echo "$dir"
+		return 0
+	fi
+	rm -rf "$tmp"
+	vm_log "copying $img or reading its LINUX_VERSION_CODE failed"
+	return 1
 }
 
 # vm_fetch_kernel SERIES: prints the cache directory holding the extracted
-# kernel package (root/boot/vmlinuz-*, root/lib/modules/<ver> with
-# modules.dep).  Downloads and extracts only when not cached.  Falls back to
-# the newest cached kernel of SERIES when apt cannot resolve or download.
+# kernel (root/boot/vmlinuz-*, System.map-*, config-*; for a package also
+# root/lib/modules/<ver> with modules.dep).  Vanilla series come from
+# vm_fetch_vanilla.  Packages are downloaded and extracted only when not
+# cached: the newest that the mirror serves (one it lists but cannot
+# deliver is said on stderr, and the next older one tried); the newest
+# cached kernel of SERIES when apt can provide none.
 vm_fetch_kernel() {
-	local series=$1 pkg ver dir tmp deb kver old
-	local -a sandbox
+	local series=$1 kind pkg ver dir tmp deb kver old
+	kind=$(vm_series_kind "$series")
+	if [ "$kind" = vanilla ]; then
+		vm_fetch_vanilla "$series"
+		return
+	fi
 	mkdir -p "$VM_CACHE"
-	pkg=$(vm_resolve_package "$series") || true
-	if [ -n "$pkg" ]; then
-		ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
+	for pkg in $(vm_resolve_packages "$series" || true); do
+		ver=$(vm_apt "$kind" apt-cache show --no-all-versions "$pkg" 2>/dev/null |
 			sed -n 's/^Version: //p' | head -n 1)
+		[ -n "$ver" ] || continue
 		dir=$VM_CACHE/${pkg}_$ver
-		if [ -n "$ver" ] && [ -e "$dir/.complete" ]; then
+		if [ -e "$dir/.complete" ]; then
 			echo "$dir"
 			return 0
 		fi
-		if [ -n "$ver" ]; then
-			vm_log "fetching $pkg $ver into $VM_CACHE"
-			tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
-			# As root, apt would try to drop to _apt, which cannot
-			# write to $tmp, and warn.
-			sandbox=()
-			[ "$(id -u)" != 0 ] || sandbox=(-o APT::Sandbox::User=root)
-			if (cd "$tmp" && apt-get download -q "${sandbox[@]}" "$pkg=$ver" >&2) &&
-			   deb=$(ls "$tmp"/*.deb) &&
-			   dpkg-deb -x "$deb" "$tmp/root" &&
-			   kver=$(ls "$tmp/root/lib/modules") &&
-			   depmod -b "$tmp/root" "$kver"; then
-				rm -f "$deb"
-				touch "$tmp/.complete"
-				rm -rf "$dir"
-				mv "$tmp" "$dir"
-				# Drop older kernels of the same series.
-				for old in "$VM_CACHE"/linux-image-*; do
-					[ "$old" != "$dir" ] || continue
-					basename "$old" | sed 's/_.*//' |
-						grep -qE "$(vm_series_regex "$series")" || continue
-					rm -rf "$old"
-				done
-				echo "$dir"
-				return 0
-			fi
-			rm -rf "$tmp"
-			vm_log "download or extraction of $pkg $ver failed"
+		vm_log "fetching $pkg $ver into $VM_CACHE"
+		tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
+		if (cd "$tmp" && vm_apt "$kind" apt-get download -q "$pkg=$ver" >&2) &&
+		   deb=$(ls "$tmp"/*.deb) &&
+		   dpkg-deb -x "$deb" "$tmp/root" &&
+		   kver=$(ls "$tmp/root/lib/modules") &&
+		   depmod -b "$tmp/root" "$kver"; then
+			rm -f "$deb"
+			touch "$tmp/.complete"
+			rm -rf "$dir"
+			mv "$tmp" "$dir"
+			# Drop older kernels of the same series.
+			for old in "$VM_CACHE"/linux-image-*; do
+				[ "$old" != "$dir" ] || continue
+				basename "$old" | sed 's/_.*//' |
+					grep -qE "$(vm_series_regex "$series")" || continue
+				rm -rf "$old"
+			done
+			echo "$dir"
+			return 0
 		fi
-	fi
+		rm -rf "$tmp"
+		vm_log "download or extraction of $pkg $ver failed: trying an older $series package"
+	done
 	dir=$(for old in "$VM_CACHE"/linux-image-*/.complete; do
 		[ -e "$old" ] || continue
 		old=$(dirname "$old")
@@ -121,16 +363,57 @@ vm_fetch_kernel() {
 	return 1
 }
 
-vm_kernel_version() { ls "$1/root/lib/modules"; }
+# vm_kernel_version KDIR: the release of an extracted kernel, from its
+# boot/vmlinuz-<release> (packages and vanilla images alike).
+vm_kernel_version() {
+	local f
+	for f in "$1"/root/boot/vmlinuz-*; do
+		[ -e "$f" ] || return 1
+		echo "${f##*/vmlinuz-}"
+		return 0
+	done
+}
 vm_kernel_image() { echo "$1/root/boot/vmlinuz-$(vm_kernel_version "$1")"; }
+
+# vm_builtin_check KDIR NAME...: for a kernel without modules (no
+# lib/modules at all), each module NAME must be built in according to the
+# kernel's config (boot/config-<release>).  Prints nothing: there is
+# nothing to load.
+vm_builtin_check() {
+	local kdir=$1 config name sym bad=""
+	shift
+	config=$kdir/root/boot/config-$(vm_kernel_version "$kdir")
+	for name in "$@"; do
+		case $name in
+		virtio_pci) sym=VIRTIO_PCI ;;
+		virtio_blk) sym=VIRTIO_BLK ;;
+		virtio_console) sym=VIRTIO_CONSOLE ;;
+		crc32c_generic) sym=CRYPTO_CRC32C ;;
+		ext4) sym=EXT4_FS ;;
+		*)
+			vm_log "module $name: no config symbol known to check it is built in"
+			return 1 ;;
+		esac
+		grep -qx "CONFIG_$sym=y" "$config" 2>/dev/null || bad="$bad $name (CONFIG_$sym)"
+	done
+	if [ -n "$bad" ]; then
+		vm_log "$(basename "$kdir") has no modules, and these are not built in (${config##*/}):$bad"
+		return 1
+	fi
+}
 
 # vm_module_order KDIR NAME...: the modules NAME and their dependencies in
 # load order, as paths relative to lib/modules/<ver>.  Built-in modules are
-# skipped; an unknown name is an error.
+# skipped; an unknown name is an error.  A kernel without lib/modules
+# yields nothing once vm_builtin_check agrees.
 vm_module_order() {
 	local kdir=$1 mdir
 	shift
 	mdir=$kdir/root/lib/modules/$(vm_kernel_version "$kdir")
+	if [ ! -d "$mdir" ]; then
+		vm_builtin_check "$kdir" "$@"
+		return
+	fi
 	awk -v want="$*" '
 	function modname(p) {
 		sub(/.*\//, "", p); sub(/\.ko.*/, "", p); gsub(/-/, "_", p)
@@ -189,7 +472,8 @@ vm_build_tools() {
 # vm_copy_modules KDIR DEST LIST NAME...: copies NAME and dependencies
 # (decompressed: busybox insmod reads neither .ko.xz nor .ko.zst) into
 # DEST and writes their file names in load order to DEST/LIST.
-# Modules already in another list of DEST are not repeated.
+# Modules already in another list of DEST are not repeated.  For a kernel
+# without modules (everything built in) LIST is empty.
 vm_copy_modules() {
 	local kdir=$1 dest=$2 list=$3 mdir order rel base
 	shift 3
@@ -256,8 +540,29 @@ vm_build_initramfs() {
 	vm_copy_modules "$kdir" "$stage/lib/modules" early.list $VM_EARLY_MODULES &&
 	vm_copy_modules "$kdir" "$stage/lib/modules" ext4.list $VM_EXT4_MODULES ||
 		return 1
+	vm_copy_boot "$kdir" "$stage" || return 1
+	# A vanilla kernel's LINUX_VERSION_CODE (vm_image_version_code).
+	[ ! -e "$kdir/version-code" ] || cp "$kdir/version-code" "$stage/guest/linux-version-code"
 
 	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
+}
+
+# vm_copy_boot KDIR STAGE: the kernel's System.map-<release> and
+# config-<release> into STAGE/boot, as a distribution installs them
+# (ext4dist reads /boot/System.map-$(uname -r) for symbols kallsyms lacks).
+# Debian's packages ship a placeholder System.map (the real one is in the
+# -dbg package): copied as it is.
+vm_copy_boot() {
+	local kdir=$1 stage=$2 kver f
+	kver=$(vm_kernel_version "$kdir")
+	mkdir -p "$stage/boot"
+	for f in System.map config; do
+		if [ ! -r "$kdir/root/boot/$f-$kver" ]; then
+			vm_log "$kdir/root/boot/$f-$kver is missing"
+			return 1
+		fi
+		cp "$kdir/root/boot/$f-$kver" "$stage/boot/"
+	done
 }
 
 # vm_make_images DIR: DIR/{ext4,ext3,ext2}.img, each with a 256 KiB file

@@ -1,15 +1,18 @@
 #!/bin/bash
-# VM tests: boots each Debian kernel series once in qemu and runs all
-# scenarios of guest/scenarios.sh there.  Prints the guest's
+# VM tests: boots each kernel series once in qemu and runs all scenarios
+# of guest/scenarios.sh there.  Prints the guest's
 # "PASS <kernel> <name>" / "FAIL <kernel> <name>: <details>" lines (with
 # indented context under a FAIL) plus FAIL lines of its own when a VM
-# cannot be prepared or does not reach its end marker.
+# cannot be prepared or does not reach its end marker, and on stderr each
+# boot's time and a closing line with all of them.
 #
-#   tests/vm/run.sh [SERIES...]      default: 6.1 6.12
+#   tests/vm/run.sh [SERIES...]      default: 4.9 4.19 5.10 6.1 6.12
 #
+# 4.9 and 4.19 are prebuilt vanilla kernels (everything built in), 5.10
+# Debian bullseye's package, 6.1 and 6.12 Debian bookworm's (lib.sh).
 # Exit status 1 when anything failed.  Prints "SKIP vm: <reason>" and exits
-# 0 only when qemu is not installed, or (outside CI) when a kernel package
-# cannot be downloaded.  See lib.sh for the environment variables.
+# 0 only when qemu is not installed, or (outside CI) when a kernel cannot
+# be had.  See lib.sh for the environment variables.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -28,13 +31,15 @@ if ! vm_build_tools; then
 	exit 1
 fi
 
-[ $# -gt 0 ] || set -- 6.1 6.12
+# shellcheck disable=SC2086 # a list of series
+[ $# -gt 0 ] || set -- $VM_DEFAULT_SERIES
+times=""
 for series in "$@"; do
 	if ! kdir=$(vm_fetch_kernel "$series"); then
 		if [ "${CI:-}" = true ]; then
-			failed "$series kernel-package: cannot download the Debian $series kernel package"
+			failed "$series kernel-package: cannot get $(vm_series_source "$series")"
 		else
-			echo "SKIP vm: cannot download the Debian $series kernel package: NO VM TESTS FOR $series"
+			echo "SKIP vm: cannot get $(vm_series_source "$series"): NO VM TESTS FOR $series"
 		fi
 		continue
 	fi
@@ -56,9 +61,11 @@ for series in "$@"; do
 		"$out/results.log" "$out/images/ext4.img" "$out/images/ext3.img" \
 		"$out/images/ext2.img" || rc=$?
 	echo "vm: $kver finished in $(( $(date +%s) - start )) s" >&2
+	times="$times${times:+, }$kver $(( $(date +%s) - start )) s"
 
 	results=$(vm_results "$out/results.log")
 	# Result lines and the indented context under FAIL lines.
 	vm_judge "$results" "$rc" "$kver" "$out/console.log" || status=1
 done
+echo "vm: boot times: ${times:-none}" >&2
 exit "$status"

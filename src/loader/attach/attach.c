@@ -57,6 +57,7 @@ void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 	ctx->prefix = prefix;
 	ctx->pid = getpid();
 	ctx->pmu_type = -1;
+	ctx->tf.dirfd = -1;
 	ctx->paths = paths;
 	make_token(ctx->token, sizeof(ctx->token));
 	snprintf(ctx->sysfs_kprobe, sizeof(ctx->sysfs_kprobe), "%s",

@@ -1,4 +1,4 @@
-# shellcheck shell=dash disable=SC3043 # busybox ash has local
+# shellcheck shell=dash disable=SC3043,SC2034 # busybox ash has local; the MSG_* texts are read by the scenario files
 # Helpers for the scripts that run inside the test VM (busybox sh).
 # Results go to stdout (the serial console, mixed with kernel messages) and,
 # when the host attached it, to the second serial port /dev/ttyS1, which
@@ -9,6 +9,21 @@ TRACEFS=/sys/kernel/tracing
 WORK=/tmp/ext4dist-test
 BANNER='Tracing ext4 operation latency... Hit Ctrl-C to end.'
 mkdir -p "$WORK"
+
+# --- ext4dist's refusals where a kernel lacks a feature, exactly as the
+# current binary prints them.  Each message lives here only.
+# @PID@ stands for ext4dist's pid, @ERRNO@
+# for the text of the errno the kernel gave (see bpf_unknown_errno).
+# --attach=pmu without the kprobe PMU (before 4.17).
+MSG_NO_PMU='ext4dist: --attach=pmu: this kernel has no kprobe PMU (/sys/bus/event_source/devices/kprobe/type is missing; it arrived in 4.17); use --attach=tracefs'
+# --attach=multi where the kprobe_multi program cannot even be loaded
+# (a bpf_attr without expected_attach_type, before 4.17) ...
+MSG_NO_MULTI_LOAD='ext4dist: --attach=multi: no kprobe_multi links here: loading a kprobe_multi program failed with "@ERRNO@": the kernel does not know the attach type (they need 5.18+ with CONFIG_FPROBE)'
+# ... or loads but no kprobe_multi link can be made (before 5.18, or no
+# CONFIG_FPROBE).
+MSG_NO_MULTI_LINK='ext4dist: --attach=multi: no kprobe_multi links here: a test link on one address that cannot be read was refused with "@ERRNO@" before that address was looked at (they need 5.18+ with CONFIG_FPROBE)'
+# ext4 not registered (a modular kernel before modprobe ext4).
+MSG_NO_EXT4="ext4dist: ext4 is not loaded in this kernel (no ext4 in /proc/filesystems): run 'modprobe ext4' or mount an ext4 file system, then try again"
 
 # out LINE...: one line to the console and to the results port.
 out() {
@@ -46,8 +61,99 @@ check() {
 	fi
 }
 
+# refusal MSG [PID [ERRNO]]: one of the MSG_* texts above with @PID@ and
+# @ERRNO@ filled in.
+refusal() {
+	local msg="$1"
+	[ $# -lt 2 ] || msg=$(printf '%s\n' "$msg" | sed "s|@PID@|$2|g")
+	[ $# -lt 3 ] || msg=$(printf '%s\n' "$msg" | sed "s|@ERRNO@|$3|g")
+	printf '%s\n' "$msg"
+}
+
+# expect_refusal NAME RC OUTFILE ERRFILE WANT...: PASS when ext4dist
+# exited 1 (RC) without its banner and its whole stderr is one of the
+# WANT lines; else FAIL with what it printed.
+expect_refusal() {
+	local name="$1" rc="$2" o="$3" e="$4" got w
+	shift 4
+	got=$(cat "$e")
+	if [ "$rc" != 1 ]; then
+		fail "$name" "exit status $rc, want 1 and the refusal '$1'" "$o" "$e"
+		return 0
+	fi
+	if grep -qxF "$BANNER" "$o"; then
+		fail "$name" "printed the banner although it refused" "$o" "$e"
+		return 0
+	fi
+	for w in "$@"; do
+		if [ "$got" = "$w" ]; then
+			pass "$name"
+			return 0
+		fi
+	done
+	if [ $# = 1 ]; then
+		fail "$name" "got '$got', want '$1'" "$o" "$e"
+	else
+		fail "$name" "got '$got', want one of: $(printf "'%s' " "$@")" "$o" "$e"
+	fi
+}
+
+# --- What this kernel has, asked of the kernel itself (never of its
+# version number).
+# has_kprobe_pmu: the perf kprobe PMU (4.17+).
+has_kprobe_pmu() { [ -e /sys/bus/event_source/devices/kprobe/type ]; }
+
+# want_fop_offset: where this kernel's struct file keeps f_op, the fact
+# the f_op discovery must find (f_u, f_path, f_inode before it up to 6.11;
+# 4.9 and 4.19 checked in their vmlinux: __vfs_read loads file->f_op from
+# 0x28); empty for a kernel not known here.
+want_fop_offset() {
+	case "$KERNEL" in
+	4.9.*|4.19.*|5.10.*|6.1.*) echo 40 ;;
+	6.12.*) echo 16 ;;
+	esac
+}
+
+# ext4_builtin: ext4 is built into the kernel: registered, and no module
+# state for it (/sys/module/ext4/initstate exists only for a module).
+ext4_builtin() {
+	grep -q '[[:space:]]ext4$' /proc/filesystems &&
+		[ ! -e /sys/module/ext4/initstate ]
+}
+
+# remove_events_since BEFORE: removes the kprobe_events definitions that
+# are not lines of BEFORE (an earlier copy of the file).
+remove_events_since() {
+	local now line ev
+	now=$(cat "$TRACEFS/kprobe_events")
+	printf '%s\n' "$now" | while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		printf '%s\n' "$1" | grep -qxF -- "$line" && continue
+		ev=$(printf '%s\n' "$line" | sed 's/^[^:]*:\([^ ]*\) .*/\1/')
+		echo "-:$ev" >> "$TRACEFS/kprobe_events"
+	done
+}
+
+# has_maxactive: kprobe_events takes "rN:" (maxactive, 4.12+): a trial
+# kretprobe definition makes the event it names.  (4.9 accepts the line
+# but takes "r1" for "r" and names the event itself: whatever the trial
+# made is removed again.)
+has_maxactive() {
+	local before ok=1
+	ensure_tracefs
+	before=$(cat "$TRACEFS/kprobe_events")
+	echo 'r1:kprobes/vmtest_maxactive ext4_sync_file' >> "$TRACEFS/kprobe_events" 2>/dev/null || true
+	[ -d "$TRACEFS/events/kprobes/vmtest_maxactive" ] || ok=0
+	remove_events_since "$before"
+	[ "$ok" = 1 ]
+}
+
+# has_smaps_rollup: /proc/PID/smaps_rollup (4.14+).
+has_smaps_rollup() { [ -r /proc/self/smaps_rollup ]; }
+
 # load_modules LIST: insmod the modules named in LIST (one file name a line,
-# in dependency order, produced on the host from modules.dep).
+# in dependency order, produced on the host from modules.dep; empty for a
+# kernel with everything built in).
 load_modules() {
 	while read -r mod; do
 		[ -n "$mod" ] || continue
@@ -131,6 +237,14 @@ counts() {
 				printf " %s=%d", k, n[k]
 		printf "\n"
 	}' "$1"
+}
+
+# warned FILE: what ext4dist's "warning: in this interval ..." lines on
+# stderr (FILE) add up to: "N missed probe hits, M calls without a start
+# record".
+warned() {
+	sed -n 's/^ext4dist: warning: in this interval the kernel missed \([0-9][0-9]*\) probe hits* .* and \([0-9][0-9]*\) calls* lost .*/\1 \2/p' "$1" |
+		awk '{ m += $1; l += $2 } END { printf "%d missed probe hits, %d calls without a start record\n", m, l }'
 }
 
 # format_errors FILE: lines of a histogram section that are not BCC's

@@ -4,6 +4,7 @@
 # (vda = ext4, vdb = ext3, vdc = ext2 image), ext4 NOT loaded, tracefs NOT
 # mounted.  Every check prints "PASS <kernel> <name>" or
 # "FAIL <kernel> <name>: <details>".
+# shellcheck disable=SC3043 # busybox ash has local
 set -eu
 # shellcheck source=lib.sh
 . /guest/lib.sh
@@ -26,29 +27,101 @@ WANT="open=$O read=$R write=$W fsync=$F"
 ZERO="open=0 read=0 write=0 fsync=0"
 
 # --- 5a: ext4 not loaded: a clear error, before any module is loaded.
+# A kernel with ext4 built in cannot be without it: there, the kernel's
+# own config must agree that it is built in.
 scenario_no_ext4() {
-	if grep -q '^ext4 ' /proc/modules || [ -d /sys/module/ext4 ]; then
-		fail no-ext4-module "precondition: ext4 is already loaded"
+	local rc config
+	if [ -e /sys/module/ext4/initstate ] || grep -q '^ext4 ' /proc/modules; then
+		fail no-ext4-module "precondition: the ext4 module is already loaded"
 		return 0
 	fi
-	rc=0
-	timeout 30 ext4dist > "$WORK/noext4.out" 2> "$WORK/noext4.err" || rc=$?
-	if [ "$rc" = 0 ] || [ "$rc" = 143 ]; then
-		fail no-ext4-module "exit status $rc, want a non-zero error exit" \
-			"$WORK/noext4.out" "$WORK/noext4.err"
-	elif ! grep -q '^ext4dist: .*modprobe ext4' "$WORK/noext4.err"; then
-		fail no-ext4-module "exit $rc but no 'ext4dist: ...modprobe ext4' line on stderr" \
-			"$WORK/noext4.out" "$WORK/noext4.err"
-	elif grep -qxF "$BANNER" "$WORK/noext4.out"; then
-		fail no-ext4-module "printed the banner although it failed" \
-			"$WORK/noext4.out" "$WORK/noext4.err"
-	else
-		pass no-ext4-module
+	if ext4_builtin; then
+		# The kernel cannot be without it: --pretend=no-ext4 takes it
+		# away from ext4dist's view, for the same refusal.
+		config=$(grep '^CONFIG_EXT4_FS=' "/boot/config-$KERNEL" 2>/dev/null || true)
+		check no-ext4-module-built-in "ext4 registered without a module, $config" \
+			"ext4 registered without a module, CONFIG_EXT4_FS=y"
+		set -- --pretend=no-ext4
 	fi
+	rc=0
+	timeout 30 ext4dist "$@" > "$WORK/noext4.out" 2> "$WORK/noext4.err" || rc=$?
+	expect_refusal no-ext4-module "$rc" "$WORK/noext4.out" "$WORK/noext4.err" \
+		"$MSG_NO_EXT4"
+}
+
+# load_ext4: ext4 registered: its modules (crc32c first) loaded, unless
+# it is built in or already there.
+load_ext4() {
+	grep -q '[[:space:]]ext4$' /proc/filesystems ||
+		load_modules /lib/modules/ext4.list
+}
+
+# --- 5c: ext4 registered but no ext4 file system mounted yet (a user who
+# starts ext4dist before mounting): it starts, stops on SIGINT with
+# status 0, and leaves no event behind.
+scenario_ext4_unmounted() {
+	local name=ext4-unmounted left
+	load_ext4
+	if grep -q ' ext4 ' /proc/mounts; then
+		fail "$name" "precondition: an ext4 file system is mounted"
+		return 0
+	fi
+	OUT=$WORK/$name.out ERR=$WORK/$name.err
+	rm -f "$OUT" "$ERR"
+	ext4dist > "$OUT" 2> "$ERR" &
+	EPID=$!
+	if ! wait_banner "$EPID" "$OUT" 60; then
+		kill -9 "$EPID" 2>/dev/null || true
+		wait_exit "$EPID" 1 || true
+		fail "$name" "no banner from 'ext4dist' (exit status $RC)" "$OUT" "$ERR"
+		return 0
+	fi
+	kill -INT "$EPID"
+	if ! wait_exit "$EPID" 30; then
+		fail "$name" "ext4dist did not exit within 30 s of SIGINT" "$OUT" "$ERR"
+		return 0
+	fi
+	# tracefs as it was: the next scenario starts without it.
+	if grep -q ' tracefs ' /proc/mounts; then
+		left=$(our_events "${EPID}_")
+	else
+		left=$(our_events "${EPID}_")
+		umount "$TRACEFS"
+	fi
+	if [ "$RC" != 0 ]; then
+		fail "$name" "exit status $RC after SIGINT" "$OUT" "$ERR"
+	elif [ -n "$left" ]; then
+		fail "$name" "kprobe_events still holds: $(echo "$left" | tr '\n' ' ')" "$OUT" "$ERR"
+	else
+		pass "$name"
+	fi
+	ext4_mounted_later
+}
+
+mount_ext4_now() { mount -t ext4 /dev/vda /mnt/ext4; }
+
+# --- 5c': ext4 mounted after ext4dist started, with the generic read
+# path (the default before 4.10): no ext4 directory to discover the f_op
+# offset on, so it comes from the tracing dir under a probe on libfs's
+# dcache_dir_close, and the reads on the new mount are counted exactly.
+ext4_mounted_later() {
+	local want_off rc=0
+	mkdir -p /mnt/ext4
+	TRACED_HOOK=mount_ext4_now traced_run ext4-mounted-later /mnt/ext4/later \
+		$O $R $W $F --read-path=generic -v -p @PID@ || rc=1
+	TRACED_HOOK=
+	if grep -q ' /mnt/ext4 ' /proc/mounts; then umount /mnt/ext4; fi
+	[ "$rc" = 0 ] || return 0
+	expect_counts ext4-mounted-later "$WANT"
+	want_off=$(want_fop_offset)
+	check ext4-mounted-later-fop-offset \
+		"$(sed -n 's/^ext4dist: \(f_op discovered at offset [0-9]* of struct file\) (by opening and closing \([^ ]*\) under a probe on \([a-z_]*\):.*/\1 on \2 by \3/p' "$ERR")" \
+		"f_op discovered at offset $want_off of struct file on /sys/kernel/tracing by dcache_dir_close" \
+		"$ERR"
 }
 
 setup_filesystems() {
-	load_modules /lib/modules/ext4.list
+	load_ext4
 	for fs in ext4 ext3 ext2 tmpfs; do mkdir -p "/mnt/$fs"; done
 	mount -t ext4 /dev/vda /mnt/ext4
 	mount -t ext4 /dev/vdb /mnt/ext3
@@ -113,20 +186,40 @@ fd_census() {
 		sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')
 }
 
+# expect_multi_refusal: `ext4dist --attach=multi` on a kernel without
+# kprobe_multi links refuses with one of its two messages; which one, and
+# the errno text in it, depend on how far the kernel's bpf() gets: E2BIG
+# for a bpf_attr member it does not know (expected_attach_type: 4.17),
+# EINVAL for an unknown command or attach type (before 5.18), EOPNOTSUPP
+# for kprobe_multi without CONFIG_FPROBE.
+expect_multi_refusal() {
+	local rc=0 m e
+	ext4dist --attach=multi > "$WORK/multi.out" 2> "$WORK/multi.err" || rc=$?
+	set --
+	for m in "$MSG_NO_MULTI_LOAD" "$MSG_NO_MULTI_LINK"; do
+		for e in "Argument list too long" "Invalid argument" "Operation not supported"; do
+			set -- "$@" "$(refusal "$m" "" "$e")"
+		done
+	done
+	expect_refusal attach-multi-unsupported "$rc" "$WORK/multi.out" \
+		"$WORK/multi.err" "$@"
+}
+
 scenario_attach() {
 	# kprobe_multi needs 5.18+ with CONFIG_FPROBE (Debian's 6.12 has it,
-	# its 6.1 not): there, forcing it must fail with the clear error.
+	# its 6.1 not), the kprobe PMU 4.17+: where the kernel lacks one,
+	# forcing it must fail with ext4dist's refusal.
 	multi_ok=$(ext4dist --check | grep -c '^kprobe_multi  *yes' || true)
 	for mode in pmu tracefs multi; do
 		if [ "$mode" = multi ] && [ "$multi_ok" = 0 ]; then
+			expect_multi_refusal
+			continue
+		fi
+		if [ "$mode" = pmu ] && ! has_kprobe_pmu; then
 			RC=0
-			ext4dist --attach=multi > "$WORK/multi.out" 2> "$WORK/multi.err" || RC=$?
-			if [ "$RC" = 1 ] && grep -q '^ext4dist: --attach=multi: no kprobe_multi links here: .*(they need 5.18+ with CONFIG_FPROBE)$' "$WORK/multi.err"; then
-				pass attach-multi-unsupported
-			else
-				fail attach-multi-unsupported "exit status $RC, no clear error" \
-					"$WORK/multi.out" "$WORK/multi.err"
-			fi
+			ext4dist --attach=pmu > "$WORK/pmu.out" 2> "$WORK/pmu.err" || RC=$?
+			expect_refusal attach-pmu-unsupported "$RC" "$WORK/pmu.out" \
+				"$WORK/pmu.err" "$MSG_NO_PMU"
 			continue
 		fi
 		FDS=""
@@ -297,6 +390,7 @@ run() {
 }
 
 run scenario_no_ext4
+run scenario_ext4_unmounted
 run setup_filesystems
 run scenario_tracefs_unmounted
 run scenario_pid_filter
