@@ -170,12 +170,7 @@ static const char *const pretend_choices[NR_PRETEND] = {
 	[PRETEND_NO_EXT4] = "no-ext4",
 };
 
-
 #define NR_CHOICES(c) ((unsigned int)(sizeof(c) / sizeof((c)[0])))
-
-/* args_parse() returns the engine's usage error as its own. */
-_Static_assert(ARGS_ERR_USAGE == ARGPARSE_ERR_USAGE,
-	       "args.h and argparse.h agree on the usage error");
 
 /* One args_parse() call, for the callbacks. */
 struct args_ctx {
@@ -183,6 +178,11 @@ struct args_ctx {
 	FILE *out;
 	int interval_zero;	/* "0" given: BCC's message once parsed */
 };
+
+static struct ext4dist_args *args_of(struct argparse *ap)
+{
+	return ((struct args_ctx *)argparse_ctx(ap))->a;
+}
 
 /* --fops-addr: 0x... or decimal, not 0 (0 means "look it up"). */
 static int get_address(struct argparse *ap, const char *opt, const char *s,
@@ -208,7 +208,7 @@ static int get_address(struct argparse *ap, const char *opt, const char *s,
 	return 0;
 }
 
-/* An index into one of the choices tables as the enum it is in order of. */
+/* A choice as its index: the choices tables are indexed by their enum. */
 static int get_enum(struct argparse *ap, const char *opt, const char *s,
 		    const char *const *choices, unsigned int n, int *v)
 {
@@ -247,7 +247,7 @@ static int test_path(struct argparse *ap, const char *opt, const char *val,
 static int test_hook(struct argparse *ap, const struct argparse_opt *o,
 		     const char *val)
 {
-	struct ext4dist_args *a = ((struct args_ctx *)argparse_ctx(ap))->a;
+	struct ext4dist_args *a = args_of(ap);
 
 	switch (o->id) {
 	case OPT_TEST_KALLSYMS:
@@ -268,7 +268,7 @@ static int test_hook(struct argparse *ap, const struct argparse_opt *o,
 static int with_value(struct argparse *ap, const struct argparse_opt *o,
 		      const char *val)
 {
-	struct ext4dist_args *a = ((struct args_ctx *)argparse_ctx(ap))->a;
+	struct ext4dist_args *a = args_of(ap);
 	int v, err;
 
 	switch (o->id) {
@@ -415,6 +415,9 @@ int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 
 	defaults(a);
 	ret = argparse_parse(&spec, argc, argv, &c, err);
+	/* args.h promises its own constant, whatever the engine's is */
+	if (ret == ARGPARSE_ERR_USAGE)
+		return ARGS_ERR_USAGE;
 	if (ret)
 		return ret;
 	/* BCC checks the interval after argparse accepted the line */
