@@ -1,24 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Command line of ext4dist, parsed by hand to behave like BCC's argparse
- * parser: same usage line, same "ext4dist: error: ..." messages, exit
- * status 2 on errors.  Differences from argparse, on purpose:
- *  - every value is validated strictly (digits only: no sign, no blanks,
- *    no "_"), since -p text once went straight into BPF C source (bcc #5464);
- *  - positionals may be interleaved with options ("1 -m 5" is interval 1,
- *    count 5; argparse would reject the 5).
- * Nothing taken from argv is kept except validated numbers, enums and
- * flags, and the --prometheus path (and the test build's --test-* paths).
- * Text from argv is echoed in error messages only, with control bytes
- * escaped.
+ * Command line of ext4dist: BCC ext4dist's usage line, options and
+ * messages, plus this tool's own options.  The walk of argv, argparse's
+ * rules and messages are the engine's (argparse.c); this file says which
+ * options there are and what each one sets.  Nothing taken from argv is
+ * kept except validated numbers, enums and flags, and the --prometheus
+ * path (and the test build's --test-* paths).
  */
-#include <limits.h>
-#include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ext4dist_abi.h"
-#include "loader/loader.h"
+#include "tool/argparse.h"
 #include "tool/args.h"
 
 #ifndef EXT4DIST_VERSION
@@ -115,15 +107,7 @@ enum opt_id {
 #endif
 };
 
-struct opt_def {
-	char short_name;	/* 0: long form only */
-	const char *long_name;
-	const char *shown;	/* name in messages, as argparse joins them */
-	int takes_value;
-	enum opt_id id;
-};
-
-static const struct opt_def opt_defs[] = {
+static const struct argparse_opt opt_defs[] = {
 	{ 'h', "help", "-h/--help", 0, OPT_HELP },
 	{ 'T', "notimestamp", "-T/--notimestamp", 0, OPT_NOTIMESTAMP },
 	{ 'm', "milliseconds", "-m/--milliseconds", 0, OPT_MILLISECONDS },
@@ -156,6 +140,18 @@ static const struct opt_def opt_defs[] = {
 
 #define NR_OPT_DEFS (sizeof(opt_defs) / sizeof(opt_defs[0]))
 
+static const char *const attach_choices[] = {
+	[ATTACH_AUTO] = "auto",
+	[ATTACH_PMU] = "pmu",
+	[ATTACH_TRACEFS] = "tracefs",
+	[ATTACH_MULTI] = "multi",
+};
+
+static const char *const read_path_choices[] = {
+	[READ_PATH_AUTO] = "auto",
+	[READ_PATH_GENERIC] = "generic",
+};
+
 static const char *const op_choices[NR_OPS] = {
 	[OP_READ] = "read",
 	[OP_WRITE] = "write",
@@ -174,285 +170,168 @@ static const char *const pretend_choices[NR_PRETEND] = {
 	[PRETEND_NO_EXT4] = "no-ext4",
 };
 
-struct parser {
+#define NR_CHOICES(c) ((unsigned int)(sizeof(c) / sizeof((c)[0])))
+
+/* One args_parse() call, for the callbacks. */
+struct args_ctx {
 	struct ext4dist_args *a;
 	FILE *out;
-	FILE *err;
-	int argc;
-	char **argv;
-	int next;		/* index of the next argv entry to read */
-	int npos;		/* positionals seen */
 	int interval_zero;	/* "0" given: BCC's message once parsed */
-	int *unrec;		/* argv indexes argparse calls unrecognized */
-	int nunrec;
 };
 
-/* Writes n bytes of user text, control and non-ASCII bytes as \xNN. */
-static void put_escaped(FILE *f, const char *s, size_t n)
+static struct ext4dist_args *args_of(struct argparse *ap)
 {
-	size_t i;
-	unsigned char c;
-
-	for (i = 0; i < n; i++) {
-		c = (unsigned char)s[i];
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			fputc(c, f);
-		else
-			fprintf(f, "\\x%02x", c);
-	}
+	return ((struct args_ctx *)argparse_ctx(ap))->a;
 }
 
-/* argparse's error(): usage line, then "ext4dist: error: " and fmt. */
-static int usage_error(struct parser *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(usage_line, p->err);
-	fputs("ext4dist: error: ", p->err);
-	va_start(ap, fmt);
-	vfprintf(p->err, fmt, ap);
-	va_end(ap);
-	return ARGS_ERR_USAGE;
-}
-
-/* "argument OPT: WHAT 'VALUE'TAIL" with VALUE escaped. */
-static int value_error(struct parser *p, const char *opt, const char *what,
-		       const char *val, size_t len, const char *tail)
-{
-	usage_error(p, "argument %s: %s '", opt, what);
-	put_escaped(p->err, val, len);
-	fprintf(p->err, "'%s\n", tail);
-	return ARGS_ERR_USAGE;
-}
-
-static int invalid_int(struct parser *p, const char *opt, const char *s)
-{
-	return value_error(p, opt, "invalid int value:", s, strlen(s), "");
-}
-
-static int out_of_range(struct parser *p, const char *opt, const char *s,
-			unsigned long long min, unsigned long long max)
-{
-	char tail[64];
-
-	snprintf(tail, sizeof(tail), " (expected %llu to %llu)", min, max);
-	return value_error(p, opt, "value out of range:", s, strlen(s), tail);
-}
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/*
- * Strict unsigned number in base 10 or 16: at least one digit and nothing
- * else.  -EINVAL for junk (even past an overflow), -ERANGE for overflow.
- */
-static int parse_unsigned(const char *s, unsigned int base,
-			  unsigned long long *v)
-{
-	unsigned long long n = 0;
-	int overflow = 0, d;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		d = hex_digit(*s);
-		if (d < 0 || (unsigned int)d >= base)
-			return -EINVAL;
-		if (n > (ULLONG_MAX - (unsigned int)d) / base)
-			overflow = 1;
-		n = n * base + (unsigned int)d;
-	}
-	*v = n;
-	return overflow ? -ERANGE : 0;
-}
-
-/* A decimal in [min, max] or an argparse-style error. */
-static int get_number(struct parser *p, const char *opt, const char *s,
-		      unsigned long long min, unsigned long long max,
-		      unsigned long long *v)
-{
-	int err = parse_unsigned(s, 10, v);
-
-	if (err == -EINVAL)
-		return invalid_int(p, opt, s);
-	if (err || *v < min || *v > max)
-		return out_of_range(p, opt, s, min, max);
-	return 0;
-}
-
-static int get_address(struct parser *p, const char *s,
+/* --fops-addr: 0x... or decimal, not 0 (0 means "look it up"). */
+static int get_address(struct argparse *ap, const char *opt, const char *s,
 		       unsigned long long *v)
 {
-	const char *opt = "--fops-addr";
 	int err;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		err = parse_unsigned(s + 2, 16, v);
+		err = argparse_unsigned(s + 2, 16, v);
 	else
-		err = parse_unsigned(s, 10, v);
+		err = argparse_unsigned(s, 10, v);
 	if (err == -EINVAL)
-		return value_error(p, opt, "invalid address value:", s,
-				   strlen(s), "");
+		return argparse_value_error(ap, opt, "invalid address value:",
+					    s, strlen(s), "");
 	if (err)
-		return value_error(p, opt, "value out of range:", s, strlen(s),
-				   " (expected at most 64 bits)");
+		return argparse_value_error(ap, opt, "value out of range:", s,
+					    strlen(s),
+					    " (expected at most 64 bits)");
 	if (!*v)
-		return value_error(p, opt, "value out of range:", s, strlen(s),
-				   " (expected a non-zero address)");
+		return argparse_value_error(ap, opt, "value out of range:", s,
+					    strlen(s),
+					    " (expected a non-zero address)");
 	return 0;
 }
 
-/* Index of s in choices[n] or an "invalid choice" error. */
-static int get_choice(struct parser *p, const char *opt, const char *s,
-		      size_t len, const char *const *choices, unsigned int n)
+/* A choice as its index: the choices tables are indexed by their enum. */
+static int get_enum(struct argparse *ap, const char *opt, const char *s,
+		    const char *const *choices, unsigned int n, int *v)
 {
-	char tail[128];
-	size_t used;
-	unsigned int i;
+	int i = argparse_choice(ap, opt, s, choices, n);
 
-	for (i = 0; i < n; i++)
-		if (strlen(choices[i]) == len && !strncmp(s, choices[i], len))
-			return (int)i;
-	used = (size_t)snprintf(tail, sizeof(tail), " (choose from ");
-	for (i = 0; i < n && used < sizeof(tail); i++)
-		used += (size_t)snprintf(tail + used, sizeof(tail) - used,
-					 "%s'%s'", i ? ", " : "", choices[i]);
-	if (used < sizeof(tail))
-		snprintf(tail + used, sizeof(tail) - used, ")");
-	return value_error(p, opt, "invalid choice:", s, len, tail);
+	if (i < 0)
+		return i;
+	*v = i;
+	return 0;
 }
 
-/*
- * --ops read,write,... and --pretend no-pmu,...: every name one of
- * choices[n], at least one; *mask gets bit i for choices[i].
- */
-static int get_list(struct parser *p, const char *opt, const char *what,
-		    const char *s, const char *const *choices, unsigned int n,
-		    unsigned int *mask)
+static int get_u32(struct argparse *ap, const char *opt, const char *s,
+		   unsigned long long max, unsigned int *v)
 {
-	const char *end;
-	size_t len;
-	int i;
-
-	if (!*s)
-		return usage_error(p, "argument %s: expected at least one %s\n",
-				   opt, what);
-	*mask = 0;
-	for (;;) {
-		end = strchr(s, ',');
-		len = end ? (size_t)(end - s) : strlen(s);
-		i = get_choice(p, opt, s, len, choices, n);
-		if (i < 0)
-			return i;
-		*mask |= 1u << i;
-		if (!end)
-			return 0;
-		s = end + 1;
-	}
-}
-
-static int set_pid(struct parser *p, const char *opt, const char *s)
-{
-	unsigned long long v;
-	int err = get_number(p, opt, s, 1, ARGS_PID_MAX, &v);
+	unsigned long long n;
+	int err = argparse_uint(ap, opt, s, 1, max, &n);
 
 	if (!err)
-		p->a->pid = (unsigned int)v;
+		*v = (unsigned int)n;
 	return err;
 }
 
 #ifdef EXT4DIST_TEST_HOOKS
 /* A path for a test hook: absolute, so no working directory matters. */
-static int test_path(struct parser *p, const struct opt_def *o,
-		     const char *val, const char **out)
+static int test_path(struct argparse *ap, const char *opt, const char *val,
+		     const char **out)
 {
 	if (val[0] != '/' || strlen(val) > 200)
-		return value_error(p, o->shown, "expected an absolute path",
-				   val, strlen(val), "");
+		return argparse_value_error(ap, opt,
+					    "expected an absolute path", val,
+					    strlen(val), "");
 	*out = val;
 	return 0;
 }
-#endif
 
-static int with_value(struct parser *p, const struct opt_def *o,
-		      const char *val)
+static int test_hook(struct argparse *ap, const struct argparse_opt *o,
+		     const char *val)
 {
-	static const char *const attach[] = { "auto", "pmu", "tracefs",
-					      "multi" };
-	static const char *const read_path[] = { "auto", "generic" };
-	struct ext4dist_args *a = p->a;
-	unsigned long long v;
-	int err;
+	struct ext4dist_args *a = args_of(ap);
 
 	switch (o->id) {
-	case OPT_PID:
-		return set_pid(p, o->shown, val);
-	case OPT_OPS:
-		return get_list(p, o->shown, "operation", val, op_choices,
-				NR_OPS, &a->ops_mask);
-	case OPT_PROMETHEUS:
-		if (!*val)
-			return usage_error(p, "argument --prometheus: "
-					   "expected a file name\n");
-		a->prometheus = val;
-		return 0;
-	case OPT_ATTACH:
-		err = get_choice(p, o->shown, val, strlen(val), attach, 4);
-		if (err < 0)
-			return err;
-		a->attach = err == 1 ? ATTACH_PMU :
-			    err == 2 ? ATTACH_TRACEFS :
-			    err == 3 ? ATTACH_MULTI : ATTACH_AUTO;
-		return 0;
-	case OPT_READ_PATH:
-		err = get_choice(p, o->shown, val, strlen(val), read_path, 2);
-		if (err < 0)
-			return err;
-		a->read_path = err ? READ_PATH_GENERIC : READ_PATH_AUTO;
-		return 0;
-	case OPT_MAXACTIVE:
-		err = get_number(p, o->shown, val, 1, ARGS_MAXACTIVE_MAX, &v);
-		if (!err)
-			a->maxactive = (unsigned int)v;
-		return err;
-	case OPT_FOPS_ADDR:
-		return get_address(p, val, &a->fops_addr);
-	case OPT_PRETEND:
-		return get_list(p, o->shown, "feature", val, pretend_choices,
-				NR_PRETEND, &a->pretend);
-#ifdef EXT4DIST_TEST_HOOKS
 	case OPT_TEST_KALLSYMS:
-		return test_path(p, o, val, &a->test_kallsyms);
+		return test_path(ap, o->shown, val, &a->test_kallsyms);
 	case OPT_TEST_SYSFS_KPROBE:
-		return test_path(p, o, val, &a->test_sysfs_kprobe);
+		return test_path(ap, o->shown, val, &a->test_sysfs_kprobe);
 	case OPT_TEST_TRACING:
-		return test_path(p, o, val, &a->test_tracing);
+		return test_path(ap, o->shown, val, &a->test_tracing);
 	case OPT_TEST_DEBUGFS:
-		return test_path(p, o, val, &a->test_debugfs);
-#endif
+		return test_path(ap, o->shown, val, &a->test_debugfs);
 	default:
 		return -EINVAL;	/* not reached: table and switch agree */
 	}
 }
+#endif
 
-static int served(struct parser *p, const char *text1, const char *text2)
+/* The engine's value callback: an option that takes a value. */
+static int with_value(struct argparse *ap, const struct argparse_opt *o,
+		      const char *val)
 {
-	fputs(text1, p->out);
-	fputs(text2, p->out);
-	return ferror(p->out) ? -EIO : ARGS_EXIT_OK;
+	struct ext4dist_args *a = args_of(ap);
+	int v, err;
+
+	switch (o->id) {
+	case OPT_PID:
+		return get_u32(ap, o->shown, val, ARGS_PID_MAX, &a->pid);
+	case OPT_OPS:
+		return argparse_choice_list(ap, o->shown, "operation", val,
+					    op_choices, NR_OPS, &a->ops_mask);
+	case OPT_PROMETHEUS:
+		if (!*val)
+			return argparse_error(ap, "argument %s: expected a "
+					      "file name\n", o->shown);
+		a->prometheus = val;
+		return 0;
+	case OPT_ATTACH:
+		err = get_enum(ap, o->shown, val, attach_choices,
+			       NR_CHOICES(attach_choices), &v);
+		if (!err)
+			a->attach = (enum attach_mode)v;
+		return err;
+	case OPT_READ_PATH:
+		err = get_enum(ap, o->shown, val, read_path_choices,
+			       NR_CHOICES(read_path_choices), &v);
+		if (!err)
+			a->read_path = (enum read_path_mode)v;
+		return err;
+	case OPT_MAXACTIVE:
+		return get_u32(ap, o->shown, val, ARGS_MAXACTIVE_MAX,
+			       &a->maxactive);
+	case OPT_FOPS_ADDR:
+		return get_address(ap, o->shown, val, &a->fops_addr);
+	case OPT_PRETEND:
+		return argparse_choice_list(ap, o->shown, "feature", val,
+					    pretend_choices, NR_PRETEND,
+					    &a->pretend);
+	default:
+#ifdef EXT4DIST_TEST_HOOKS
+		return test_hook(ap, o, val);
+#else
+		return -EINVAL;	/* not reached: table and switch agree */
+#endif
+	}
 }
 
-static int flag(struct parser *p, const struct opt_def *o)
+/* -h and --version: print and stop, as argparse's actions do. */
+static int served(struct args_ctx *c, const char *text1, const char *text2)
 {
-	struct ext4dist_args *a = p->a;
+	fputs(text1, c->out);
+	fputs(text2, c->out);
+	return ferror(c->out) ? -EIO : ARGS_EXIT_OK;
+}
+
+/* The engine's flag callback. */
+static int flag(struct argparse *ap, const struct argparse_opt *o)
+{
+	struct args_ctx *c = argparse_ctx(ap);
+	struct ext4dist_args *a = c->a;
 
 	switch (o->id) {
 	case OPT_HELP:
-		return served(p, usage_line, help_text);
+		return served(c, usage_line, help_text);
 	case OPT_VERSION:
-		return served(p, "ext4dist " EXT4DIST_VERSION, "\n");
+		return served(c, "ext4dist " EXT4DIST_VERSION, "\n");
 	case OPT_NOTIMESTAMP:
 		a->notimestamp = 1;
 		break;
@@ -481,173 +360,43 @@ static int flag(struct parser *p, const struct opt_def *o)
 	return 0;
 }
 
-/* argparse: a negative number is a value, not an option. */
-static int is_negative_number(const char *s)
+/* The engine's positional callback: [interval] [count]. */
+static int positional(struct argparse *ap, unsigned int index,
+		      const char *s)
 {
-	const char *d = s + 1;
-
-	if (s[0] != '-')
-		return 0;
-	while (is_digit(*d))
-		d++;
-	if (*d == '.' && is_digit(d[1])) {
-		d++;
-		while (is_digit(*d))
-			d++;
-	} else if (d == s + 1) {
-		return 0;
-	}
-	return *d == '\0';
-}
-
-static int looks_like_option(const char *s)
-{
-	return s[0] == '-' && s[1] != '\0' && !is_negative_number(s);
-}
-
-/*
- * Applies option o.  explicit is the text after "=" (or the rest of a
- * short cluster), NULL when none was attached: then an option that takes
- * a value consumes the next argument, unless that one is an option.
- */
-static int apply(struct parser *p, const struct opt_def *o,
-		 const char *explicit)
-{
-	const char *val;
-
-	if (!o->takes_value) {
-		if (explicit)
-			return value_error(p, o->shown,
-					   "ignored explicit argument",
-					   explicit, strlen(explicit), "");
-		return flag(p, o);
-	}
-	if (explicit)
-		return with_value(p, o, explicit);
-	if (p->next >= p->argc || looks_like_option(p->argv[p->next]) ||
-	    !strcmp(p->argv[p->next], "--"))
-		return usage_error(p, "argument %s: expected one argument\n",
-				   o->shown);
-	val = p->argv[p->next++];
-	return with_value(p, o, val);
-}
-
-static const struct opt_def *find_short(char c)
-{
-	unsigned int i;
-
-	for (i = 0; i < NR_OPT_DEFS; i++)
-		if (opt_defs[i].short_name && opt_defs[i].short_name == c)
-			return &opt_defs[i];
-	return NULL;
-}
-
-static void unrecognized(struct parser *p)
-{
-	p->unrec[p->nunrec++] = p->next - 1;
-}
-
-/* -T, -Tm, -p181, -p=181, -mp 181, -vvv */
-static int parse_short(struct parser *p, const char *arg)
-{
-	const char *c = arg + 1;
-	const struct opt_def *o = find_short(*c);
-	const struct opt_def *next;
-	int err;
-
-	if (!o) {
-		unrecognized(p);
-		return 0;
-	}
-	for (;;) {
-		if (c == arg + 1 && c[1] == '=')
-			return apply(p, o, c + 2);
-		if (o->takes_value)
-			return apply(p, o, c[1] ? c + 1 : NULL);
-		err = apply(p, o, NULL);
-		if (err)
-			return err;
-		if (!*++c)
-			return 0;
-		next = find_short(*c);
-		if (!next)
-			return value_error(p, o->shown,
-					   "ignored explicit argument", c,
-					   strlen(c), "");
-		o = next;
-	}
-}
-
-/* --name, --name=value, --name value; unique prefixes as argparse. */
-static int parse_long(struct parser *p, const char *arg)
-{
-	const char *name = arg + 2, *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct opt_def *found = NULL;
-	unsigned int i, matches = 0;
-
-	for (i = 0; i < NR_OPT_DEFS; i++) {
-		if (strncmp(opt_defs[i].long_name, name, len))
-			continue;
-		if (opt_defs[i].long_name[len] == '\0') {
-			found = &opt_defs[i];
-			matches = 1;
-			break;
-		}
-		found = &opt_defs[i];
-		matches++;
-	}
-	if (!matches || !len) {
-		unrecognized(p);
-		return 0;
-	}
-	if (matches > 1) {
-		usage_error(p, "ambiguous option: ");
-		put_escaped(p->err, arg, strlen(arg));
-		fputs(" could match", p->err);
-		for (i = 0, matches = 0; i < NR_OPT_DEFS; i++)
-			if (!strncmp(opt_defs[i].long_name, name, len))
-				fprintf(p->err, "%s --%s", matches++ ? "," : "",
-					opt_defs[i].long_name);
-		fputc('\n', p->err);
-		return ARGS_ERR_USAGE;
-	}
-	return apply(p, found, eq ? eq + 1 : NULL);
-}
-
-static int positional(struct parser *p, const char *s)
-{
-	struct ext4dist_args *a = p->a;
+	struct args_ctx *c = argparse_ctx(ap);
+	struct ext4dist_args *a = c->a;
 	unsigned long long v;
 	int err;
 
-	switch (p->npos) {
-	case 0:
-		/* 0 is an error only once everything parsed, as in BCC */
-		if (parse_unsigned(s, 10, &v) == 0 && v == 0) {
-			p->interval_zero = 1;
-			a->interval = 0;
-			break;
-		}
-		p->interval_zero = 0;
-		err = get_number(p, "interval", s, 1, ARGS_INTERVAL_MAX, &v);
-		if (err)
-			return err;
-		a->interval = (unsigned long)v;
-		break;
-	case 1:
-		err = get_number(p, "count", s, 1, ARGS_COUNT_MAX, &v);
-		if (err)
-			return err;
-		a->count = (unsigned long)v;
-		break;
-	default:
-		unrecognized(p);
+	if (index == 1) {
+		err = argparse_uint(ap, "count", s, 1, ARGS_COUNT_MAX, &v);
+		if (!err)
+			a->count = (unsigned long)v;
+		return err;
+	}
+	/* 0 is an error only once everything parsed, as in BCC */
+	if (argparse_unsigned(s, 10, &v) == 0 && v == 0) {
+		c->interval_zero = 1;
+		a->interval = 0;
 		return 0;
 	}
-	p->npos++;
-	return 0;
+	err = argparse_uint(ap, "interval", s, 1, ARGS_INTERVAL_MAX, &v);
+	if (!err)
+		a->interval = (unsigned long)v;
+	return err;
 }
+
+static const struct argparse_spec spec = {
+	.prog = "ext4dist",
+	.usage = usage_line,
+	.opts = opt_defs,
+	.nr_opts = NR_OPT_DEFS,
+	.max_positionals = 2,
+	.flag = flag,
+	.value = with_value,
+	.positional = positional,
+};
 
 static void defaults(struct ext4dist_args *a)
 {
@@ -658,57 +407,25 @@ static void defaults(struct ext4dist_args *a)
 	a->read_path = READ_PATH_AUTO;
 }
 
-static int report_unrecognized(struct parser *p)
-{
-	int i;
-
-	usage_error(p, "unrecognized arguments:");
-	for (i = 0; i < p->nunrec; i++) {
-		const char *s = p->argv[p->unrec[i]];
-
-		fputc(' ', p->err);
-		put_escaped(p->err, s, strlen(s));
-	}
-	fputc('\n', p->err);
-	return ARGS_ERR_USAGE;
-}
-
 int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 	       FILE *err)
 {
-	struct parser p = {
-		.a = a, .out = out, .err = err, .argc = argc, .argv = argv,
-		.next = 1,
-	};
-	int dashdash = 0, ret = 0;
-	const char *arg;
+	struct args_ctx c = { .a = a, .out = out };
+	int ret;
 
 	defaults(a);
-	p.unrec = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*p.unrec));
-	if (!p.unrec)
-		return -ENOMEM;
-	while (p.next < argc) {
-		arg = argv[p.next++];
-		if (!dashdash && !strcmp(arg, "--"))
-			dashdash = 1;
-		else if (dashdash || !looks_like_option(arg))
-			ret = positional(&p, arg);
-		else if (arg[1] == '-')
-			ret = parse_long(&p, arg);
-		else
-			ret = parse_short(&p, arg);
-		if (ret)
-			goto out;
-	}
-	if (p.nunrec) {
-		ret = report_unrecognized(&p);
-	} else if (p.interval_zero) {
+	ret = argparse_parse(&spec, argc, argv, &c, err);
+	/* args.h promises its own constant, whatever the engine's is */
+	if (ret == ARGPARSE_ERR_USAGE)
+		return ARGS_ERR_USAGE;
+	if (ret)
+		return ret;
+	/* BCC checks the interval after argparse accepted the line */
+	if (c.interval_zero) {
 		fputs("ERROR: interval 0. Exiting.\n", err);
-		ret = ARGS_ERR_INTERVAL0;
+		return ARGS_ERR_INTERVAL0;
 	}
-out:
-	free(p.unrec);
-	return ret;
+	return 0;
 }
 
 int args_exit_code(int parse_result)

@@ -56,7 +56,7 @@ sources_of() {
 	sysmap) echo src/loader/ksym/sysmap.c src/loader/ksym/kallsyms.c \
 		src/loader/ksym/modsym.c src/loader/ksym/module_file.c \
 		src/loader/util/errbuf.c ;;
-	args) echo src/tool/args.c ;;
+	args) echo src/tool/args.c src/tool/argparse.c ;;
 	esac
 }
 
