@@ -208,7 +208,7 @@ static int discover_fop_offset(const struct read_path_env *env,
 		.dir_fops_symbol = env->fs->dir_fops_symbol,
 	};
 	struct obj_map *m = bpf_obj_find_map(env->obj, "open_scan");
-	struct open_scan scan;
+	struct open_scan scan = { 0 };
 	struct errbuf why = { "" };
 	char which[512] = "";
 	unsigned int tried = 0, simple = 0;
@@ -402,8 +402,8 @@ static int fops_address(const struct read_path_env *env,
 int read_path_prepare_generic(const struct read_path_env *env, char *what,
 			      size_t what_len, struct errbuf *eb)
 {
-	const struct scan_source *src;
-	unsigned long long fops, dir_fop = 0;
+	const struct scan_source *src = NULL;
+	unsigned long long fops = 0, dir_fop = 0;
 	size_t used;
 	int err, off;
 

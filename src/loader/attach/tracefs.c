@@ -157,11 +157,16 @@ int tracefs_read(const struct tracefs *tf, const char *name, char **out)
 	fd = openat(tf->dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (;;) {
 		ssize_t n;
 
-		if (!buf || cap - len < 2) {
-			char *nb = realloc(buf, buf ? cap *= 2 : cap);
+		if (cap - len < 2) {
+			char *nb = realloc(buf, cap *= 2);
 
 			if (!nb) {
 				err = -ENOMEM;

@@ -49,7 +49,7 @@ static int visit_every_cpu(void)
 
 enum grace_how bpf_grace_period(void)
 {
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	struct timespec ts = { 0, 10L * 1000 * 1000 };
 
 	if (membarrier_global() == 0)
 		return GRACE_MEMBARRIER;

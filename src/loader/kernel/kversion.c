@@ -157,7 +157,7 @@ static int read_small(const char *path, char *buf, size_t size)
 int kversion_get(const char *signature_path, unsigned int *code)
 {
 	struct utsname u;
-	char sig[256];
+	char sig[256] = "";
 	int err;
 
 	if (uname(&u) < 0)

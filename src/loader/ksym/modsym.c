@@ -7,6 +7,7 @@
 #include "loader/ksym/module_file.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -101,8 +102,10 @@ static int elf_find_many(Elf *e, const char *const *names, size_t n,
 			return -EINVAL;
 		xdata = find_xindex(e, elf_ndxscn(scn));
 		count = data->d_size / sh.sh_entsize;
+		if (count > INT_MAX)
+			return -EINVAL;
 		for (i = 1; i < count && (size_t)hits < n; i++) {
-			if (!gelf_getsymshndx(data, xdata, i, &s, &shndx))
+			if (!gelf_getsymshndx(data, xdata, (int)i, &s, &shndx))
 				return -EINVAL;
 			name = elf_strptr(e, sh.sh_link, s.st_name);
 			k = name ? name_index(names, n, name) : -1;
@@ -220,10 +223,10 @@ int modsym_resolve_loaded(const char *ko_path, const char *module_dir,
 			  unsigned long long *addrs, int *found,
 			  struct errbuf *eb)
 {
-	struct modsym_place place[MODSYM_MANY_MAX];
+	struct modsym_place place[MODSYM_MANY_MAX] = { 0 };
 	char sections[512];
 	struct module_image file;
-	unsigned long long base;
+	unsigned long long base = 0;
 	size_t i;
 	Elf *e;
 	int hits, err;
@@ -266,8 +269,8 @@ int modsym_find(const char *ko_path, const char *sym, char *section,
 		size_t section_len, unsigned long long *offset,
 		struct errbuf *eb)
 {
-	struct modsym_place place;
-	int found, err;
+	struct modsym_place place = { 0 };
+	int found = 0, err;
 
 	if (!ko_path || !sym || !section || !section_len || !offset)
 		return -EINVAL;
@@ -344,8 +347,8 @@ int modsym_resolve_many(const char *ko_path, const char *sections_dir,
 			unsigned long long *addrs, int *found,
 			struct errbuf *eb)
 {
-	struct modsym_place place[MODSYM_MANY_MAX];
-	unsigned long long base;
+	struct modsym_place place[MODSYM_MANY_MAX] = { 0 };
+	unsigned long long base = 0;
 	size_t i;
 	int hits, err;
 

@@ -44,12 +44,10 @@ static int map_file(const char *path, struct buf *b)
 		return -errno;
 	if (fstat(fd, &st) < 0)
 		err = -errno;
-	else if (!S_ISREG(st.st_mode))
+	else if (!S_ISREG(st.st_mode) || st.st_size == 0)
 		err = -EINVAL;
 	else if (st.st_size > (off_t)MODSYM_MAX_SIZE)
 		err = -EFBIG;
-	else if (st.st_size == 0)
-		err = -EINVAL;
 	if (!err) {
 		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
 			 0);

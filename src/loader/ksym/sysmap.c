@@ -43,7 +43,7 @@ static int map_lookup(const char *map_path, const char *const *names,
 int sysmap_lookup(const char *map_path, const char *sym,
 		  unsigned long long *addr, char *type)
 {
-	struct ksym_result res;
+	struct ksym_result res = { 0 };
 	int ret;
 
 	if (!sym || !addr)
@@ -65,7 +65,7 @@ int sysmap_resolve_many(const char *map_path, const char *kallsyms_path,
 			struct errbuf *eb)
 {
 	const char *all[SYSMAP_MANY_MAX + 1];
-	struct ksym_result map[SYSMAP_MANY_MAX + 1];
+	struct ksym_result map[SYSMAP_MANY_MAX + 1] = { 0 };
 	char anchor[128];
 	unsigned long long live;
 	size_t i;

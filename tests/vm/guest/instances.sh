@@ -148,6 +148,7 @@ scenario_concurrent_starts() {
 # them (they are nobody's: no perf fd holds them) and start.
 scenario_pid1_namespace() {
 	local u k n left
+	! pid_ns_absent pid1-namespace-not-built || return 0
 	ensure_tracefs
 	unshare -fp ext4dist --attach=tracefs > "$WORK/ns1.out" 2> "$WORK/ns1.err" &
 	u=$!
@@ -216,6 +217,7 @@ scenario_pid_namespaces() {
 			"$WORK/tid.err"
 	fi
 
+	! pid_ns_absent pid-namespaces-not-built || return 0
 	rc=0
 	timeout 30 unshare -fp --mount-proc ext4dist -p 1 \
 		> "$WORK/nsproc.out" 2> "$WORK/nsproc.err" || rc=$?

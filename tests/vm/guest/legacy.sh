@@ -238,7 +238,7 @@ scenario_forced_fallbacks() {
 		# No bpf_jit_kallsyms (before 4.13): the kernel shows no program
 		# by name, so only ext4dist's word for it can be checked.
 		expect_verbose forced-fallbacks-names "$ERR" \
-			"map and program names off (forced by a test hook, as before 4.15)"
+			"map and program names off, as before 4.15"
 	elif [ ! -s "$BPF_SYMS" ]; then
 		fail forced-fallbacks-names "no bpf_prog_ symbol in /proc/kallsyms while ext4dist ran (bpf_jit_kallsyms off?)" "$ERR"
 	elif [ -n "$named" ]; then
@@ -338,8 +338,8 @@ scenario_kretprobe_misses() {
 			"ext4dist cannot trace here: --maxactive: return probes cannot be sized here: kprobe_events ignores \"rN:\" (kernel before 4.12)" \
 			"$WORK/ma.out"
 		check maxactive-unsupported-clean \
-			"kprobe_events: $(tr '\n' ' ' < "$TRACEFS/kprobe_events")" \
-			"kprobe_events: $(echo "$before" | tr '\n' ' ')"
+			"kprobe_events: $(cat "$TRACEFS/kprobe_events")" \
+			"kprobe_events: $before"
 		remove_events_since "$before"
 	fi
 	# 32 fsyncs at the same moment, one per process: on the kprobe PMU
@@ -362,7 +362,12 @@ scenario_kretprobe_misses() {
 	fi
 	misses_run default-misses "$(case $path in
 		kprobe_multi) echo "kprobe_multi return hooks exhausted: --attach=tracefs --maxactive N allows more" ;;
-		*) echo "kretprobe instances exhausted: raise --maxactive" ;;
+		tracefs) if [ "$sized" = 1 ]; then
+				echo "kretprobe instances exhausted: raise --maxactive"
+			else
+				echo "kretprobe instances exhausted: kprobe_events cannot raise the kernel's default before 4.12"
+			fi ;;
+		*) echo "kretprobe instances exhausted: the kprobe PMU cannot raise them; --attach=tracefs --maxactive N can" ;;
 		esac)"
 	MISSES_NPROC=8 MISSES_NF=3 MISSES_WANT=some
 }

@@ -114,6 +114,16 @@ want_fop_offset() {
 	esac
 }
 
+# pid_ns_absent NAME: the kernel is built without PID namespaces (the
+# vanilla 4.9 and 4.19 have no CONFIG_NAMESPACES): then NAME checks that
+# unshare -p is refused and returns 0; else returns 1.
+pid_ns_absent() {
+	! grep -q '^CONFIG_PID_NS=y' "/boot/config-$KERNEL" || return 1
+	check "$1" "$(unshare -fp true 2>&1)" \
+		"unshare: unshare(0x20000000): Invalid argument"
+	return 0
+}
+
 # ext4_builtin: ext4 is built into the kernel: registered, and no module
 # state for it (/sys/module/ext4/initstate exists only for a module).
 ext4_builtin() {
