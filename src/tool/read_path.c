@@ -315,6 +315,31 @@ static int from_kallsyms(const struct read_path_env *env, const char *path,
 	return accept(env, path, names, addr, found, dir_fop, fops, what, len, why);
 }
 
+void read_path_symbols(const struct fs_table *fs,
+		       const char *names[READ_PATH_NR_SYMS])
+{
+	names[0] = fs->fops_symbol;
+	names[1] = fs->dir_fops_symbol;
+	names[2] = simple_dirs.dir_fops_symbol;
+}
+
+/* names[0..1] in a System.map read before. */
+static void from_set(const struct sym_set *set, const char *const *names,
+		     unsigned long long *addr, int *found)
+{
+	unsigned int i, k;
+
+	for (k = 0; k < 2; k++) {
+		addr[k] = 0;
+		found[k] = 0;
+		for (i = 0; i < set->n; i++)
+			if (strcmp(set->names[i], names[k]) == 0) {
+				addr[k] = set->addrs[i];
+				found[k] = set->found[i];
+			}
+	}
+}
+
 static int from_sysmap(const struct read_path_env *env,
 		       const char *const *names, unsigned long long dir_fop,
 		       unsigned long long *fops, char *what, size_t len,
@@ -325,6 +350,11 @@ static int from_sysmap(const struct read_path_env *env,
 	int found[2], n;
 	struct utsname u;
 
+	if (env->sysmap) {
+		snprintf(path, sizeof(path), "%s", env->sysmap->path);
+		from_set(env->sysmap, names, addr, found);
+		goto check;
+	}
 	if (env->sysmap_path) {
 		snprintf(path, sizeof(path), "%s", env->sysmap_path);
 	} else {
@@ -338,7 +368,12 @@ static int from_sysmap(const struct read_path_env *env,
 				found, why);
 	if (n < 0)
 		return n;
-	return accept(env, path, names, addr, found, dir_fop, fops, what, len, why);
+check:
+	n = accept(env, path, names, addr, found, dir_fop, fops, what, len, why);
+	/* Its directories' f_op where the probe saw it: the map is this kernel's. */
+	if (n != -ESTALE && found[1] && addr[1] == dir_fop && env->sysmap_agrees)
+		*env->sysmap_agrees = 1;
+	return n;
 }
 
 static int from_module(const struct read_path_env *env,

@@ -14,6 +14,18 @@
 #include "loader/loader.h"
 #include "tool/fs.h"
 
+/*
+ * Symbols already read from System.map (one read serves the tracer and
+ * this): names[i] at addrs[i] when found[i].
+ */
+struct sym_set {
+	const char *path;
+	const char *const *names;
+	const unsigned long long *addrs;
+	const int *found;
+	unsigned int n;
+};
+
 /* What the generic read path needs from the tracer. */
 struct read_path_env {
 	const struct fs_table *fs;
@@ -28,9 +40,11 @@ struct read_path_env {
 	const char *kallsyms_path;	/* NULL = /proc/kallsyms */
 	int kallsyms_no_data;		/* --pretend=no-kallsyms-data */
 	const char *sysmap_path;	/* NULL = /boot/System.map-$(uname -r) */
+	const struct sym_set *sysmap;	/* NULL: read sysmap_path here */
 	const char *mounts_path;	/* NULL = /proc/self/mounts */
 	int tracing_fd;			/* the tracing dir held, -1 if none */
 	const char *tracing_dir;	/* its name, for messages */
+	int *sysmap_agrees;		/* set to 1 when System.map checks out */
 };
 
 /*
@@ -45,6 +59,11 @@ struct read_path_env {
  */
 int read_path_prepare_generic(const struct read_path_env *env, char *what,
 			      size_t what_len, struct errbuf *eb);
+
+/* The data symbols a symbol source may be asked for: fills names. */
+#define READ_PATH_NR_SYMS 3
+void read_path_symbols(const struct fs_table *fs,
+		       const char *names[READ_PATH_NR_SYMS]);
 
 /*
  * From a scan taken in ->release(inode, file), the offset of f_op in struct

@@ -160,16 +160,88 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 }
 
 /*
+ * The functions resolve_addresses() looks for; returns how many.  The
+ * shared read function is the core kernel's: never in a module's file.
+ */
+static unsigned int fn_list(struct tracer *t, int core)
+{
+	unsigned int op, n = 0;
+
+	for (op = 0; op < NR_OPS; op++)
+		if (t->fs->ops[op].func)
+			t->fn_names[n++] = t->fs->ops[op].func;
+	t->fn_names[n++] = t->fs->dir_release;
+	if (core)
+		t->fn_names[n++] = t->fs->generic_read;
+	return n;
+}
+
+/*
+ * A built-in file system: its functions from System.map (moved by the
+ * KASLR slide), kept as a hint until the generic read path's f_op probe
+ * confirms the map is this kernel's (fn_trust_sysmap()).
+ */
+static int sysmap_hint(struct tracer *t, const struct tracer_config *cfg,
+		       const char *release, struct errbuf *why)
+{
+	unsigned int n = fn_list(t, 1);
+	int hits;
+
+	/* The read path's data symbols in the same pass over the map. */
+	read_path_symbols(t->fs, &t->fn_names[n]);
+
+	snprintf(t->sysmap_path, sizeof(t->sysmap_path), "/boot/System.map-%s",
+		 release);
+	if (access(t->sysmap_path, R_OK))
+		return errbuf_set(why, -ENOENT,
+				  "%s is not a module, and there is no %s",
+				  t->fs->module, t->sysmap_path);
+	hits = sysmap_resolve_many(t->sysmap_path, cfg->kallsyms_path,
+				   t->fn_names, n + READ_PATH_NR_SYMS,
+				   t->fn_addrs, t->fn_found, why);
+	if (hits <= 0)
+		return hits ? hits : errbuf_set(why, -ENOENT,
+						"%s has none of the functions",
+						t->sysmap_path);
+	t->nr_fn = n;
+	t->nr_syms = n + READ_PATH_NR_SYMS;
+	snprintf(t->fn_source, sizeof(t->fn_source), "%s", t->sysmap_path);
+	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
+		 "by name until %s is confirmed as this kernel's (by the f_op probe of the generic read path)",
+		 t->sysmap_path);
+	vlog(1, "kprobes %s", t->rec.addresses);
+	return 0;
+}
+
+/* The f_op probe saw what System.map says: its addresses hold. */
+static void fn_trust_sysmap(struct tracer *t)
+{
+	unsigned int i;
+	int hits = 0;
+
+	if (!t->nr_fn || t->fn_trusted || !t->sysmap_agrees)
+		return;
+	t->fn_trusted = 1;
+	for (i = 0; i < t->nr_fn; i++)
+		hits += t->fn_found[i];
+	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
+		 "by address: %d functions from %s, which the f_op probe confirmed",
+		 hits, t->sysmap_path);
+	vlog(1, "kprobes %s", t->rec.addresses);
+}
+
+/*
  * kprobes by address where the file system is a module whose file on disk
  * is the very build the kernel loaded: the kernel then skips its lookup
  * of the name, which before 6.2 scans every kernel symbol for each probe.
+ * A built-in one may get them from System.map (sysmap_hint()).
  */
-static void resolve_addresses(struct tracer *t)
+static void resolve_addresses(struct tracer *t, const struct tracer_config *cfg)
 {
 	char dir[256], base[512], ko[600];
 	struct errbuf why = { "" };
 	struct utsname u;
-	unsigned int op, n = 0;
+	unsigned int n;
 	int hits;
 
 	snprintf(dir, sizeof(dir), "/sys/module/%s", t->fs->module);
@@ -180,14 +252,11 @@ static void resolve_addresses(struct tracer *t)
 	snprintf(base, sizeof(base), "/lib/modules/%s/%s", u.release,
 		 t->fs->module_file);
 	if (access(dir, F_OK) || modsym_ko_path(base, ko, sizeof(ko))) {
-		errbuf_set(&why, -ENOENT, "%s is not a module with a file in /lib/modules",
-			   t->fs->module);
+		if (sysmap_hint(t, cfg, u.release, &why) == 0)
+			return;
 		goto by_name;
 	}
-	for (op = 0; op < NR_OPS; op++)
-		if (t->fs->ops[op].func)
-			t->fn_names[n++] = t->fs->ops[op].func;
-	t->fn_names[n++] = t->fs->dir_release;
+	n = fn_list(t, 0);
 	hits = modsym_resolve_loaded(ko, dir, t->fn_names, n, t->fn_addrs,
 				     t->fn_found, &why);
 	if (hits <= 0) {
@@ -196,6 +265,8 @@ static void resolve_addresses(struct tracer *t)
 		goto by_name;
 	}
 	t->nr_fn = n;
+	t->fn_trusted = 1;
+	snprintf(t->fn_source, sizeof(t->fn_source), "%s", ko);
 	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
 		 "by address: %d functions from %s, the build the kernel loaded",
 		 hits, ko);
@@ -208,21 +279,45 @@ by_name:
 }
 
 /*
- * func's address, 0 for by name; -ENOENT when the module's own symbol
- * table shows the function is not there (no need to try).
+ * func's address, 0 for by name; -ENOENT when a trusted symbol table
+ * shows the function is not there (no need to try).
  */
 static int addr_of(const struct tracer *t, const char *func,
-			 unsigned long long *addr)
+		   unsigned long long *addr)
 {
 	unsigned int i;
 
 	*addr = 0;
+	if (!t->fn_trusted)
+		return 0;
 	for (i = 0; i < t->nr_fn; i++)
 		if (strcmp(t->fn_names[i], func) == 0) {
 			if (!t->fn_found[i])
 				return -ENOENT;
 			*addr = t->fn_addrs[i];
 		}
+	return 0;
+}
+
+/* func's address in System.map, not yet confirmed; 0 if it has none. */
+static void hint_addr(const struct tracer *t, const char *func,
+		      unsigned long long *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_fn; i++)
+		if (strcmp(t->fn_names[i], func) == 0 && t->fn_found[i])
+			*addr = t->fn_addrs[i];
+}
+
+/* 1 when System.map, not yet confirmed, lacks func. */
+static int hint_lacks(const struct tracer *t, const char *func)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_fn; i++)
+		if (strcmp(t->fn_names[i], func) == 0)
+			return !t->fn_found[i];
 	return 0;
 }
 
@@ -240,8 +335,11 @@ static int attach_prog(struct tracer *t, struct obj_prog *p,
 
 	if (addr_of(t, func, &spec.addr))
 		return errbuf_set(eb, -ENOENT,
-				  "kernel function %s does not exist (not in the %s module's symbols)",
-				  func, t->fs->module);
+				  "kernel function %s does not exist (not in %s)",
+				  func, t->fn_source);
+	/* The f_op probe may go where System.map says, before it is confirmed. */
+	if (t->scan_at_hint && strcmp(func, t->fs->dir_release) == 0)
+		hint_addr(t, func, &spec.addr);
 	err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
 	if (err)
 		return err;
@@ -326,10 +424,18 @@ static void detach_scan(void *arg, struct probe_link *link)
 	bpf_obj_unload_prog(scan_prog(t));
 }
 
-static int attach_generic_read(struct tracer *t,
-			       const struct tracer_config *cfg,
-			       struct errbuf *eb)
+/* The generic read path's two numbers, patched in (read_path.c). */
+static int prepare_generic_read(struct tracer *t,
+				const struct tracer_config *cfg,
+				struct errbuf *eb)
 {
+	const struct sym_set map = {
+		.path = t->sysmap_path,
+		.names = t->fn_names,
+		.addrs = t->fn_addrs,
+		.found = t->fn_found,
+		.n = t->nr_syms,
+	};
 	const struct read_path_env env = {
 		.fs = t->fs,
 		.obj = &t->obj,
@@ -339,46 +445,92 @@ static int attach_generic_read(struct tracer *t,
 		.fops_addr = cfg->fops_addr,
 		.kallsyms_path = cfg->kallsyms_path,
 		.kallsyms_no_data = pretending(t, PRETEND_NO_KALLSYMS_DATA),
+		.sysmap_path = t->sysmap_path[0] ? t->sysmap_path : NULL,
+		.sysmap = t->nr_syms ? &map : NULL,
 		.tracing_fd = t->actx.tf.dir[0] ? t->actx.tf.dirfd : -1,
 		.tracing_dir = t->actx.tf.dir,
+		.sysmap_agrees = &t->sysmap_agrees,
 	};
 	int err;
 
+	/*
+	 * System.map's address for the f_op probe spares the kernel a name
+	 * lookup.  Should the map not be this kernel's, the probe does not
+	 * run, or sees nothing System.map or kallsyms agree with (no
+	 * --fops-addr, which nothing checks): then by name.
+	 */
+	t->scan_at_hint = t->nr_syms && !t->fn_trusted && !cfg->fops_addr;
 	err = read_path_prepare_generic(&env, t->rec.fops, sizeof(t->rec.fops),
 					eb);
-	if (err)
-		return err;
-	return attach_pair(t, t->fs->generic_read, eb);
+	if (err && t->scan_at_hint) {
+		vlog(1, "the f_op probe at System.map's address of %s: %s; again by name",
+		     t->fs->dir_release, eb->msg);
+		t->scan_at_hint = 0;
+		t->sysmap_agrees = 0;
+		err = read_path_prepare_generic(&env, t->rec.fops,
+						sizeof(t->rec.fops), eb);
+	}
+	t->scan_at_hint = 0;
+	if (!err)
+		fn_trust_sysmap(t);
+	return err;
+}
+
+static void read_path_is(struct tracer *t, const char *why)
+{
+	snprintf(t->rec.read_path, sizeof(t->rec.read_path),
+		 "%s + f_op filter (%.180s)", t->fs->generic_read, why);
+	vlog(1, "read path: %s", t->rec.read_path);
 }
 
 static int attach_read(struct tracer *t, const struct tracer_config *cfg,
 		       struct errbuf *eb)
 {
 	const char *func = t->fs->ops[OP_READ].func;
-	int err;
+	struct errbuf first = { "" };
+	char why[200];
+	int err, prepared = 0;
 
 	if (cfg->read_generic) {
-		snprintf(t->rec.read_path, sizeof(t->rec.read_path),
-			 "%s + f_op filter (forced by --read-path=generic)",
-			 t->fs->generic_read);
-	} else {
-		/* Cheaper than reading kallsyms first: just try it. */
-		err = attach_pair(t, func, eb);
-		if (err != -ENOENT) {
-			snprintf(t->rec.read_path, sizeof(t->rec.read_path),
-				 "%s (kernel %s+)", func,
-				 t->fs->ops[OP_READ].since);
-			return err;
-		}
-		vlog(1, "%s: %s; falling back to %s with an f_op filter (kernels before %s)",
-		     func, eb->msg, t->fs->generic_read,
-		     t->fs->ops[OP_READ].since);
-		snprintf(t->rec.read_path, sizeof(t->rec.read_path),
-			 "%s + f_op filter (no %s: kernel before %s)",
-			 t->fs->generic_read, func, t->fs->ops[OP_READ].since);
+		read_path_is(t, "forced by --read-path=generic");
+		err = prepare_generic_read(t, cfg, eb);
+		return err ? err : attach_pair(t, t->fs->generic_read, eb);
 	}
-	vlog(1, "read path: %s", t->rec.read_path);
-	return attach_generic_read(t, cfg, eb);
+	if (hint_lacks(t, func)) {
+		/*
+		 * System.map has no func: the generic path, whose f_op probe
+		 * tells whether the map is this kernel's.  If it is not, try
+		 * func after all.
+		 */
+		err = prepare_generic_read(t, cfg, &first);
+		if (!err && t->fn_trusted) {
+			snprintf(why, sizeof(why), "no %s in System.map: kernel before %s",
+				 func, t->fs->ops[OP_READ].since);
+			read_path_is(t, why);
+			return attach_pair(t, t->fs->generic_read, eb);
+		}
+		prepared = !err;
+	}
+	/* Cheaper than reading kallsyms first: just try it. */
+	err = attach_pair(t, func, eb);
+	if (err != -ENOENT) {
+		snprintf(t->rec.read_path, sizeof(t->rec.read_path),
+			 "%s (kernel %s+)", func, t->fs->ops[OP_READ].since);
+		return err;
+	}
+	vlog(1, "%s: %s; falling back to %s with an f_op filter (kernels before %s)",
+	     func, eb->msg, t->fs->generic_read, t->fs->ops[OP_READ].since);
+	snprintf(why, sizeof(why), "no %s: kernel before %s", func,
+		 t->fs->ops[OP_READ].since);
+	read_path_is(t, why);
+	if (!prepared && first.msg[0])
+		return errbuf_set(eb, -ENOENT, "%s", first.msg);
+	if (!prepared) {
+		err = prepare_generic_read(t, cfg, eb);
+		if (err)
+			return err;
+	}
+	return attach_pair(t, t->fs->generic_read, eb);
 }
 
 /* An operation whose function this kernel does not have: say which. */
@@ -407,7 +559,7 @@ static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
 
 	t->ops = t->rec.attach.path == ATTACH_PMU ? &attach_pmu_ops :
 						    &attach_tracefs_ops;
-	resolve_addresses(t);
+	resolve_addresses(t, cfg);
 	for (op = 0; op < NR_OPS; op++) {
 		if (!(t->ops_mask & (1u << op)))
 			continue;

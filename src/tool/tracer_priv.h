@@ -6,6 +6,7 @@
 #ifndef EXT4DIST_TOOL_TRACER_PRIV_H
 #define EXT4DIST_TOOL_TRACER_PRIV_H
 
+#include "tool/read_path.h"
 #include "tool/tracer.h"
 
 struct tracer {
@@ -30,13 +31,23 @@ struct tracer {
 	struct op_hist returns[NR_OPS];		/* every drained buffer, summed */
 	int stale_removed;		/* stale events removed at start */
 	/*
-	 * The module's functions by address, where its file is the build
-	 * the kernel loaded: names[i] at addrs[i] when found[i].
+	 * The traced functions' addresses: names[i] at addrs[i] when
+	 * found[i].  From the module file where it is the build the kernel
+	 * loaded (trusted at once), or for a built-in file system from
+	 * System.map, trusted only once the f_op probe of the generic read
+	 * path has seen what System.map says (until then every probe goes
+	 * by name, and a name System.map lacks is only a hint).
 	 */
-	const char *fn_names[NR_OPS + 1];
-	unsigned long long fn_addrs[NR_OPS + 1];
-	int fn_found[NR_OPS + 1];
+	const char *fn_names[NR_OPS + 2 + READ_PATH_NR_SYMS];
+	unsigned long long fn_addrs[NR_OPS + 2 + READ_PATH_NR_SYMS];
+	int fn_found[NR_OPS + 2 + READ_PATH_NR_SYMS];
 	unsigned int nr_fn;		/* 0: every probe by name */
+	unsigned int nr_syms;		/* nr_fn plus read_path's data symbols */
+	int fn_trusted;
+	int scan_at_hint;		/* the f_op probe at System.map's address */
+	char fn_source[640];		/* where the addresses came from */
+	int sysmap_agrees;		/* read_path: System.map checked out */
+	char sysmap_path[300];		/* the map the addresses came from */
 	struct tracer_record rec;
 };
 

@@ -2,13 +2,15 @@
  * bench_floor: the floor for ext4dist's start-up in `make bench`, run in the
  * VM beside ext4dist by `bench_probe startup`.  Static, libc only, no BPF.
  *
- *   bench_floor FUNC...
+ *   bench_floor [--tracefs] FUNC...
  *
  * Creates the probes ext4dist creates by default, the same way and in the
  * same order: for each FUNC a kretprobe, then a kprobe, through the perf
  * kprobe PMU by name where the kernel has one
  * (/sys/bus/event_source/devices/kprobe, 4.17+), else as tracefs
- * kprobe_events definitions opened as perf tracepoint events; each perf
+ * kprobe_events definitions opened as perf tracepoint events (also with
+ * --tracefs, the path ext4dist takes by default where kprobe_events can
+ * size its return probes); each perf
  * event enabled (PERF_EVENT_IOC_ENABLE) as ext4dist enables its own, but
  * with no program attached.  Then prints ext4dist's banner and waits for
  * SIGINT or SIGTERM, closes the events and removes its kprobe_events
@@ -169,10 +171,14 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	sigset_t mask, old;
 	char buf[64], path[128];
-	int type = -1, retbit = 0, i, ret, fd;
+	int type = -1, retbit = 0, i, ret, fd, first = 1, use_pmu = 1;
 
-	if (argc < 2 || (argc - 1) * 2 > MAX_PROBES) {
-		fprintf(stderr, "usage: bench_floor FUNC... (at most %d)\n",
+	if (argc > 1 && !strcmp(argv[1], "--tracefs")) {
+		use_pmu = 0;
+		first = 2;
+	}
+	if (argc - first < 1 || (argc - first) * 2 > MAX_PROBES) {
+		fprintf(stderr, "usage: bench_floor [--tracefs] FUNC... (at most %d)\n",
 			MAX_PROBES / 2);
 		return 2;
 	}
@@ -182,7 +188,7 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 
 	/* The PMU, as ext4dist reads it: its type and the retprobe bit. */
-	if (read_line(PMU_DIR "/type", buf, sizeof(buf)) == 0) {
+	if (use_pmu && read_line(PMU_DIR "/type", buf, sizeof(buf)) == 0) {
 		type = atoi(buf);
 		if (read_line(PMU_DIR "/format/retprobe", buf, sizeof(buf)) == 0 &&
 		    !strncmp(buf, "config:", 7))
@@ -199,7 +205,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	for (i = 1; i < argc; i++) {
+	for (i = first; i < argc; i++) {
 		for (ret = 1; ret >= 0; ret--) {
 			struct probe *p = &probes[nprobes++];
 

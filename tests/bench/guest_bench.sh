@@ -51,9 +51,11 @@ if [ "$multi" = 1 ]; then modes="$modes multi"; fi
 
 # What ext4dist picks without --attach: kprobe_multi, else the PMU, else
 # tracefs.
-default_mode=tracefs
-if [ "$pmu" = 1 ]; then default_mode=pmu; fi
-if [ "$multi" = 1 ]; then default_mode=multi; fi
+# What ext4dist picks without --attach, as its --check says.
+default_mode=$(/bin/ext4dist --check | sed -n 's/^attach path  *//p')
+case "$default_mode" in
+kprobe_multi) default_mode=multi ;;
+esac
 
 # Its read function: ext4_file_read_iter (4.10+), else generic_file_read_iter.
 read_func=generic_file_read_iter
@@ -117,13 +119,17 @@ done
 # After the banner, bench_probe opens and reads one ext4 file, so
 # ext4dist has a histogram to print at SIGINT.
 if want startup; then
-	floor_how=tracefs
-	[ "$pmu" = 0 ] || floor_how=pmu
+	# The floor takes ext4dist's default path; kprobe_multi has no
+	# floor of its own (one link, no per-probe price): the PMU's then.
+	floor_how=tracefs floor_opt=--tracefs
+	if [ "$default_mode" != tracefs ] && [ "$pmu" = 1 ]; then
+		floor_how=pmu floor_opt=""
+	fi
 	b "floor how=$floor_how functions=$read_func,ext4_file_write_iter,ext4_file_open,ext4_sync_file"
 	bout bench_probe startup --runs "$START_RUNS" --tag exec -- \
 		/bin/bench_probe banner
 	bout bench_probe startup --runs "$START_RUNS" --tag floor \
-		--touch /mnt/ext4/data -- /bin/bench_floor "$read_func" \
+		--touch /mnt/ext4/data -- /bin/bench_floor $floor_opt "$read_func" \
 		ext4_file_write_iter ext4_file_open ext4_sync_file
 	# "default": no --attach, as a user starts it.
 	bout bench_probe startup --runs "$START_RUNS" --tag default \

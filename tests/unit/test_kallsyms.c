@@ -42,6 +42,52 @@ static char *tmp_file(const char *content, size_t len)
 	return path;
 }
 
+/*
+ * Without stats the reader skims: lines whose name cannot be wanted are
+ * not parsed.  The answers must be those of a full parse, with lines of
+ * every shape around them: all zeros first, a malformed line that starts
+ * like a wanted name, an address too long, a module column.
+ */
+static void test_skim(void)
+{
+	static const char text[] =
+		"0000000000000000 A irq_stack_union\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000010 t aaa\n"
+		"garbage ext4_file_read_iter\n"
+		"ffffffff81000020 T ext4_file_read_iter junk\n"
+		"1ffffffff81000030 T generic_file_read_iter\n"
+		"ffffffff81301234 t ext4_file_read_iter\n"
+		"ffffffff81e10040 R ext4_file_operations\t[ext4]\n"
+		"ffffffff812a3b10 T generic_file_read_iter\n"
+		"ffffffff812a3b20 T zzz\n";
+	struct ksym_result full[NR_WANTED], skim[NR_WANTED];
+	struct ksym_stats st;
+	char *path = tmp_file(text, sizeof(text) - 1);
+	unsigned int i;
+
+	if (!path) {
+		check_int("skim: temporary file", 0, 1);
+		return;
+	}
+	check_int("skim: full parse", kallsyms_lookup(path, wanted, NR_WANTED,
+		  0, full, &st), 3);
+	check_int("skim: three malformed lines", st.malformed, 3);
+	check_int("skim: skimmed", kallsyms_lookup(path, wanted, NR_WANTED, 0,
+		  skim, NULL), 3);
+	for (i = 0; i < NR_WANTED; i++) {
+		check_int("skim: found as in a full parse", skim[i].found,
+			  full[i].found);
+		check_int("skim: address as in a full parse", skim[i].addr,
+			  full[i].addr);
+	}
+	check_int("skim: read_iter", skim[0].addr, 0xffffffff81301234LL);
+	check_str("skim: fops module", skim[1].module, "ext4");
+	check_int("skim: generic", skim[2].addr, 0xffffffff812a3b10LL);
+	unlink(path);
+	free(path);
+}
+
 static void test_core(void)
 {
 	struct ksym_result r[NR_WANTED];
@@ -362,6 +408,7 @@ static void test_proc(void)
 
 static const struct test_case test_cases[] = {
 	TEST_CASE(core),
+	TEST_CASE(skim),
 	TEST_CASE(early_stop_and_dups),
 	TEST_CASE(module),
 	TEST_CASE(zero),

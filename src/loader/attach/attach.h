@@ -26,6 +26,11 @@ struct attach_ctx {
 	int pmu_retprobe_bit;		/* config bit meaning "return probe" */
 	const struct tracefs_paths *paths;
 	struct tracefs tf;		/* dir "" when not available */
+	/*
+	 * kprobe_events refused a return probe on an address ("Return
+	 * probe point must be a symbol", before 4.12): the rest go by name.
+	 */
+	int ret_by_name;
 };
 
 struct probe_spec {

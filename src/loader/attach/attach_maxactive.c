@@ -54,6 +54,29 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 		return 0;
 	}
 	attach_event_name(ctx, &spec, ev, sizeof(ev));
+	/*
+	 * Without the README's word, first a line that names no function,
+	 * so the kernel looks nothing up and makes no event: 4.12 and 4.13
+	 * read the count of "rN:" first and refuse one above 4096 with
+	 * E2BIG; before 4.12 "r4097" is no count, and a return probe on an
+	 * address is refused with EINVAL.
+	 */
+	snprintf(line, sizeof(line), "r4097:kprobes/%s 0\n", ev);
+	err = tracefs_write(&ctx->tf, "kprobe_events", line);
+	if (err == -E2BIG) {
+		vlog(1, "kprobe_events takes \"rN:\" (it refused r4097 as too many)");
+		return 0;
+	}
+	if (err == -EINVAL) {
+		vlog(1, "kprobe_events ignores \"rN:\": it refused \"r4097:\" on an address as a return probe that names no symbol (before 4.12)");
+		return errbuf_set(why, -EOPNOTSUPP,
+				  "kprobe_events ignores \"rN:\" (kernel before 4.12)");
+	}
+	if (!err) {
+		snprintf(line, sizeof(line), "-:kprobes/%s\n", ev);
+		tracefs_write(&ctx->tf, "kprobe_events", line);
+	}
+	/* Neither answer: a definition on func itself decides. */
 	snprintf(line, sizeof(line), "r1:kprobes/%s %s\n", ev, func);
 	err = tracefs_write(&ctx->tf, "kprobe_events", line);
 	if (err)

@@ -41,19 +41,28 @@ static int define_event(struct attach_ctx *ctx, const struct probe_spec *spec,
 			struct errbuf *eb)
 {
 	char def[192], maxactive[16] = "", place[100];
-	int err;
+	int ret = spec->kind == PROBE_RETURN, by_addr, err;
 
-	if (spec->kind == PROBE_RETURN && spec->maxactive)
+	if (ret && spec->maxactive)
 		snprintf(maxactive, sizeof(maxactive), "%u", spec->maxactive);
 	/* By address where it is known: the kernel then skips its name lookup. */
-	if (spec->addr)
+	by_addr = spec->addr && !(ret && ctx->ret_by_name);
+again:
+	if (by_addr)
 		snprintf(place, sizeof(place), "0x%llx", spec->addr);
 	else
 		snprintf(place, sizeof(place), "%s", spec->func);
 	snprintf(def, sizeof(def), "%c%s:" GROUP "/%s %s\n",
-		 spec->kind == PROBE_RETURN ? 'r' : 'p', maxactive, event,
-		 place);
+		 ret ? 'r' : 'p', maxactive, event, place);
 	err = tracefs_write(&ctx->tf, "kprobe_events", def);
+	/* Before 4.12 a return probe must name a symbol: by name then. */
+	if (err == -EINVAL && ret && by_addr) {
+		vlog(1, "kprobe_events refused \"%.*s\" (return probes on an address arrived in 4.12): return probes by name",
+		     (int)strlen(def) - 1, def);
+		ctx->ret_by_name = 1;
+		by_addr = 0;
+		goto again;
+	}
 	/* Before 4.12 "rN:" is a syntax error: EINVAL as for a bad symbol. */
 	if (err == -ENOENT || err == -EINVAL)
 		return errbuf_set(eb, -ENOENT,
