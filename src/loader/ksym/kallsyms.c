@@ -269,7 +269,7 @@ static int may_want(const char *line, size_t len,
 	if (at >= len || sp[2] != ' ')
 		return 1;
 	c = (unsigned char)line[at];
-	return firsts[c >> 6] >> (c & 63) & 1;
+	return (int)(firsts[c >> 6] >> (c & 63) & 1);
 }
 
 int kallsyms_lookup(const char *path, const char *const *names, size_t n,
