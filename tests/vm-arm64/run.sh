@@ -79,7 +79,8 @@ for series in "$@"; do
 	rc=0
 	vm_boot "$kdir" "$out/initramfs.cpio.gz" check "$out/console.log" \
 		"$out/results.log" "$out/images/ext4.img" "$out/images/ext3.img" \
-		"$out/images/ext2.img" || rc=$?
+		"$out/images/ext2.img" "$out/images/bare.img" \
+		"$out/images/odd.img" || rc=$?
 	echo "vm-arm64: $kver finished in $(( $(date +%s) - start )) s" >&2
 	times="$times${times:+, }$kver $(( $(date +%s) - start )) s"
 

@@ -566,7 +566,10 @@ vm_copy_boot() {
 }
 
 # vm_make_images DIR: DIR/{ext4,ext3,ext2}.img, each with a 256 KiB file
-# "data" at the root (mkfs -d).
+# "data" at the root (mkfs -d); and two small ext4 file systems without
+# any regular file: DIR/bare.img, as mkfs leaves it (only lost+found), and
+# DIR/odd.img, whose root holds only a directory (dir, with dir/sub) and
+# a symbolic link (link -> dir): no lost+found either.
 vm_make_images() {
 	local dir=$1 fs
 	mkdir -p "$dir/content"
@@ -576,6 +579,18 @@ vm_make_images() {
 		"mkfs.$fs" -q -F -b 4096 -d "$dir/content" "$dir/$fs.img" 64M > /dev/null ||
 			return 1
 	done
+	rm -rf "$dir/odd" "$dir/bare.img" "$dir/odd.img"
+	mkdir -p "$dir/odd/dir/sub"
+	ln -s dir "$dir/odd/link"
+	mkfs.ext4 -q -F -b 4096 "$dir/bare.img" 8M > /dev/null &&
+	mkfs.ext4 -q -F -b 4096 -d "$dir/odd" "$dir/odd.img" 8M > /dev/null &&
+	debugfs -w -R "rmdir lost+found" "$dir/odd.img" > /dev/null 2>&1 ||
+		return 1
+	# debugfs says nothing when rmdir fails: the root's listing tells.
+	if debugfs -R "ls -l /" "$dir/odd.img" 2>/dev/null | grep -q 'lost+found'; then
+		vm_log "$dir/odd.img: debugfs could not remove lost+found"
+		return 1
+	fi
 }
 
 # vm_boot KDIR INITRD MODE CONSOLE_LOG RESULTS_LOG IMAGE...: boots one VM.

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The ext4dist scenarios, run inside the VM by /init (ext4dist_mode=check).
 # On entry: devtmpfs/proc/sysfs mounted, virtio disks present
-# (vda = ext4, vdb = ext3, vdc = ext2 image), ext4 NOT loaded, tracefs NOT
-# mounted.  Every check prints "PASS <kernel> <name>" or
+# (vda = ext4, vdb = ext3, vdc = ext2 image; vdd and vde small ext4 file
+# systems without a regular file, see mounts.sh), ext4 NOT loaded, tracefs
+# NOT mounted.  Every check prints "PASS <kernel> <name>" or
 # "FAIL <kernel> <name>: <details>".
 # shellcheck disable=SC3043 # busybox ash has local
 set -eu
@@ -20,6 +21,8 @@ set -eu
 . /guest/startup.sh
 # shellcheck source=instances.sh
 . /guest/instances.sh
+# shellcheck source=mounts.sh
+. /guest/mounts.sh
 
 # Distinct counts, so a mix-up between operations cannot pass.
 O=5 R=7 W=11 F=3
@@ -398,6 +401,10 @@ run() {
 
 run scenario_no_ext4
 run scenario_ext4_unmounted
+run scenario_generic_read_empty_fs
+run scenario_generic_read_readonly_fs
+run scenario_generic_read_dirs_and_links
+run scenario_generic_read_deep_mount
 run setup_filesystems
 run scenario_tracefs_unmounted
 run scenario_pid_filter
