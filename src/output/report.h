@@ -34,6 +34,8 @@ struct op_flow {
 };
 
 struct report {
+	const char *fs_name;	/* "ext4": Prometheus help texts */
+	const char *metric;	/* "ext4dist": Prometheus metric names */
 	int milliseconds;	/* label "msecs" instead of "usecs" */
 	int show_time;		/* text: "%H:%M:%S:" line (interval, no -T) */
 	int extended;		/* text: one statistics line per histogram */

@@ -5,12 +5,13 @@
 #include "numfmt.h"
 #include "report.h"
 
-#define METRIC "ext4dist_latency_seconds"
-#define UNTIMED "ext4dist_untimed_calls_total"
-#define IN_FLIGHT "ext4dist_calls_in_flight"
+/* The metrics, after the file system's prefix ("ext4dist"). */
+#define LATENCY "_latency_seconds"
+#define UNTIMED "_untimed_calls_total"
+#define IN_FLIGHT "_calls_in_flight"
 
-static int put_op(FILE *f, const char *name, const struct op_hist *h,
-		  unsigned int scale)
+static int put_op(FILE *f, const char *m, const char *name,
+		  const struct op_hist *h, unsigned int scale)
 {
 	char le[NUMFMT_LEN], cum[NUMFMT_LEN], sum[NUMFMT_LEN];
 	u128 running = h->slots[0];
@@ -22,14 +23,15 @@ static int put_op(FILE *f, const char *name, const struct op_hist *h,
 				   1) < 0 ||
 		    numfmt_u128(cum, sizeof(cum), running) < 0)
 			return -ENOSPC;
-		fprintf(f, METRIC "_bucket{op=\"%s\",le=\"%s\"} %s\n", name, le,
-			cum);
+		fprintf(f, "%s" LATENCY "_bucket{op=\"%s\",le=\"%s\"} %s\n", m,
+			name, le, cum);
 	}
 	if (numfmt_decimal(sum, sizeof(sum), h->sum_ns, 9, 1) < 0)
 		return -ENOSPC;
-	fprintf(f, METRIC "_bucket{op=\"%s\",le=\"+Inf\"} %s\n", name, cum);
-	fprintf(f, METRIC "_sum{op=\"%s\"} %s\n", name, sum);
-	fprintf(f, METRIC "_count{op=\"%s\"} %s\n", name, cum);
+	fprintf(f, "%s" LATENCY "_bucket{op=\"%s\",le=\"+Inf\"} %s\n", m, name,
+		cum);
+	fprintf(f, "%s" LATENCY "_sum{op=\"%s\"} %s\n", m, name, sum);
+	fprintf(f, "%s" LATENCY "_count{op=\"%s\"} %s\n", m, name, cum);
 	return 0;
 }
 
@@ -38,28 +40,32 @@ static void put_untimed(FILE *f, const struct report *r)
 {
 	unsigned int op;
 
-	fputs("# HELP " UNTIMED " ext4 calls not in the latency histogram, by reason.\n", f);
-	fputs("# TYPE " UNTIMED " counter\n", f);
+	const char *m = r->metric;
+
+	fprintf(f, "# HELP %s" UNTIMED " %s calls not in the latency histogram, by reason.\n",
+		m, r->fs_name);
+	fprintf(f, "# TYPE %s" UNTIMED " counter\n", m);
 	for (op = 0; op < NR_OPS; op++) {
 		const char *name = report_op_name(op);
 		const struct op_hist *h = &r->ops[op];
 
 		if (!(r->ops_mask & (1u << op)))
 			continue;
-		fprintf(f, UNTIMED "{op=\"%s\",reason=\"queued\"} %llu\n", name,
-			h->queued);
-		fprintf(f, UNTIMED "{op=\"%s\",reason=\"error\"} %llu\n", name,
-			h->errors);
-		fprintf(f, UNTIMED "{op=\"%s\",reason=\"missed\"} %llu\n", name,
-			r->flow[op].missed);
-		fprintf(f, UNTIMED "{op=\"%s\",reason=\"stolen\"} %llu\n", name,
-			h->stolen);
+		fprintf(f, "%s" UNTIMED "{op=\"%s\",reason=\"queued\"} %llu\n",
+			m, name, h->queued);
+		fprintf(f, "%s" UNTIMED "{op=\"%s\",reason=\"error\"} %llu\n",
+			m, name, h->errors);
+		fprintf(f, "%s" UNTIMED "{op=\"%s\",reason=\"missed\"} %llu\n",
+			m, name, r->flow[op].missed);
+		fprintf(f, "%s" UNTIMED "{op=\"%s\",reason=\"stolen\"} %llu\n",
+			m, name, h->stolen);
 	}
-	fputs("# HELP " IN_FLIGHT " ext4 calls entered and not yet returned.\n", f);
-	fputs("# TYPE " IN_FLIGHT " gauge\n", f);
+	fprintf(f, "# HELP %s" IN_FLIGHT " %s calls entered and not yet returned.\n",
+		m, r->fs_name);
+	fprintf(f, "# TYPE %s" IN_FLIGHT " gauge\n", m);
 	for (op = 0; op < NR_OPS; op++)
 		if (r->ops_mask & (1u << op))
-			fprintf(f, IN_FLIGHT "{op=\"%s\"} %llu\n",
+			fprintf(f, "%s" IN_FLIGHT "{op=\"%s\"} %llu\n", m,
 				report_op_name(op), r->flow[op].in_flight);
 }
 
@@ -69,12 +75,14 @@ int report_prom(FILE *f, const struct report *r)
 	unsigned int op;
 	int err;
 
-	fputs("# HELP " METRIC " Latency of ext4 file operations.\n", f);
-	fputs("# TYPE " METRIC " histogram\n", f);
+	fprintf(f, "# HELP %s" LATENCY " Latency of %s file operations.\n",
+		r->metric, r->fs_name);
+	fprintf(f, "# TYPE %s" LATENCY " histogram\n", r->metric);
 	for (op = 0; op < NR_OPS; op++) {
 		if (!(r->ops_mask & (1u << op)))
 			continue;
-		err = put_op(f, report_op_name(op), &r->ops[op], scale);
+		err = put_op(f, r->metric, report_op_name(op), &r->ops[op],
+			     scale);
 		if (err)
 			return err;
 	}

@@ -22,6 +22,7 @@ struct fs_table {
 	/* Mount types it serves (ext4 also mounts ext2 and ext3), NULL-ended */
 	const char *const *mount_types;
 	const char *banner;		/* first line of output */
+	const char *metric;		/* Prometheus metric name prefix */
 	unsigned int default_ops;	/* bit per enum ext4dist_op */
 	struct fs_op ops[NR_OPS];
 	/*

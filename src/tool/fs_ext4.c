@@ -12,6 +12,7 @@ const struct fs_table fs_ext4 = {
 	.module_file = "kernel/fs/ext4/ext4.ko",
 	.mount_types = mount_types,
 	.banner = "Tracing ext4 operation latency... Hit Ctrl-C to end.",
+	.metric = "ext4dist",
 	.default_ops = (1u << OP_READ) | (1u << OP_WRITE) | (1u << OP_OPEN) |
 		       (1u << OP_FSYNC),
 	.ops = {

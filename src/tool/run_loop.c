@@ -187,6 +187,8 @@ static void fill_report(struct report *r, const struct tracer *t,
 			const struct ext4dist_args *a)
 {
 	memset(r, 0, sizeof(*r));
+	r->fs_name = tracer_fs(t)->name;
+	r->metric = tracer_fs(t)->metric;
 	r->milliseconds = a->milliseconds;
 	r->show_time = a->interval && !a->notimestamp;
 	r->extended = a->extended;

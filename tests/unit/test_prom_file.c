@@ -24,6 +24,8 @@ static const char *root;
 static void sample(struct report *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->fs_name = "ext4";
+	r->metric = "ext4dist";
 	r->ops_mask = 1u << OP_READ;
 	r->ops[OP_READ].slots[3] = 2;
 	r->ops[OP_READ].sum_ns = 9000;

@@ -42,6 +42,8 @@ static void set_hist(struct op_hist *h, const struct slot_val *sv,
 static void init_report(struct report *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->fs_name = "ext4";
+	r->metric = "ext4dist";
 	r->ops_mask = ALL_OPS;
 }
 
