@@ -11,30 +11,38 @@
 #include <linux/types.h>
 
 /*
- * Slot of delta / factor (factor > 0): the largest k with
- * delta >> k >= factor is floor(log2(delta / factor)), found by a binary
- * search over k; delta < factor is slot 1.  floor(d / 2^k) >= f holds
- * exactly when d >= f * 2^k, so no rounding ever moves a value.
+ * 1 when x >= f, 0 otherwise, without a branch: for x, f < 2^63, f - 1 - x
+ * is negative exactly when x >= f, and its sign bit is the answer.
+ */
+static inline __attribute__((always_inline))
+__u64 at_least(__u64 x, __u64 f)
+{
+	return (f - 1 - x) >> 63;
+}
+
+/*
+ * Slot of delta / factor (0 < factor < 2^63, delta < 2^63, as a latency in
+ * ns is): the largest k with delta >> k >= factor is floor(log2(delta /
+ * factor)), found by a binary search over k; floor(d / 2^k) >= f holds
+ * exactly when d >= f * 2^k, so no rounding ever moves a value.  For
+ * delta < factor no step adds anything: slot 1, as BCC's.
+ *
+ * Branch-free on purpose: with one branch per step the verifier walks
+ * the rest of the program once per value of k (64 paths, each with k a
+ * different constant, which its state pruning cannot merge): on 4.19
+ * that was most of ext4dist's start-up (tests/bench/README.md).
  */
 static inline __attribute__((always_inline))
 __u64 log2_slot(__u64 delta, __u64 factor)
 {
 	__u64 k = 0;
 
-	if (delta < factor)
-		return 1;
-	if ((delta >> 32) >= factor)
-		k = 32;
-	if ((delta >> (k + 16)) >= factor)
-		k += 16;
-	if ((delta >> (k + 8)) >= factor)
-		k += 8;
-	if ((delta >> (k + 4)) >= factor)
-		k += 4;
-	if ((delta >> (k + 2)) >= factor)
-		k += 2;
-	if ((delta >> (k + 1)) >= factor)
-		k += 1;
+	k += at_least(delta >> 32, factor) << 5;
+	k += at_least(delta >> (k + 16), factor) << 4;
+	k += at_least(delta >> (k + 8), factor) << 3;
+	k += at_least(delta >> (k + 4), factor) << 2;
+	k += at_least(delta >> (k + 2), factor) << 1;
+	k += at_least(delta >> (k + 1), factor);
 	return k + 1;
 }
 

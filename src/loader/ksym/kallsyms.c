@@ -18,7 +18,8 @@ struct line_reader {
 	size_t start;			/* first unconsumed byte */
 	size_t end;			/* one past the last byte read */
 	unsigned long too_long;		/* lines dropped: too long */
-	char buf[KALLSYMS_MAX_LINE + 1];	/* one line and its '\n' */
+	/* Many lines per read(): System.map is a file of megabytes. */
+	char buf[8 * (KALLSYMS_MAX_LINE + 1)];
 };
 
 struct ksym_line {
@@ -90,7 +91,10 @@ static int reader_next(struct line_reader *r, const char **line, size_t *len)
 			*line = r->buf + r->start;
 			*len = nl - *line;
 			r->start += *len + 1;
-			return 1;
+			if (*len <= KALLSYMS_MAX_LINE)
+				return 1;
+			r->too_long++;
+			continue;
 		}
 		if (r->eof) {
 			if (!avail)
@@ -103,8 +107,8 @@ static int reader_next(struct line_reader *r, const char **line, size_t *len)
 			r->too_long++;
 			continue;
 		}
-		if (r->start == 0 && r->end == sizeof(r->buf)) {
-			/* A full buffer and no '\n': longer than we hold. */
+		if (avail > KALLSYMS_MAX_LINE) {
+			/* No '\n' in more than a line's worth: too long. */
 			r->too_long++;
 			r->start = r->end = 0;
 			err = reader_skip_line(r);
@@ -259,14 +263,15 @@ static size_t match_line(const struct ksym_line *l, const char *const *names,
 static int may_want(const char *line, size_t len,
 		    const unsigned long long *firsts)
 {
-	const char *sp = memchr(line, ' ', len < 18 ? len : 18);
 	size_t at;
 	unsigned char c;
 
-	if (!sp)
-		return 1;
-	at = (size_t)(sp - line) + 3;
-	if (at >= len || sp[2] != ' ')
+	/* The address as wide as the kernel's words: 16 digits or 8. */
+	if (len > 19 && line[16] == ' ' && line[18] == ' ')
+		at = 19;
+	else if (len > 11 && line[8] == ' ' && line[10] == ' ')
+		at = 11;
+	else
 		return 1;
 	c = (unsigned char)line[at];
 	return (int)(firsts[c >> 6] >> (c & 63) & 1);
