@@ -42,6 +42,7 @@ struct tracer_record {
 	int fs_registered;		/* 1, 0, or -errno */
 	unsigned int progs_loaded;	/* programs through the verifier */
 	char tracing_dir[300];		/* where tracefs was found */
+	char object[160];		/* which embedded BPF object */
 	char read_path[256];		/* how reads are traced, and why */
 	char addresses[768];		/* kprobes by address or by name */
 	char fops[256];			/* generic path: the f_op filter */
