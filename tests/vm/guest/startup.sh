@@ -39,7 +39,7 @@ scenario_by_address() {
 			"kprobes by address: 6 functions from $KO_DIR/ext4.ko, the build the kernel loaded"
 	done
 	# The tracefs definitions written name addresses, not functions.
-	n=$(grep -c '^ext4dist: wrote "[pr][0-9]*:kprobes/ext4dist_[0-9]*_[pr]_[a-z_0-9]* 0x[0-9a-f]*" to ' \
+	n=$(grep -c '^ext4dist: wrote "[pr][0-9]*:kprobes/ext4dist_[0-9]*_[0-9a-f]*_[pr]_[a-z_0-9]* 0x[0-9a-f]*" to ' \
 		"$WORK/by-address-tracefs.err" || true)
 	check by-address-definitions "$n definitions by address" \
 		"8 definitions by address" "$WORK/by-address-tracefs.err"
