@@ -38,8 +38,8 @@ want=$(cat /guest/armhf-scenarios.list 2>/dev/null || true)
 			} { print }'
 	else
 		for fn in $want; do
-			if ! head -n $((first - 1)) "$src" | cat - "$extra" | grep -q "^$fn() {"; then
-				echo "fail armhf-harness \"$fn is not defined in $src or $extra\""
+			if ! cat /guest/*.sh | grep -q "^$fn() {"; then
+				echo "fail armhf-harness \"$fn is not defined in /guest/*.sh\""
 				echo "exit 1"
 			fi
 			echo "run $fn"
