@@ -243,13 +243,22 @@ check: deps
 	@WERROR=1 tests/run-all.sh $(SUITES)
 
 # make check-SUITE: one suite of tests/run-all.sh with what it needs built.
-RUN_ALL_SUITES := unit host asan valgrind fuzz lint vm vm-arm64
+RUN_ALL_SUITES := unit host asan valgrind fuzz lint vm vm-arm64 vm-armhf
 .PHONY: $(RUN_ALL_SUITES:%=check-%)
 check-unit: unit-tests
 check-host check-vm: $(BIN) $(TEST_BINARY)
 check-valgrind: $(BUILD)/ext4dist-dyn
 $(RUN_ALL_SUITES:%=check-%):
 	@tests/run-all.sh $(@:check-%=%)
+
+# Every armhf kernel of tests/vm-armhf (armmp 6.1 and 5.10, JIT on and
+# off, and arm64 6.1 under the armhf user space): longer than make check's
+# vm-armhf, which boots armmp 6.1 with the JIT on.
+.PHONY: check-vm-armhf-all
+check-vm-armhf-all:
+	@mkdir -p build/test-logs; bash tests/vm-armhf/run.sh all | tee build/test-logs/vm-armhf-all.log; \
+	 echo "$$(grep -c '^PASS ' build/test-logs/vm-armhf-all.log) passed, $$(grep -c '^FAIL ' build/test-logs/vm-armhf-all.log) failed"; \
+	 ! grep -q '^FAIL ' build/test-logs/vm-armhf-all.log
 
 demo: deps
 	@$(MAKE) --no-print-directory ext4dist
@@ -291,4 +300,5 @@ lint:
 .PHONY: bench
 bench: ext4dist
 	CC='$(CC)' CLANG='$(CLANG)' BENCH_LDLIBS='$(STATIC_LDLIBS)' tests/bench/run.sh
+	tests/vm-armhf/bench.sh
 # ---- end of make bench ----------------------------------------------------

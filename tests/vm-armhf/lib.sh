@@ -224,6 +224,25 @@ vm_build_tools() {
 	done
 }
 
+# armhf_build_bench_tools: floor8 (the 8 probes without BPF) and
+# tests/bench/bench_probe.c, static for armhf, the latter linked with the
+# armhf build's library (make ARCH=arm).
+armhf_build_bench_tools() {
+	local lib=$VM_TOP/build-arm/libext4dist.a
+	mkdir -p "$VM_BUILD"
+	"$ARMHF_CC" -static -O2 -Wall -Wextra -o "$VM_BUILD/floor8" \
+		"$ARMHF_DIR/floor8.c" || return 1
+	# shellcheck disable=SC2046 # pkg-config's list of libraries
+	"$ARMHF_CC" -static -O2 -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+		-D_TIME_BITS=64 -Wall -Wextra -I"$VM_TOP/include" -I"$VM_TOP/src" \
+		-o "$VM_BUILD/bench_probe" "$VM_TOP/tests/bench/bench_probe.c" "$lib" \
+		$(PKG_CONFIG_LIBDIR=/usr/lib/arm-linux-gnueabihf/pkgconfig \
+		  pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz) \
+		$(for l in lzma zstd; do
+			[ ! -e "/usr/lib/arm-linux-gnueabihf/lib$l.a" ] || echo "-l$l"
+		  done)
+}
+
 # vm_kernel_image KDIR: armmp's vmlinuz is a zImage qemu boots; arm64's
 # may be a gzip'ed Image, decompressed once into the cache.
 vm_kernel_image() {
@@ -282,6 +301,9 @@ vm_build_initramfs() {
 	[ ! -f "$ARMHF_TEST_BIN" ] || cp "$ARMHF_TEST_BIN" "$stage/bin/ext4dist-test"
 	cp "$VM_BUILD/workload" "$stage/bin/workload"
 	[ ! -e "$VM_BUILD/runas" ] || cp "$VM_BUILD/runas" "$stage/bin/runas"
+	# make bench's tools, when bench.sh built them.
+	[ ! -e "$VM_BUILD/floor8" ] || cp "$VM_BUILD/floor8" "$stage/bin/floor8"
+	[ ! -e "$VM_BUILD/bench_probe" ] || cp "$VM_BUILD/bench_probe" "$stage/bin/bench_probe"
 	chmod 755 "$stage"/bin/*
 
 	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
@@ -334,14 +356,15 @@ vm_boot() {
 		qemu=(qemu-system-arm -machine virt -cpu cortex-a15)
 	fi
 	rm -f "$results"
+	# shellcheck disable=SC2086 # ARMHF_QEMU_EXTRA: options (bench: -icount)
 	timeout --kill-after=10 "$VM_TIMEOUT" \
-		"${qemu[@]}" -accel tcg -m 512M -smp 1 \
+		"${qemu[@]}" -accel tcg ${ARMHF_QEMU_EXTRA:-} -m 512M -smp 1 \
 		-display none -no-reboot -monitor none \
 		-serial stdio \
 		-device virtio-serial-device \
 		-chardev "file,id=results,path=$results" \
 		-device virtconsole,chardev=results \
 		-kernel "$(vm_kernel_image "$kdir")" -initrd "$initrd" \
-		-append "console=ttyAMA0 panic=-1 loglevel=4 ext4dist_mode=$mode ext4dist_disks=$disks ext4dist_jit=$jit ext4dist_spec=$spec" \
+		-append "console=ttyAMA0 panic=-1 loglevel=4 ext4dist_mode=$mode ext4dist_disks=$disks ext4dist_jit=$jit ext4dist_spec=$spec${ARMHF_APPEND_EXTRA:+ $ARMHF_APPEND_EXTRA}" \
 		"${drives[@]}" < /dev/null > "$console" 2>&1
 }
