@@ -96,7 +96,7 @@ CFLAGS   ?= -O2 -g
 # bug, no EOVERFLOW on a large file; no-ops on 64-bit targets.
 XCFLAGS  := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 \
             $(WARN) -Iinclude -Isrc \
-            -DEXT4DIST_VERSION='"$(VERSION)"' -DEXT4DIST_BPF_ARCH='"$(BPF_ARCH)"'
+            -DEXT4DIST_VERSION='"$(VERSION)"'
 # Each object lists the headers it includes (build/**/*.d).
 DEPFLAGS := -MMD -MP
 LDLIBS   := -lelf -lz

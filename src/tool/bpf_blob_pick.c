@@ -8,9 +8,18 @@
 extern const char ext4dist_bpf_obj64[];
 extern const uint32_t ext4dist_bpf_obj64_len;
 
-/* Set by the Makefile: the pt_regs layout ext4dist_bpf_obj reads. */
-#ifndef EXT4DIST_BPF_ARCH
-#error "EXT4DIST_BPF_ARCH: the Makefile names the embedded object's architecture"
+/*
+ * The pt_regs layout ext4dist_bpf_obj reads: the Makefile compiles it for
+ * the architecture it compiles this file for.
+ */
+#if defined(__x86_64__)
+#define EXT4DIST_BPF_ARCH "x86"
+#elif defined(__aarch64__)
+#define EXT4DIST_BPF_ARCH "arm64"
+#elif defined(__arm__)
+#define EXT4DIST_BPF_ARCH "arm"
+#else
+#error "ext4dist builds for x86_64, arm64 and 32-bit ARM"
 #endif
 
 const char *bpf_blob_own_arch(void)

@@ -113,10 +113,11 @@ static void pack_kernel_words(unsigned char *out,
 			      const unsigned long long *addrs,
 			      const char *const *names, unsigned int n)
 {
-	unsigned int i, word = karch_word();
+	size_t i, word = karch_word();
 
 	for (i = 0; i < n; i++) {
-		uint64_t v = addrs ? addrs[i] : (uint64_t)(uintptr_t)names[i];
+		uint64_t v = addrs ? addrs[i] :
+			     names ? (uint64_t)(uintptr_t)names[i] : 0;
 
 		if (word == 8) {
 			memcpy(out + 8 * i, &v, 8);
