@@ -71,8 +71,8 @@ for spec in "$@"; do
 		printf "| --- | ---: | ---: | ---: | ---: | ---: |\n"
 		for (j = 1; j >= 0; j--) {
 			f = banner["floor8-jit" j]; e = banner["ext4dist-jit" j]
-			printf "| %s | %.1f M | %.1f M | %.2fx | %.1f M | %.1f M |\n", j ? "on" : "off",
-				f, e, f > 0 ? e / f : 0,
+			printf "| %s | %.1f M | %.1f M | %.2fx | %.1f M | %.1f M |\n", (j ? "on" : "off"),
+				f, e, (f > 0 ? e / f : 0),
 				exitt["ext4dist-jit" j], exitt["floor8-jit" j]
 		}
 		printf "\nPer traced call (entry + return program), guest instructions, bpf_stats run_time_ns / run_cnt:\n\n"
@@ -80,8 +80,8 @@ for spec in "$@"; do
 		printf "| --- | ---: | ---: | ---: | ---: | ---: |\n"
 		for (j = 1; j >= 0; j--) {
 			m = "jit" j
-			e = ecnt[m] ? ens[m] / ecnt[m] : 0; r = rcnt[m] ? rns[m] / rcnt[m] : 0
-			printf "| %s | %.0f | %.0f | %.0f | %s / %s | %s / %s |\n", j ? "on" : "off",
+			e = (ecnt[m] ? ens[m] / ecnt[m] : 0); r = (rcnt[m] ? rns[m] / rcnt[m] : 0)
+			printf "| %s | %.0f | %.0f | %.0f | %s / %s | %s / %s |\n", (j ? "on" : "off"),
 				e, r, e + r, einsn[m], rinsn[m], ejit[m], rjit[m]
 		}
 		printf "\n"

@@ -35,6 +35,12 @@ for jit in 1 0; do
 	bout bench_probe startup --runs "$RUNS" --tag "floor8-jit$jit" -- /bin/floor8
 	bout bench_probe startup --runs "$RUNS" --tag "ext4dist-jit$jit" \
 		--touch /mnt/ext4/data -- /bin/ext4dist
+	# Where the kernel spends ext4dist's start-up and exit.
+	[ "$jit" = 0 ] || bout bench_probe profile --top 25 --tag "ext4dist-jit$jit" \
+		--touch /mnt/ext4/data -- /bin/ext4dist
+	# The shell truncates e.out in the background job: the last
+	# round's banner must not be seen meanwhile.
+	rm -f "$WORK/e.out" "$WORK/e.err"
 	ext4dist > "$WORK/e.out" 2> "$WORK/e.err" &
 	pid=$!
 	if ! wait_banner "$pid" "$WORK/e.out" 120; then
