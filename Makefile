@@ -10,6 +10,7 @@
 #
 #   WERROR=1        warnings are errors (make check and CI set it)
 #   ARCH=arm64      cross build into build-arm64/ (default: the compiler's target)
+#   ARCH=arm        32-bit ARM (armhf, ARMv7) cross build into build-arm/
 
 CC      ?= gcc
 CLANG   ?= clang
@@ -24,19 +25,27 @@ NO_BUILD_GOALS := deps clean check demo
 BUILDING := $(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all))
 
 # ARCH follows the compiler's target: the BPF object reads probe arguments
-# at that architecture's pt_regs offsets.
-arch_of = $(if $(filter x86_64-%,$(1)),x86_64,$(if $(filter aarch64-%,$(1)),arm64))
+# at that architecture's pt_regs offsets.  A 32-bit ARM binary also runs
+# on 64-bit ARM kernels (compat): it carries the arm64 object too and
+# picks by the kernel it finds.
+arch_of = $(if $(filter x86_64-%,$(1)),x86_64,$(if $(filter aarch64-%,$(1)),arm64,$(if $(filter arm-% armv7%,$(1)),arm)))
 CC_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 ARCH    ?= $(call arch_of,$(CC_MACHINE))
 HOST_ARCH := $(call arch_of,$(shell uname -m)-)
 BPF_ARCH_x86_64 := x86
 BPF_ARCH_arm64  := arm64
+BPF_ARCH_arm    := arm
 BPF_ARCH := $(BPF_ARCH_$(ARCH))
+# The kernels a binary of ARCH can run on: the first is its own.
+KERNEL_ARCHES_x86_64 := x86
+KERNEL_ARCHES_arm64  := arm64
+KERNEL_ARCHES_arm    := arm arm64
+KERNEL_ARCHES := $(KERNEL_ARCHES_$(ARCH))
 ifneq ($(BUILDING),)
 ifeq ($(ARCH),)
-$(error cannot tell the target architecture: '$(CC) -dumpmachine' says '$(CC_MACHINE)'; ext4dist builds for x86_64 and arm64 (aarch64): set ARCH=x86_64 or ARCH=arm64, or install a compiler (make deps))
+$(error cannot tell the target architecture: '$(CC) -dumpmachine' says '$(CC_MACHINE)'; ext4dist builds for x86_64, arm64 (aarch64) and arm (32-bit ARMv7, armhf): set ARCH=x86_64, ARCH=arm64 or ARCH=arm, or install a compiler (make deps))
 endif
-$(if $(BPF_ARCH),,$(error ARCH=$(ARCH): ext4dist builds for x86_64 and arm64 (aarch64): set ARCH=x86_64 or ARCH=arm64))
+$(if $(BPF_ARCH),,$(error ARCH=$(ARCH): ext4dist builds for x86_64, arm64 (aarch64) and arm (32-bit ARMv7, armhf): set ARCH=x86_64, ARCH=arm64 or ARCH=arm))
 endif
 # The binary: ./ext4dist natively; cross builds go to their own BUILD dir.
 BIN     ?= ext4dist
@@ -46,25 +55,47 @@ ifeq ($(ARCH)-$(HOST_ARCH),arm64-x86_64)
 # make ARCH=arm64 on x86_64: cross build (gcc-aarch64-linux-gnu,
 # libelf-dev:arm64, zlib1g-dev:arm64; liblzma-dev:arm64 and
 # libzstd-dev:arm64 for .ko.xz/.zst) into build-arm64/ext4dist.
+CROSS   := aarch64-linux-gnu
+else ifneq ($(filter arm-x86_64 arm-arm64,$(ARCH)-$(HOST_ARCH)),)
+# make ARCH=arm: cross build for 32-bit ARM, EABI5 hard float, ARMv7
+# (gcc-arm-linux-gnueabihf, libelf-dev:armhf, zlib1g-dev:armhf;
+# liblzma-dev:armhf and libzstd-dev:armhf for .ko.xz/.zst) into
+# build-arm/ext4dist.
+CROSS   := arm-linux-gnueabihf
+else ifneq ($(BUILDING),)
+$(error ARCH=$(ARCH) on a $(or $(HOST_ARCH),$(shell uname -m)) machine: the cross builds are ARCH=arm64 on x86_64 and ARCH=arm on x86_64 or arm64)
+endif
+ifneq ($(CROSS),)
 ifeq ($(origin CC),default)
-CC      := aarch64-linux-gnu-gcc
+CC      := $(CROSS)-gcc
 endif
 ifeq ($(origin AR),default)
-AR      := aarch64-linux-gnu-ar
+AR      := $(CROSS)-ar
 endif
-BUILD   := $(if $(filter command line environment,$(origin BUILD)),$(BUILD),build-arm64)
+BUILD   := $(if $(filter command line environment,$(origin BUILD)),$(BUILD),build-$(ARCH))
 BIN     := $(BUILD)/ext4dist
-PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig pkg-config
-else ifneq ($(BUILDING),)
-$(error ARCH=$(ARCH) on a $(or $(HOST_ARCH),$(shell uname -m)) machine: the one cross build is ARCH=arm64 on x86_64)
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS)/pkgconfig pkg-config
+ifneq ($(BUILDING),)
+ifeq ($(shell command -v $(CC)),)
+$(error ARCH=$(ARCH): no $(CC): install $(if $(filter arm,$(ARCH)),gcc-arm-linux-gnueabihf libc6-dev-armhf-cross,gcc-aarch64-linux-gnu libc6-dev-arm64-cross) (make deps does, as root))
+endif
+ifeq ($(wildcard /usr/lib/$(CROSS)/libelf.a),)
+$(error ARCH=$(ARCH): no /usr/lib/$(CROSS)/libelf.a: install libelf-dev:$(DEB_ARCH_$(ARCH)) zlib1g-dev:$(DEB_ARCH_$(ARCH)) (dpkg --add-architecture $(DEB_ARCH_$(ARCH)); apt-get update; make deps does both, as root))
 endif
 endif
+endif
+endif
+DEB_ARCH_arm64 := arm64
+DEB_ARCH_arm   := armhf
 
 WERROR_FLAG := $(if $(filter 1,$(WERROR)),-Werror)
 WARN     := -Wall -Wextra $(WERROR_FLAG)
 CFLAGS   ?= -O2 -g
 # Always applied, even when CFLAGS is given on the command line.
-XCFLAGS  := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc \
+# 64-bit time_t and file offsets on 32-bit ARM too (glibc 2.34+): no 2038
+# bug, no EOVERFLOW on a large file; no-ops on 64-bit targets.
+XCFLAGS  := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 \
+            $(WARN) -Iinclude -Isrc \
             -DEXT4DIST_VERSION='"$(VERSION)"'
 # Each object lists the headers it includes (build/**/*.d).
 DEPFLAGS := -MMD -MP
@@ -86,9 +117,13 @@ endif
 STATIC_LDFLAGS ?= -s
 
 BPF_SRC  := bpf/ext4dist.bpf.c
+# The object for kernels of ARCH; a 32-bit ARM build carries the one for
+# 64-bit ARM kernels too (a 32-bit user space on an arm64 kernel), and the
+# binary picks by the kernel it runs on (src/tool/bpf_blob.c).
 BPF_OBJ  := $(BUILD)/ext4dist.bpf.o
+BPF_OBJ64 := $(if $(filter arm,$(ARCH)),$(BUILD)/ext4dist-arm64.bpf.o)
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
-BPF_CFLAGS := -target bpf -O2 -Wall $(WERROR_FLAG) -Iinclude -Ibpf -D__TARGET_ARCH_$(BPF_ARCH) \
+BPF_CFLAGS := -target bpf -O2 -Wall $(WERROR_FLAG) -Iinclude -Ibpf \
               -idirafter /usr/include/$(MULTIARCH)
 
 LIB_SRC  := $(sort $(wildcard src/loader/*/*.c src/tool/*.c src/output/*.c))
@@ -125,7 +160,7 @@ all: $(BIN) $(TEST_BINARY)
 deps:
 	@tests/deps.sh
 
-bpf: $(BPF_OBJ)
+bpf: $(BPF_OBJ) $(BPF_OBJ64)
 
 # Written when make starts; again here after a clean in the same run
 # (make expands a recipe line before running it: mkdir in the expansion).
@@ -134,7 +169,11 @@ $(FLAGS_FILE):
 
 $(BPF_OBJ): $(BPF_SRC) $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_$(BPF_ARCH) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/ext4dist-arm64.bpf.o: $(BPF_SRC) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_arm64 $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
@@ -144,9 +183,10 @@ $(HOOKS_ARGS_OBJ): src/tool/args.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) -c $< -o $@
 
-$(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ)
+$(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ) $(BPF_OBJ64)
 	@mkdir -p $(@D)
-	$(CC) -c -DBPF_OBJ_PATH='"$(BPF_OBJ)"' $< -o $@
+	$(CC) -c -DBPF_OBJ_PATH='"$(BPF_OBJ)"' \
+		$(if $(BPF_OBJ64),-DBPF_OBJ64_PATH='"$(BPF_OBJ64)"') $< -o $@
 
 $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	rm -f $@
@@ -203,13 +243,22 @@ check: deps
 	@WERROR=1 tests/run-all.sh $(SUITES)
 
 # make check-SUITE: one suite of tests/run-all.sh with what it needs built.
-RUN_ALL_SUITES := unit host asan valgrind fuzz lint vm vm-arm64
+RUN_ALL_SUITES := unit host asan valgrind fuzz lint vm vm-arm64 vm-armhf
 .PHONY: $(RUN_ALL_SUITES:%=check-%)
 check-unit: unit-tests
 check-host check-vm: $(BIN) $(TEST_BINARY)
 check-valgrind: $(BUILD)/ext4dist-dyn
 $(RUN_ALL_SUITES:%=check-%):
 	@tests/run-all.sh $(@:check-%=%)
+
+# Every armhf kernel of tests/vm-armhf (armmp 6.1 and 5.10, JIT on and
+# off, and arm64 6.1 under the armhf user space): longer than make check's
+# vm-armhf, which boots armmp 6.1 with the JIT on.
+.PHONY: check-vm-armhf-all
+check-vm-armhf-all:
+	@mkdir -p build/test-logs; bash tests/vm-armhf/run.sh all | tee build/test-logs/vm-armhf-all.log; \
+	 echo "$$(grep -c '^PASS ' build/test-logs/vm-armhf-all.log) passed, $$(grep -c '^FAIL ' build/test-logs/vm-armhf-all.log) failed"; \
+	 ! grep -q '^FAIL ' build/test-logs/vm-armhf-all.log
 
 demo: deps
 	@$(MAKE) --no-print-directory ext4dist
@@ -223,7 +272,7 @@ clean:
 	rm -rf $(BUILD) $(BIN)
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) \
-	 $(BPF_OBJ:.o=.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
+	 $(BPF_OBJ:.o=.d) $(BPF_OBJ64:.o=.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
 
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------
 # make fuzz         every libFuzzer target for FUZZ_SECONDS (default 60) each
@@ -251,4 +300,5 @@ lint:
 .PHONY: bench
 bench: ext4dist
 	CC='$(CC)' CLANG='$(CLANG)' BENCH_LDLIBS='$(STATIC_LDLIBS)' tests/bench/run.sh
+	tests/vm-armhf/bench.sh
 # ---- end of make bench ----------------------------------------------------

@@ -45,19 +45,39 @@ static long (*bpf_probe_read)(void *dst, __u32 size, const void *src) =
 	__v;								\
 })
 
-/* struct pt_regs as seen by kprobe programs. */
+/*
+ * struct pt_regs as seen by kprobe programs, and the kernel's own word:
+ * KPTR is what one kernel pointer occupies (bpf_probe_read of a pointer
+ * reads that many bytes), KLONG_RC the return value as the kernel's signed
+ * long (ssize_t).  The register values are zero-extended to 64 bits.
+ */
 #if defined(__TARGET_ARCH_x86)
 /* x86_64 pt_regs: rdi holds argument 1, rax the return value. */
 #define REGS_PARM1(ctx) (((const __u64 *)(ctx))[14])	/* di */
 #define REGS_PARM2(ctx) (((const __u64 *)(ctx))[13])	/* si */
 #define REGS_RC(ctx) (((const __u64 *)(ctx))[10])	/* ax */
+typedef __u64 kptr_t;
+typedef __s64 klong_t;
 #elif defined(__TARGET_ARCH_arm64)
 /* arm64 user_pt_regs: regs[0..30], sp, pc, pstate. */
 #define REGS_PARM1(ctx) (((const __u64 *)(ctx))[0])
 #define REGS_PARM2(ctx) (((const __u64 *)(ctx))[1])
 #define REGS_RC(ctx) (((const __u64 *)(ctx))[0])
+typedef __u64 kptr_t;
+typedef __s64 klong_t;
+#elif defined(__TARGET_ARCH_arm)
+/*
+ * 32-bit ARM pt_regs: uregs[18] of 32-bit words (r0..r15, cpsr,
+ * orig_r0); AAPCS passes arguments 1 and 2 in r0 and r1 and returns in
+ * r0.  Pointers and longs are 32 bits.
+ */
+#define REGS_PARM1(ctx) ((__u64)((const __u32 *)(ctx))[0])
+#define REGS_PARM2(ctx) ((__u64)((const __u32 *)(ctx))[1])
+#define REGS_RC(ctx) ((__u64)((const __u32 *)(ctx))[0])
+typedef __u32 kptr_t;
+typedef __s32 klong_t;
 #else
-#error "set __TARGET_ARCH_x86 or __TARGET_ARCH_arm64"
+#error "set __TARGET_ARCH_x86, __TARGET_ARCH_arm64 or __TARGET_ARCH_arm"
 #endif
 
 #endif

@@ -47,16 +47,38 @@ struct legacy_map_def ctl SEC("maps") = {
 };
 
 /*
- * Atomic adds (correct on the plain-array fallback before 4.6 too), each
- * written out as one instruction at a constant offset of p: clang would
+ * Counter adds, each written out at a constant offset of p: clang would
  * otherwise merge two of them into one add at p plus a chosen offset,
  * which 4.9's verifier refuses ("R2 min value is negative").
+ *
+ * Every program comes twice (ext4dist_abi.h, PROG_ATOMIC): with plain
+ * adds (load, add, store), correct on per-CPU maps (4.6+), where no other
+ * CPU touches the value and a program is not preempted by another on the
+ * same CPU; and with atomic adds (XADD) for the plain-array fallback
+ * before 4.6.  32-bit ARM's JIT compiles no XADD (6.1 then refuses the
+ * program with ENOTSUPP, 5.10 falls back to its interpreter), and before
+ * its eBPF JIT existed (4.14) there were per-CPU maps already.  atomic
+ * is a constant of each program: the other form is not emitted.
  */
-#define ADD(p, field, v)						\
+#define ADD_ATOMIC(p, field, v)						\
 	asm volatile("lock *(u64 *)(%0 + %1) += %2" : :			\
 		     "r"(p), "i"(__builtin_offsetof(__typeof__(*(p)), field)), \
 		     "r"((__u64)(v)) : "memory")
-#define COUNT(p, field) ADD(p, field, 1)
+#define ADD_PLAIN(p, field, v) ({					\
+	__u64 t_;							\
+	asm volatile("%0 = *(u64 *)(%1 + %2)\n\t"			\
+		     "%0 += %3\n\t"						\
+		     "*(u64 *)(%1 + %2) = %0" : "=&r"(t_) :		\
+		     "r"(p), "i"(__builtin_offsetof(__typeof__(*(p)), field)), \
+		     "r"((__u64)(v)) : "memory");				\
+})
+#define ADD(atomic, p, field, v) do {					\
+	if (atomic)							\
+		ADD_ATOMIC(p, field, v);				\
+	else								\
+		ADD_PLAIN(p, field, v);					\
+} while (0)
+#define COUNT(atomic, p, field) ADD(atomic, p, field, 1)
 
 INLINE __u64 start_record(__u32 tid)
 {
@@ -76,7 +98,7 @@ INLINE int record_of(__u64 rec, __u32 tid)
  * started.  A record of this same thread still there means the return
  * probe of its previous call never ran: that call is counted as missed.
  */
-INLINE int trace_entry(__u32 op)
+INLINE int trace_entry(__u32 op, const int atomic)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
@@ -96,9 +118,9 @@ INLINE int trace_entry(__u32 op)
 		return 0;
 	old = s->rec[op];
 	if (old && record_of(old, tid))
-		COUNT(c, missed);
+		COUNT(atomic, c, missed);
 	s->rec[op] = start_record(tid);
-	COUNT(c, entries);
+	COUNT(atomic, c, entries);
 	return 0;
 }
 
@@ -114,10 +136,11 @@ INLINE enum ret_kind return_kind(const void *ctx, __u32 op)
 {
 	__u64 rc = REGS_RC(ctx);
 
+	/* ssize_t is the kernel's long: 32 bits on 32-bit ARM. */
 	if (OP_RETURNS_SSIZE(op)) {
-		if ((__s64)rc == -KERNEL_EIOCBQUEUED)
+		if ((klong_t)rc == -KERNEL_EIOCBQUEUED)
 			return RET_QUEUED;
-		if ((__s64)rc < 0)
+		if ((klong_t)rc < 0)
 			return RET_ERROR;
 	} else if ((__s32)rc < 0) {
 		return RET_ERROR;
@@ -145,7 +168,7 @@ INLINE struct op_hist *hist_of(__u32 op)
  * at once: 4.9's verifier forgets the bounds of a map value pointer that
  * was spilled to the stack and refuses to index it.
  */
-INLINE int trace_return(const void *ctx, __u32 op)
+INLINE int trace_return(const void *ctx, __u32 op, const int atomic)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
@@ -184,17 +207,20 @@ INLINE int trace_return(const void *ctx, __u32 op)
 		return 0;
 	switch (kind) {
 	case RET_STOLEN:
-		COUNT(h, stolen);
+		COUNT(atomic, h, stolen);
 		break;
 	case RET_QUEUED:
-		COUNT(h, queued);
+		COUNT(atomic, h, queued);
 		break;
 	case RET_ERROR:
-		COUNT(h, errors);
+		COUNT(atomic, h, errors);
 		break;
 	default:
-		__sync_fetch_and_add(&h->slots[slot], 1);
-		ADD(h, sum_ns, delta);
+		if (atomic)
+			__sync_fetch_and_add(&h->slots[slot], 1);
+		else
+			h->slots[slot]++;
+		ADD(atomic, h, sum_ns, delta);
 		if (delta > h->max_ns)
 			h->max_ns = delta;
 	}
@@ -211,27 +237,41 @@ INLINE int trace_return(const void *ctx, __u32 op)
 INLINE int generic_read_is_ext4(const void *ctx)
 {
 	const void *iocb = (const void *)REGS_PARM1(ctx);
-	const char *filp = 0;
-	const void *fop = 0;
+	kptr_t filp = 0, fop = 0;	/* kernel pointers: 4 bytes on arm */
 	__u64 off = PATCHED_CONST(PATCH_FOP_OFF);
 
 	bpf_probe_read(&filp, sizeof(filp), iocb);
 	if (!filp)
 		return 0;
-	bpf_probe_read(&fop, sizeof(fop), filp + off);
+	bpf_probe_read(&fop, sizeof(fop), (const char *)(__u64)filp + off);
 	return (__u64)fop == PATCHED_CONST(PATCH_FOPS);
 }
 
-#define ENTRY_RETURN_PAIR(fn, op)					\
-SEC("kprobe/" #fn) int entry_##fn(void *ctx)				\
+/*
+ * The plain-add program of a name in section sec, and its atomic twin
+ * <name>_atomic in section sec_atomic (PROG_ATOMIC, ext4dist_abi.h).
+ */
+#define PROG_TWINS(sec, sec_atomic, name, body)				\
+INLINE int name##_body(void *ctx, const int atomic) body		\
+SEC(sec) int name(void *ctx)						\
 {									\
-	(void)ctx;							\
-	return trace_entry(op);						\
+	return name##_body(ctx, 0);					\
 }									\
-SEC("kretprobe/" #fn) int return_##fn(void *ctx)			\
+SEC(sec_atomic) int name##_atomic(void *ctx)				\
 {									\
-	return trace_return(ctx, op);					\
+	return name##_body(ctx, 1);					\
 }
+#define KPROBE_TWINS(sec, name, body)					\
+	PROG_TWINS(sec, sec "/" PROG_ATOMIC, name, body)
+
+#define ENTRY_RETURN_PAIR(fn, op)					\
+KPROBE_TWINS("kprobe/" #fn, entry_##fn, {					\
+	(void)ctx;							\
+	return trace_entry(op, atomic);					\
+})									\
+KPROBE_TWINS("kretprobe/" #fn, return_##fn, {				\
+	return trace_return(ctx, op, atomic);				\
+})
 
 ENTRY_RETURN_PAIR(ext4_file_read_iter, OP_READ)
 ENTRY_RETURN_PAIR(ext4_file_write_iter, OP_WRITE)
@@ -239,17 +279,15 @@ ENTRY_RETURN_PAIR(ext4_file_open, OP_OPEN)
 ENTRY_RETURN_PAIR(ext4_sync_file, OP_FSYNC)
 ENTRY_RETURN_PAIR(ext4_file_getattr, OP_GETATTR)
 
-SEC("kprobe/generic_file_read_iter") int entry_generic_file_read_iter(void *ctx)
-{
+KPROBE_TWINS("kprobe/generic_file_read_iter", entry_generic_file_read_iter, {
 	if (!generic_read_is_ext4(ctx))
 		return 0;
-	return trace_entry(OP_READ);
-}
+	return trace_entry(OP_READ, atomic);
+})
 
-SEC("kretprobe/generic_file_read_iter") int return_generic_file_read_iter(void *ctx)
-{
-	return trace_return(ctx, OP_READ);
-}
+KPROBE_TWINS("kretprobe/generic_file_read_iter", return_generic_file_read_iter, {
+	return trace_return(ctx, OP_READ, atomic);
+})
 
 /*
  * kprobe_multi (5.18+): one link arms every traced function at once, with
@@ -275,18 +313,16 @@ SEC("kretprobe/generic_file_read_iter") int return_generic_file_read_iter(void *
 	}								\
 	r_;								\
 })
-#define ENTRY(op) trace_entry(op)
-#define RETURN(op) trace_return(ctx, op)
+#define ENTRY(op) trace_entry(op, atomic)
+#define RETURN(op) trace_return(ctx, op, atomic)
 
-SEC("kprobe.multi/ext4") int multi_entry(void *ctx)
-{
+KPROBE_TWINS("kprobe.multi/ext4", multi_entry, {
 	return FOR_OP(bpf_get_attach_cookie(ctx), ENTRY);
-}
+})
 
-SEC("kretprobe.multi/ext4") int multi_return(void *ctx)
-{
+KPROBE_TWINS("kretprobe.multi/ext4", multi_return, {
 	return FOR_OP(bpf_get_attach_cookie(ctx), RETURN);
-}
+})
 
 /*
  * The same by address, where the loader knows each function's address
@@ -309,15 +345,15 @@ static __always_inline __u32 op_of_ip(__u64 ip)
 	return NR_OPS;
 }
 
-SEC("kprobe.multi/ext4/ip") int multi_entry_ip(void *ctx)
-{
+PROG_TWINS("kprobe.multi/ext4/ip", "kprobe.multi/ext4/ip." PROG_ATOMIC,
+	   multi_entry_ip, {
 	return FOR_OP(op_of_ip(bpf_get_func_ip(ctx)), ENTRY);
-}
+})
 
-SEC("kretprobe.multi/ext4/ip") int multi_return_ip(void *ctx)
-{
+PROG_TWINS("kretprobe.multi/ext4/ip", "kretprobe.multi/ext4/ip." PROG_ATOMIC,
+	   multi_return_ip, {
 	return FOR_OP(op_of_ip(bpf_get_func_ip(ctx)), RETURN);
-}
+})
 
 /*
  * f_op offset discovery (struct open_scan): put on the ->release(inode,

@@ -92,6 +92,14 @@ struct ctl {
  * done modulo 2^56 too).  0 = free.
  */
 #define START_SLOTS	32768
+/*
+ * On a 32-bit kernel, pid_max is at most PID_MAX_DEFAULT, 32768
+ * (PID_MAX_LIMIT, include/linux/threads.h): every thread has a slot of its
+ * own.  32-bit ARM's JIT stores and loads a record as two 32-bit words,
+ * not at once; that is harmless here, since only the thread the slot
+ * belongs to ever writes or reads its records, and a thread runs one
+ * probe at a time (the ext4 functions are not called from interrupts).
+ */
 #define START_TID_SHIFT	15
 #define REC_TS_MASK	((1ULL << 56) - 1)
 #define REC_LIVE	(1ULL << 56)
@@ -100,6 +108,14 @@ struct ctl {
 struct start_slot {
 	unsigned long long rec[NR_OPS];
 };
+
+/*
+ * Every counting program comes twice: with plain adds (per-CPU maps,
+ * 4.6+), and as a twin whose section ends in "/" PROG_ATOMIC (".ip"
+ * PROG_ATOMIC for the kprobe_multi ones by address) with atomic adds, for
+ * the plain-array fallback (bpf/ext4dist.bpf.c, ADD).
+ */
+#define PROG_ATOMIC "atomic"
 
 /*
  * Placeholders: each is loaded by one 64-bit immediate (ld_imm64) in the

@@ -37,6 +37,29 @@ if [ ${#arm64_missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get > 
 		echo "deps: WARNING: arm64 packages not installed: the arm64 VM tests will be skipped" >&2
 fi
 
+# The armhf build and suite (make ARCH=arm, tests/vm-armhf) likewise:
+# a cross compiler and armhf libraries through the armhf foreign
+# architecture.  Said loudly when they cannot be had.
+armhf_packages=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-system-arm
+	libelf-dev:armhf zlib1g-dev:armhf liblzma-dev:armhf libzstd-dev:armhf)
+armhf_missing=()
+for p in "${armhf_packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		armhf_missing+=("$p")
+done
+if [ ${#armhf_missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+		echo "deps: installing for the armhf build and suite: ${armhf_missing[*]}" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		dpkg --print-foreign-architectures | grep -qx armhf || dpkg --add-architecture armhf
+		apt-get update -qq || true
+		apt-get install -y -qq --no-install-recommends "${armhf_missing[@]}" > /dev/null ||
+			echo "deps: WARNING: armhf packages not installed: make ARCH=arm fails and the armhf VM tests are skipped" >&2
+	else
+		echo "deps: WARNING: missing for make ARCH=arm and the armhf VM tests: ${armhf_missing[*]} (as root: dpkg --add-architecture armhf; apt-get update; apt-get install them)" >&2
+	fi
+fi
+
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ] || ! command -v apt-get > /dev/null; then
 	echo "deps: missing packages: ${missing[*]}" >&2

@@ -11,11 +11,13 @@
 #     lint      cppcheck and clang-tidy (tests/lint.sh)
 #     vm        the VM scenarios (tests/vm/run.sh; README for its variables)
 #     vm-arm64  the arm64 VM scenarios (tests/vm-arm64/run.sh)
+#     vm-armhf  the armhf binary on Debian's armmp 6.1 with the JIT on
+#               (tests/vm-armhf/run.sh; "run.sh all" for every kernel)
 # make check SUITES="..." builds first, then runs these.
 set -u
 cd "$(dirname "$0")/.."
 
-all_suites=(unit host asan valgrind fuzz lint vm vm-arm64)
+all_suites=(unit host asan valgrind fuzz lint vm vm-arm64 vm-armhf)
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=("${all_suites[@]}")
 # Every name checked before any suite runs: a typo must not cost a VM run.
@@ -98,6 +100,9 @@ for s in "${suites[@]}"; do
 		;;
 	vm-arm64)
 		run_suite vm-arm64 bash tests/vm-arm64/run.sh
+		;;
+	vm-armhf)
+		run_suite vm-armhf bash tests/vm-armhf/run.sh
 		;;
 	esac
 done

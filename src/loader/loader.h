@@ -21,6 +21,7 @@
 #include "loader/attach/attach.h"
 #include "loader/kernel/cpus.h"
 #include "loader/kernel/grace.h"
+#include "loader/kernel/karch.h"
 #include "loader/kernel/kversion.h"
 #include "loader/kernel/privileges.h"
 #include "loader/ksym/kallsyms.h"

@@ -39,20 +39,19 @@ unsigned int report_stars(unsigned long long val, unsigned long long val_max,
 
 	if (!val_max || !width)
 		return 0;
-	num = (u128)width * val;
-	k = num / val_max;
-	r = num % val_max;
-	if (k >= width)
+	num = u128_mul64(u128_of(width), val);
+	k = u128_divmod(num, u128_of(val_max), &r);
+	if (u128_cmp(k, u128_of(width)) >= 0)
 		return width;
-	if (r) {
-		m = (unsigned long long)k + 1;
+	if (!u128_is_zero(r)) {
+		m = k.lo + 1;
 		e = ilog2(m);
 		shift = (m & (m - 1)) ? 53 - e : 54 - e;
-		gap = (u128)(val_max - (unsigned long long)r) << shift;
-		if (gap <= val_max)
-			k = m;
+		gap = u128_shl(u128_of(val_max - r.lo), shift);
+		if (u128_cmp(gap, u128_of(val_max)) <= 0)
+			k = u128_of(m);
 	}
-	return (unsigned int)k;
+	return (unsigned int)k.lo;
 }
 
 static int put_stars(FILE *f, unsigned int n, unsigned int width)

@@ -14,19 +14,19 @@ static int put_op(FILE *f, const char *m, const char *name,
 		  const struct op_hist *h, unsigned int scale)
 {
 	char le[NUMFMT_LEN], cum[NUMFMT_LEN], sum[NUMFMT_LEN];
-	u128 running = h->slots[0];
+	u128 running = u128_of(h->slots[0]);
 	unsigned int s;
 
 	for (s = 1; s < NR_SLOTS; s++) {
-		running += h->slots[s];
-		if (numfmt_decimal(le, sizeof(le), (u128)1 << s, scale,
+		running = u128_add64(running, h->slots[s]);
+		if (numfmt_decimal(le, sizeof(le), u128_shl(u128_of(1), s), scale,
 				   1) < 0 ||
 		    numfmt_u128(cum, sizeof(cum), running) < 0)
 			return -ENOSPC;
 		fprintf(f, "%s" LATENCY "_bucket{op=\"%s\",le=\"%s\"} %s\n", m,
 			name, le, cum);
 	}
-	if (numfmt_decimal(sum, sizeof(sum), h->sum_ns, 9, 1) < 0)
+	if (numfmt_decimal(sum, sizeof(sum), u128_of(h->sum_ns), 9, 1) < 0)
 		return -ENOSPC;
 	fprintf(f, "%s" LATENCY "_bucket{op=\"%s\",le=\"+Inf\"} %s\n", m, name,
 		cum);

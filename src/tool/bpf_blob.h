@@ -1,18 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The BPF object compiled from bpf/ext4dist.bpf.c, linked into the binary. */
+/* The BPF objects compiled from bpf/ext4dist.bpf.c, linked into the binary. */
 #ifndef EXT4DIST_TOOL_BPF_BLOB_H
 #define EXT4DIST_TOOL_BPF_BLOB_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+/* For kernels of this binary's architecture. */
 extern const char ext4dist_bpf_obj[];
 /* Its size, computed by the assembler (bpf_blob.S). */
-extern const uint64_t ext4dist_bpf_obj_len;
+extern const uint32_t ext4dist_bpf_obj_len;
 
 static inline size_t ext4dist_bpf_obj_size(void)
 {
 	return (size_t)ext4dist_bpf_obj_len;
 }
+
+/* One embedded object and the kernels it is for. */
+struct bpf_blob {
+	const char *arch;	/* pt_regs layout: "x86", "arm64", "arm" */
+	const char *data;
+	size_t size;
+};
+
+/*
+ * The object for kernels of bpf_arch (struct karch): this binary's own,
+ * or in a 32-bit ARM build the arm64 one.  -ENOENT when it carries none.
+ */
+int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b);
+
+/* This binary's own: the object ext4dist_bpf_obj holds. */
+const char *bpf_blob_own_arch(void);
 
 #endif

@@ -94,13 +94,44 @@ static void print_fs(FILE *out, const struct fs_table *fs,
 		row(out, fs->name, "not asked (start-up stopped before)");
 }
 
+/*
+ * net.core.bpf_jit_enable: 0 interprets, 1 compiles (2 also dumps);
+ * without CONFIG_BPF_JIT the file is not there.  With JIT on, the programs
+ * loaded above went through the JIT too.
+ */
+static void print_jit(FILE *out, const struct tracer_record *rec)
+{
+	char buf[16] = "";
+	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "re");
+	int on;
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	if (!f) {
+		row(out, "bpf JIT", "none (no /proc/sys/net/core/bpf_jit_enable: no CONFIG_BPF_JIT): programs are interpreted");
+		return;
+	}
+	on = buf[0] && buf[0] != '0';
+	row(out, "bpf JIT", "%s (net.core.bpf_jit_enable=%.*s)%s", on ? "on" :
+	    "off: programs are interpreted", (int)strcspn(buf, "\n"), buf,
+	    on && rec->progs_loaded ? ": the programs above were compiled by it" : "");
+}
+
 static void print_plan(FILE *out, const struct fs_table *fs,
 		       const struct tracer_record *rec)
 {
+	if (rec->object[0])
+		row(out, "bpf object", "%s", rec->object);
 	if (rec->progs_loaded)
-		row(out, "bpf programs", "yes: %u programs patched and verified as a run loads them, %zu maps (histograms in a %s map%s)",
+		row(out, "bpf programs", "yes: %u programs patched and verified as a run loads them, %zu maps (histograms in a %s map%s), %s",
 		    rec->progs_loaded, rec->nr_maps, rec->hist_type,
-		    rec->names_ok ? ", named" : ", unnamed: kernel before 4.15");
+		    rec->names_ok ? ", named" : ", unnamed: kernel before 4.15",
+		    rec->percpu ? "plain adds" :
+		    "atomic adds (no per-CPU maps)");
+	print_jit(out, rec);
 	if (rec->read_path[0])
 		row(out, "read path", "%s", rec->read_path);
 	if (rec->addresses[0])

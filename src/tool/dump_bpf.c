@@ -47,16 +47,21 @@ static void print_maps(FILE *out, const struct bpf_obj *obj)
 int dump_bpf(FILE *out, struct errbuf *eb)
 {
 	struct bpf_obj obj;
+	struct bpf_blob blob;
+	struct karch k;
 	size_t i;
 	int err;
 
-	err = bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &obj,
-			    eb);
+	/* The running kernel's object, as a run would load it. */
+	if (karch_running(&k) || bpf_blob_for(k.bpf_arch, &blob))
+		bpf_blob_for(bpf_blob_own_arch(), &blob);
+	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
 	if (err)
 		return err;
 	fprintf(out, "license: %.127s\n", obj.license);
 	/* The loader writes the running kernel's version code instead. */
 	fprintf(out, "kernel version: %u (replaced at load)\n", obj.version);
+	fprintf(out, "for kernels: %s\n", blob.arch);
 	print_maps(out, &obj);
 	fprintf(out, "programs: %zu\n", obj.nr_progs);
 	for (i = 0; i < obj.nr_progs; i++) {

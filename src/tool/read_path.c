@@ -241,7 +241,8 @@ static int discover_fop_offset(const struct read_path_env *env,
 	}
 	if (err)
 		return err;
-	off = read_path_find_fop_offset(&scan, sizeof(void *), dir_fop, &why);
+	/* The kernel's words: 8 bytes under a 32-bit ext4dist on arm64. */
+	off = read_path_find_fop_offset(&scan, karch_word(), dir_fop, &why);
 	if (off == -EEXIST)
 		return errbuf_set(eb, off,
 				  "cannot discover where struct file keeps f_op: closing %s showed several candidates (offset: value %s)",

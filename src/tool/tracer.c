@@ -27,19 +27,60 @@ static int find_map(struct tracer *t, const char *name, size_t value_size,
 	return m->fd;
 }
 
+/*
+ * The embedded object for the kernel's architecture, not this binary's:
+ * a 32-bit ARM ext4dist on a 64-bit ARM kernel needs the programs that
+ * read arm64's pt_regs and 8-byte pointers.
+ */
+static int pick_object(struct tracer *t, struct bpf_blob *blob,
+		       struct errbuf *eb)
+{
+	struct karch k;
+	int err;
+
+	err = karch_running(&k);
+	if (!err)
+		err = bpf_blob_for(k.bpf_arch, blob);
+	if (err)
+		return errbuf_set(eb, -ENOEXEC,
+				  "this ext4dist carries BPF programs for %s kernels, not for this %s kernel: use the ext4dist built for %s",
+				  bpf_blob_own_arch(), k.machine, k.machine);
+	snprintf(t->rec.object, sizeof(t->rec.object),
+		 "for %s kernels (uname -m %s; %u-byte kernel pointers)%s",
+		 blob->arch, k.machine, k.word,
+		 strcmp(blob->arch, bpf_blob_own_arch()) ?
+		 ", not this binary's own" : "");
+	return 0;
+}
+
+/*
+ * Plain adds where the counters are per-CPU, the atomic twins for the
+ * plain arrays before 4.6 (ext4dist_abi.h, PROG_ATOMIC): 32-bit ARM's JIT
+ * has no atomic add.  base is the variant without it (NULL or "ip").
+ */
+static const char *variant_of(const struct tracer *t, const char *base)
+{
+	if (t->percpu)
+		return base;
+	return base ? "ip." PROG_ATOMIC : PROG_ATOMIC;
+}
+
 static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		       struct errbuf *eb)
 {
+	struct bpf_blob blob;
 	unsigned int code = 0;
 	const char *source;
 	int err, n;
 
-	err = bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &t->obj,
-			    eb);
+	err = pick_object(t, &blob, eb);
 	if (err)
 		return err;
-	vlog(1, "embedded BPF object: %zu bytes, license \"%s\", %zu programs, %zu maps",
-	     ext4dist_bpf_obj_size(), t->obj.license, t->obj.nr_progs,
+	err = bpf_obj_parse(blob.data, blob.size, &t->obj, eb);
+	if (err)
+		return err;
+	vlog(1, "embedded BPF object %s: %zu bytes, license \"%s\", %zu programs, %zu maps",
+	     t->rec.object, blob.size, t->obj.license, t->obj.nr_progs,
 	     t->obj.nr_maps);
 	t->lo = cfg->load;
 	/* kern_version must match the running kernel before 5.0. */
@@ -67,6 +108,9 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		return -EINVAL;
 	t->percpu = bpf_obj_find_map(&t->obj, "hist")->def.type ==
 		    BPF_MAP_TYPE_PERCPU_ARRAY;
+	vlog(1, "counters: %s", t->percpu ?
+	     "plain adds (per-CPU maps: no atomic instruction needed)" :
+	     "atomic adds (plain arrays: several CPUs share each value)");
 	t->ncpus = cpus_possible();
 	if (t->ncpus < 0)
 		return errbuf_set(eb, t->ncpus,
@@ -353,11 +397,12 @@ static int attach_prog(struct tracer *t, struct obj_prog *p,
 	return err;
 }
 
-/* Loads and attaches the program for one kind of probe on func. */
+/* Loads and attaches the program (variant) for one kind of probe on func. */
 static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
-		      struct probe_link *link, struct errbuf *eb)
+		      const char *variant, struct probe_link *link,
+		      struct errbuf *eb)
 {
-	struct obj_prog *p = bpf_obj_find_prog(&t->obj, kind, func, NULL);
+	struct obj_prog *p = bpf_obj_find_prog(&t->obj, kind, func, variant);
 
 	if (!p)
 		return errbuf_set(eb, -ENOENT,
@@ -375,13 +420,13 @@ static int attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
 {
 	int err;
 
-	err = attach_one(t, PROBE_RETURN, func, &t->links[t->nr_links],
-			 eb);
+	err = attach_one(t, PROBE_RETURN, func, variant_of(t, NULL),
+			 &t->links[t->nr_links], eb);
 	if (err)
 		return err;
 	t->nr_links++;
-	err = attach_one(t, PROBE_ENTRY, func, &t->links[t->nr_links],
-			 eb);
+	err = attach_one(t, PROBE_ENTRY, func, variant_of(t, NULL),
+			 &t->links[t->nr_links], eb);
 	if (err) {
 		t->nr_links--;
 		probe_detach(&t->actx, &t->links[t->nr_links]);
@@ -615,6 +660,7 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 	} else {
 		vlog(1, "kprobe_multi by name: %s", leb.msg);
 	}
+	variant = variant_of(t, variant);
 	ret = bpf_obj_find_multi(&t->obj, PROBE_RETURN, "ext4", variant);
 	ent = bpf_obj_find_multi(&t->obj, PROBE_ENTRY, "ext4", variant);
 	if (!ret || !ent)
@@ -660,6 +706,7 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	t->rec.hist_type = map_type_name(bpf_obj_find_map(&t->obj,
 							  "hist")->def.type);
 	t->rec.names_ok = t->load.names_ok;
+	t->rec.percpu = t->percpu;
 	err = decide_attach(t, cfg, eb);
 	if (err)
 		return err;

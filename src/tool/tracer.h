@@ -46,8 +46,10 @@ struct tracer_record {
 	size_t nr_maps;			/* maps created */
 	const char *hist_type;		/* "percpu_array", or "array" before 4.6 */
 	int names_ok;			/* maps and programs have names (4.15+) */
+	int percpu;			/* per-CPU maps: plain adds, else atomic */
 	const char *verifier_log;	/* of a refused program, else NULL */
 	char tracing_dir[300];		/* where tracefs was found */
+	char object[160];		/* which embedded BPF object */
 	char read_path[256];		/* how reads are traced, and why */
 	char addresses[768];		/* kprobes by address or by name */
 	char fops[256];			/* generic path: the f_op filter */

@@ -95,15 +95,15 @@ fi
 # --dump-bpf: the object's maps and every program, placeholders named.
 run_bin "$BIN" --dump-bpf
 expect_eq "--dump-bpf: exit status" "$RC" 0
-# 6 kprobe pairs and the f_op scan; 2 kprobe_multi pairs, each with one
-# copy of the code per operation.
-expect_eq "--dump-bpf: programs listed" "$(grep -c ': section [ks]' "$TMP/out")" 17
+# 6 kprobe pairs and 2 kprobe_multi pairs (each with one copy of the code
+# per operation), every program with its atomic twin; the f_op scan.
+expect_eq "--dump-bpf: programs listed" "$(grep -c ': section [ks]' "$TMP/out")" 33
 expect_eq "--dump-bpf: PID filter placeholder named" \
-	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 32
+	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 64
 expect_eq "--dump-bpf: map references named" \
-	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 16
+	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 32
 expect_eq "--dump-bpf: function addresses named" \
-	"$(grep -c '= PATCH_IP_[A-Z]* ll' "$TMP/out")" 10
+	"$(grep -c '= PATCH_IP_[A-Z]* ll' "$TMP/out")" 20
 expect_eq "--dump-bpf: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
 
 run_bin "$BIN" -p 4194304

@@ -90,10 +90,11 @@ static void test_real_object(void)
 	check_str("license", obj.license, "GPL");
 	check_int("version placeholder", obj.version, 0);
 	/*
-	 * 5 ops + generic read, entry and return each, + f_op scan, + the
-	 * kprobe_multi entry and return by cookie and by address (ip).
+	 * 5 ops + generic read, entry and return each, + the kprobe_multi
+	 * entry and return by cookie and by address (ip), each with its
+	 * atomic twin, + f_op scan.
 	 */
-	check_int("program count", (long long)obj.nr_progs, 17);
+	check_int("program count", (long long)obj.nr_progs, 33);
 	/* start, calls, hist, ctl, open_scan */
 	check_int("map count", (long long)obj.nr_maps, 5);
 	m = bpf_obj_find_map(&obj, "hist");

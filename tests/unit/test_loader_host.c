@@ -50,20 +50,20 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 			    &eb);
 	if (!check_int("parse", err, 0))
 		return;
-	/* Entry and return programs of 5 ops, generic read, kprobe_multi (by cookie and by address). */
 	/*
 	 * 6 kprobe pairs (5 functions and the generic read path), 2 pairs
-	 * of kprobe_multi programs with one inlined copy per operation.
+	 * of kprobe_multi programs with one inlined copy per operation;
+	 * each program twice (plain and atomic adds: PROG_ATOMIC).
 	 */
 	check_int("placeholder PATCH_TGID patched in every entry and return program",
-		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 32);
+		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 64);
 	check_int("placeholder PATCH_FACTOR patched in every return program",
-		  bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000), 16);
-	check_int("PATCH_FOPS patched once", bpf_obj_patch_imm64(&obj, PATCH_FOPS, 0xffffffff81000000ULL), 1);
-	check_int("PATCH_FOP_OFF patched once", bpf_obj_patch_imm64(&obj, PATCH_FOP_OFF, 40), 1);
+		  bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000), 32);
+	check_int("PATCH_FOPS patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOPS, 0xffffffff81000000ULL), 2);
+	check_int("PATCH_FOP_OFF patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOP_OFF, 40), 2);
 	/* Every entry keeps ext4dist itself out; the f_op scan keeps it in. */
 	check_int("PATCH_SELF patched in every entry program and the f_op scan",
-		  bpf_obj_patch_imm64(&obj, PATCH_SELF, (uint64_t)getpid()), 17);
+		  bpf_obj_patch_imm64(&obj, PATCH_SELF, (uint64_t)getpid()), 33);
 	check_int("no placeholder left after patching", bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 0);
 
 	err = bpf_obj_create_maps(&obj, o, &st, &eb);

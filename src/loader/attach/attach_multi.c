@@ -13,9 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loader/kernel/karch.h"
 #include "loader/obj/bpf_sys.h"
 #include "loader/obj/insn.h"
 #include "loader/util/vlog.h"
+
+/* Functions in one link: ext4dist puts at most its operations there. */
+#define MULTI_MAX 64
 
 /*
  * The question costs nothing: a link on one function whose address array
@@ -99,6 +103,32 @@ int attach_kprobe_multi_missed(int link_fd, unsigned long long *missed)
 	return 0;
 }
 
+/*
+ * The kernel reads the address and name arrays as its unsigned long
+ * (bpf_kprobe_multi_link_attach, copy_user_syms, 5.18-6.12): 8 bytes on a
+ * 64-bit kernel, for a 32-bit program too (compat); 4 on a 32-bit one.
+ * Cookies are u64 in the UAPI for every kernel.
+ */
+static void pack_kernel_words(unsigned char *out,
+			      const unsigned long long *addrs,
+			      const char *const *names, unsigned int n)
+{
+	size_t i, word = karch_word();
+
+	for (i = 0; i < n; i++) {
+		uint64_t v = addrs ? addrs[i] :
+			     names ? (uint64_t)(uintptr_t)names[i] : 0;
+
+		if (word == 8) {
+			memcpy(out + 8 * i, &v, 8);
+		} else {
+			uint32_t w = (uint32_t)v;
+
+			memcpy(out + 4 * i, &w, 4);
+		}
+	}
+}
+
 int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			const char *const *funcs,
 			const unsigned long long *addrs,
@@ -106,13 +136,22 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			int *link_fd, struct errbuf *eb)
 {
 	const char *what = kind == PROBE_RETURN ? "kretprobe" : "kprobe";
+	unsigned char words[MULTI_MAX * 8];
 	int fd;
 
+	if (n > MULTI_MAX)
+		return errbuf_set(eb, -E2BIG,
+				  "kprobe_multi: %u functions, at most %d", n,
+				  MULTI_MAX);
+	if (addrs)
+		pack_kernel_words(words, addrs, NULL, n);
+	else
+		pack_kernel_words(words, NULL, funcs, n);
 	fd = bpf_link_create_kprobe_multi(prog_fd,
 					  kind == PROBE_RETURN ?
 					  BPF_F_KPROBE_MULTI_RETURN : 0,
-					  addrs ? NULL : funcs,
-					  (const uint64_t *)addrs,
+					  addrs ? NULL : words,
+					  addrs ? words : NULL,
 					  (const uint64_t *)cookies, n);
 	if (fd < 0)
 		return errbuf_set(eb, fd,

@@ -11,6 +11,7 @@ static int scan_notes(const unsigned char *p, size_t len, unsigned int *code)
 {
 	size_t off = 0;
 
+	/* Elf32_Nhdr and Elf64_Nhdr are the same three 32-bit words. */
 	while (len - off >= sizeof(Elf64_Nhdr)) {
 		Elf64_Nhdr nh;
 		size_t name_sz, desc_sz;
@@ -31,28 +32,93 @@ static int scan_notes(const unsigned char *p, size_t len, unsigned int *code)
 	return -ENOENT;
 }
 
+/*
+ * The fields of an ELF header and program header that matter here, of
+ * either class: the vDSO is this process's word size (ELF32 for a 32-bit
+ * ARM program, on a 64-bit kernel too).
+ */
+struct elf_view {
+	int is64;
+	unsigned long long phoff, shoff;
+	unsigned int phnum, phentsize, shnum, shentsize;
+};
+
+static int elf_view(const unsigned char *base, size_t size,
+		    struct elf_view *v)
+{
+	if (size < EI_NIDENT || memcmp(base, ELFMAG, SELFMAG))
+		return -EINVAL;
+	v->is64 = base[EI_CLASS] == ELFCLASS64;
+	if (v->is64) {
+		Elf64_Ehdr eh;
+
+		if (size < sizeof(eh))
+			return -EINVAL;
+		memcpy(&eh, base, sizeof(eh));
+		v->phoff = eh.e_phoff;
+		v->shoff = eh.e_shoff;
+		v->phnum = eh.e_phnum;
+		v->phentsize = eh.e_phentsize;
+		v->shnum = eh.e_shnum;
+		v->shentsize = eh.e_shentsize;
+		return eh.e_phentsize == sizeof(Elf64_Phdr) ? 0 : -EINVAL;
+	}
+	if (base[EI_CLASS] == ELFCLASS32) {
+		Elf32_Ehdr eh;
+
+		if (size < sizeof(eh))
+			return -EINVAL;
+		memcpy(&eh, base, sizeof(eh));
+		v->phoff = eh.e_phoff;
+		v->shoff = eh.e_shoff;
+		v->phnum = eh.e_phnum;
+		v->phentsize = eh.e_phentsize;
+		v->shnum = eh.e_shnum;
+		v->shentsize = eh.e_shentsize;
+		return eh.e_phentsize == sizeof(Elf32_Phdr) ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+/* Program header i: its type, file offset and size. */
+static void phdr_at(const unsigned char *p, int is64, unsigned int *type,
+		    unsigned long long *offset, unsigned long long *filesz)
+{
+	if (is64) {
+		Elf64_Phdr ph;
+
+		memcpy(&ph, p, sizeof(ph));
+		*type = ph.p_type;
+		*offset = ph.p_offset;
+		*filesz = ph.p_filesz;
+	} else {
+		Elf32_Phdr ph;
+
+		memcpy(&ph, p, sizeof(ph));
+		*type = ph.p_type;
+		*offset = ph.p_offset;
+		*filesz = ph.p_filesz;
+	}
+}
+
 int elf_image_linux_note(const void *image, size_t size, unsigned int *code)
 {
 	const unsigned char *base = image;
-	Elf64_Ehdr eh;
+	struct elf_view v;
 	unsigned int i;
 
-	if (size < sizeof(eh))
+	if (elf_view(base, size, &v) || v.phoff > size ||
+	    (size - v.phoff) / v.phentsize < v.phnum)
 		return -EINVAL;
-	memcpy(&eh, base, sizeof(eh));
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > size ||
-	    (size - eh.e_phoff) / sizeof(Elf64_Phdr) < eh.e_phnum)
-		return -EINVAL;
-	for (i = 0; i < eh.e_phnum; i++) {
-		Elf64_Phdr ph;
+	for (i = 0; i < v.phnum; i++) {
+		unsigned long long off, len;
+		unsigned int type;
 
-		memcpy(&ph, base + eh.e_phoff + i * sizeof(ph), sizeof(ph));
-		if (ph.p_type != PT_NOTE || ph.p_offset > size ||
-		    ph.p_filesz > size - ph.p_offset)
+		phdr_at(base + v.phoff + (size_t)i * v.phentsize, v.is64, &type,
+			&off, &len);
+		if (type != PT_NOTE || off > size || len > size - off)
 			continue;
-		if (scan_notes(base + ph.p_offset, ph.p_filesz, code) == 0)
+		if (scan_notes(base + off, (size_t)len, code) == 0)
 			return 0;
 	}
 	return -ENOENT;
@@ -62,12 +128,14 @@ int vdso_version_code(unsigned int *code)
 {
 	const unsigned char *vdso =
 		(const void *)(unsigned long)getauxval(AT_SYSINFO_EHDR);
-	Elf64_Ehdr eh;
+	struct elf_view v;
 
 	if (!vdso)
 		return -ENOENT;
 	/* The vDSO is mapped whole; its size follows from its headers. */
-	memcpy(&eh, vdso, sizeof(eh));
-	return elf_image_linux_note(vdso, eh.e_shoff +
-				    (size_t)eh.e_shnum * eh.e_shentsize, code);
+	if (elf_view(vdso, sizeof(Elf64_Ehdr), &v))
+		return -EINVAL;
+	return elf_image_linux_note(vdso, (size_t)(v.shoff +
+				    (unsigned long long)v.shnum * v.shentsize),
+				    code);
 }

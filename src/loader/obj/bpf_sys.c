@@ -92,8 +92,7 @@ int bpf_prog_load_fd(const struct bpf_prog_load_req *req)
 }
 
 int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
-				 const char *const *syms,
-				 const uint64_t *addrs,
+				 const void *syms, const void *addrs,
 				 const uint64_t *cookies, uint32_t cnt)
 {
 	union bpf_attr attr;

@@ -35,11 +35,12 @@ int bpf_prog_load_fd(const struct bpf_prog_load_req *req);
  * BPF_LINK_CREATE of a kprobe_multi link (5.18+): prog on every function
  * of syms[0..cnt-1] or, when syms is NULL, at addrs[0..cnt-1]; cookies[i]
  * handed to the program for function i; flags BPF_F_KPROBE_MULTI_RETURN
- * for return probes.  Returns the link fd.
+ * for return probes.  syms and addrs are arrays of the kernel's unsigned
+ * long (name pointers, addresses), whatever this program's word size.
+ * Returns the link fd.
  */
 int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
-				 const char *const *syms,
-				 const uint64_t *addrs,
+				 const void *syms, const void *addrs,
 				 const uint64_t *cookies, uint32_t cnt);
 /*
  * BPF_PROG_TEST_RUN of a syscall program (5.14+) on ctx (size bytes, at

@@ -166,6 +166,9 @@ static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 	return 0;
 }
 
+/* The kernel's internal ENOTSUPP (include/linux/errno.h), not ENOTSUP. */
+#define ENOTSUPP_KERNEL 524
+
 /* Loads with the verifier log on, growing the buffer until it fits. */
 static int load_with_log(struct bpf_prog_load_req *req,
 			 struct obj_load_state *st)
@@ -224,6 +227,16 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 			return errbuf_set(eb, fd,
 					  "cannot load BPF program %s: %s (needs root or CAP_BPF+CAP_PERFMON)",
 					  p->section, strerror(-fd));
+		/*
+		 * The verifier passed it; the JIT could not compile one of
+		 * its instructions (32-bit ARM's: no 64-bit division, no
+		 * atomic add) and the kernel would not interpret it instead
+		 * (6.1 says ENOTSUPP, 5.10 falls back to its interpreter).
+		 */
+		if (fd == -ENOTSUPP_KERNEL)
+			return errbuf_set(eb, fd,
+					  "the kernel's BPF JIT cannot compile BPF program %s (error 524, ENOTSUPP: the verifier accepted it, but this kernel's JIT lacks one of its instructions and will not interpret it instead); with net.core.bpf_jit_enable=0 it would run interpreted",
+					  p->section);
 		return errbuf_set(eb, fd,
 				  "the kernel's verifier rejected BPF program %s: %s%s",
 				  p->section, strerror(-fd),

@@ -1,0 +1,90 @@
+#!/bin/bash
+# make bench's armhf part: the static 32-bit ARM ext4dist on Debian's armmp
+# 6.1 (and, with arguments, other kernel specs of run.sh), booted once
+# under qemu -icount shift=0, where the guest clock counts guest
+# instructions: deterministic on a shared host.  In that one boot, for the
+# eBPF JIT on and off: start-up (exec to banner, SIGINT to exit) of
+# ext4dist beside floor8, the same 8 kprobes through the PMU without BPF
+# (the kernel's own floor), and the guest instructions ext4dist's entry
+# and return programs take per traced call (bpf_stats).
+#
+#   tests/vm-armhf/bench.sh [SPEC...]      default: 6.1
+#   BENCH_START_RUNS=N                     start-up runs (default 5)
+#
+# Prints a table; "SKIP armhf bench: <reason>" when the machine lacks
+# what it needs.  The raw records stay in build/vm-armhf/bench-<spec>/.
+set -eu
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+skip() { echo "SKIP armhf bench: $1"; exit 0; }
+command -v qemu-system-arm > /dev/null || skip "qemu-system-arm is not installed"
+command -v "$ARMHF_CC" > /dev/null || skip "$ARMHF_CC is not installed (make deps)"
+[ -e /usr/lib/arm-linux-gnueabihf/libelf.a ] || skip "libelf-dev:armhf is not installed (make deps)"
+make -s -C "$VM_TOP" ARCH=arm > /dev/null || { echo "FAIL armhf bench: make ARCH=arm"; exit 1; }
+vm_build_tools && armhf_build_bench_tools ||
+	{ echo "FAIL armhf bench: cannot build the guest tools"; exit 1; }
+busybox=$(armhf_fetch_busybox) || skip "no busybox-static:armhf"
+
+[ $# -gt 0 ] || set -- 6.1
+status=0
+for spec in "$@"; do
+	kdir=$(armhf_fetch_kernel "$spec-jit") || { echo "SKIP armhf bench: no kernel for $spec"; continue; }
+	kver=$(vm_kernel_version "$kdir")
+	out=$VM_BUILD/bench-$spec
+	mkdir -p "$out"
+	EXT4DIST_ARMHF_SCENARIOS="" vm_build_initramfs "$kdir" "$out/initramfs.cpio.gz" "$busybox" &&
+		vm_make_images "$out/images" || { echo "FAIL armhf bench: $spec set-up"; status=1; continue; }
+	echo "armhf bench: booting $kver under -icount shift=0, log in $out/console.log" >&2
+	rc=0
+	ARMHF_QEMU_EXTRA="-icount shift=0" \
+	ARMHF_APPEND_EXTRA="ext4dist_runs=${BENCH_START_RUNS:-5}" \
+		vm_boot "$kdir" "$out/initramfs.cpio.gz" bench "$out/console.log" \
+		"$out/results.log" "$spec-jit" "$out/images/ext4.img" \
+		"$out/images/ext3.img" "$out/images/ext2.img" || rc=$?
+	vm_results "$out/results.log" | sed -n 's/^BENCH //p' > "$out/records"
+	if ! grep -q '^done' "$out/records"; then
+		echo "FAIL armhf bench: $spec: the guest did not finish (qemu $rc); console tail:"
+		tail -n 20 "$out/console.log" | sed 's/^/    | /'
+		status=1
+		continue
+	fi
+	grep '^error' "$out/records" | sed 's/^/armhf bench: /' || true
+	awk -v spec="$spec" -v kver="$kver" '
+	function kv(k,   i, p) {
+		for (i = 1; i <= NF; i++) {
+			p = index($i, "=")
+			if (substr($i, 1, p - 1) == k) return substr($i, p + 1)
+		}
+		return ""
+	}
+	$1 == "startup" { banner[kv("mode")] = kv("banner_ms"); exitt[kv("mode")] = kv("exit_ms") }
+	$1 == "prog" && kv("run_cnt") > 0 {
+		m = kv("mode"); n = kv("name")
+		if (n ~ /^entry_/) { ecnt[m] += kv("run_cnt"); ens[m] += kv("run_time_ns"); einsn[m] = kv("xlated_insns"); ejit[m] = kv("jited_bytes") }
+		if (n ~ /^return_/) { rcnt[m] += kv("run_cnt"); rns[m] += kv("run_time_ns"); rinsn[m] = kv("xlated_insns"); rjit[m] = kv("jited_bytes") }
+	}
+	$1 == "counted" { counted[kv("jit")] = $0 }
+	END {
+		printf "\narmhf start-up on Debian %s (qemu-system-arm virt, cortex-a15, -icount shift=0: 1 ns = 1 guest instruction; medians)\n\n", kver
+		printf "| JIT | floor8: 8 kprobes, no BPF (exec to banner) | ext4dist (exec to banner) | ext4dist / floor | ext4dist SIGINT to exit | floor8 SIGINT to exit |\n"
+		printf "| --- | ---: | ---: | ---: | ---: | ---: |\n"
+		for (j = 1; j >= 0; j--) {
+			f = banner["floor8-jit" j]; e = banner["ext4dist-jit" j]
+			printf "| %s | %.1f M | %.1f M | %.2fx | %.1f M | %.1f M |\n", (j ? "on" : "off"),
+				f, e, (f > 0 ? e / f : 0),
+				exitt["ext4dist-jit" j], exitt["floor8-jit" j]
+		}
+		printf "\nPer traced call (entry + return program), guest instructions, bpf_stats run_time_ns / run_cnt:\n\n"
+		printf "| JIT | entry | return | per call | BPF insns entry / return | JIT bytes entry / return |\n"
+		printf "| --- | ---: | ---: | ---: | ---: | ---: |\n"
+		for (j = 1; j >= 0; j--) {
+			m = "jit" j
+			e = (ecnt[m] ? ens[m] / ecnt[m] : 0); r = (rcnt[m] ? rns[m] / rcnt[m] : 0)
+			printf "| %s | %.0f | %.0f | %.0f | %s / %s | %s / %s |\n", (j ? "on" : "off"),
+				e, r, e + r, einsn[m], rinsn[m], ejit[m], rjit[m]
+		}
+		printf "\n"
+	}' "$out/records"
+done
+exit "$status"

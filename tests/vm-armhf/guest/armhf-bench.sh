@@ -1,0 +1,58 @@
+#!/bin/sh
+# shellcheck shell=dash
+# make bench's armhf part, inside the VM (ext4dist_mode=bench), booted
+# under qemu -icount shift=0: the guest clock counts guest instructions,
+# so every "ns" below is an instruction count, the same from run to run.
+# For the JIT on and then off (net.core.bpf_jit_enable, read when a
+# program is loaded), in the same boot:
+#   start-up: exec to banner and SIGINT to exit of floor8 (the same 8
+#     kprobes through the PMU, no BPF: the kernel's own floor) and of
+#     ext4dist, as a user starts it (bench_probe startup);
+#   per traced call: the kernel's run_time_ns and run_cnt of ext4dist's
+#     entry and return programs over a workload (bench_probe around,
+#     kernel.bpf_stats_enabled=1), with their xlated and JIT sizes.
+# Lines "BENCH <record>" to the results port.
+set -eu
+# shellcheck source=SCRIPTDIR/../../vm/guest/lib.sh
+. /guest/lib.sh
+
+RUNS=$(sed -n 's/.*ext4dist_runs=\([0-9]*\).*/\1/p' /proc/cmdline)
+RUNS=${RUNS:-5}
+b() { out "BENCH $*"; }
+bout() {
+	"$@" > "$WORK/bout" 2>&1 || b "error what=$1-$2 rc=$?"
+	while IFS= read -r l; do b "$l"; done < "$WORK/bout"
+}
+
+load_modules /lib/modules/ext4.list
+mkdir -p /mnt/ext4
+mount -t ext4 /dev/vda /mnt/ext4
+ensure_tracefs
+echo 1 > /proc/sys/kernel/bpf_stats_enabled
+b "kernel release=$KERNEL machine=$(uname -m)"
+for jit in 1 0; do
+	echo "$jit" > /proc/sys/net/core/bpf_jit_enable
+	bout bench_probe startup --runs "$RUNS" --tag "floor8-jit$jit" -- /bin/floor8
+	bout bench_probe startup --runs "$RUNS" --tag "ext4dist-jit$jit" \
+		--touch /mnt/ext4/data -- /bin/ext4dist
+	# Where the kernel spends ext4dist's start-up and exit.
+	[ "$jit" = 0 ] || bout bench_probe profile --top 25 --tag "ext4dist-jit$jit" \
+		--touch /mnt/ext4/data -- /bin/ext4dist
+	# The shell truncates e.out in the background job: the last
+	# round's banner must not be seen meanwhile.
+	rm -f "$WORK/e.out" "$WORK/e.err"
+	ext4dist > "$WORK/e.out" 2> "$WORK/e.err" &
+	pid=$!
+	if ! wait_banner "$pid" "$WORK/e.out" 120; then
+		b "error what=no-banner jit=$jit"
+		kill -9 "$pid" 2>/dev/null || true
+		continue
+	fi
+	# 50 opens, 200 reads and writes, 10 fsyncs of one file.
+	bout bench_probe around --pid "$pid" --tag "jit$jit" -- \
+		/bin/workload /mnt/ext4/bench 50 200 200 10
+	kill -INT "$pid"
+	wait_exit "$pid" 60 || true
+	b "counted jit=$jit $(counts "$WORK/e.out")"
+done
+b "done"

@@ -1,0 +1,370 @@
+# shellcheck shell=bash
+# Host side of the armhf VM tests (sourced by run.sh; bash).
+#
+# One static 32-bit ARM ext4dist (make ARCH=arm), a 32-bit ARM user space
+# (busybox-static:armhf, the workload cross-compiled), booted on:
+#   6.1        Debian bookworm's linux-image-6.1.0-N-armmp, qemu-system-arm
+#              -M virt -cpu cortex-a15 (32-bit kernel, no BTF, no
+#              CONFIG_KALLSYMS_ALL, ext4 a module)
+#   5.10       Debian bullseye's linux-image-5.10.0-N-armmp, the same way
+#              (through a private apt list in the cache: the machine's apt
+#              configuration is never touched)
+#   arm64-6.1  Debian bookworm's arm64 kernel under qemu-system-aarch64
+#              -M virt -cpu cortex-a72: a 32-bit user space on a 64-bit
+#              kernel, as Raspberry Pi OS's 32-bit images run
+# each with the eBPF JIT on ("-jit") or off ("-nojit"), e.g. 6.1-jit.
+#
+# Reuses tests/vm/lib.sh (module order, module copies, results) and
+# replaces what differs.  qemu's "virt" disks and results port are
+# virtio-mmio devices here, which the kernel enumerates in reverse order
+# of the command line: the images go in reversed and carry labels the
+# guest checks.
+#
+# Environment (besides tests/vm/lib.sh's EXT4DIST_VM_CACHE/_TIMEOUT):
+#   EXT4DIST_ARMHF_BIN        binary to test (default <top>/build-arm/ext4dist)
+#   EXT4DIST_ARMHF_TEST_BIN   its test build (default <top>/build-arm/ext4dist-test)
+#   EXT4DIST_ARMHF_BUILD      build products (default <top>/build/vm-armhf)
+#   EXT4DIST_ARMHF_SCENARIOS  scenario functions to run (default: all of
+#                             tests/vm/guest/scenarios.sh plus the armhf ones)
+#   EXT4DIST_ARMHF_CC         cross compiler (default arm-linux-gnueabihf-gcc)
+
+ARMHF_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=SCRIPTDIR/../vm/lib.sh
+. "$ARMHF_DIR/../vm/lib.sh"
+
+ARMHF_CACHE_ROOT=$VM_CACHE
+VM_CACHE=$ARMHF_CACHE_ROOT/armhf
+VM_BUILD=${EXT4DIST_ARMHF_BUILD:-$VM_TOP/build/vm-armhf}
+VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-2400}
+ARMHF_CC=${EXT4DIST_ARMHF_CC:-arm-linux-gnueabihf-gcc}
+ARMHF_BIN=${EXT4DIST_ARMHF_BIN:-$VM_TOP/build-arm/ext4dist}
+ARMHF_TEST_BIN=${EXT4DIST_ARMHF_TEST_BIN:-$VM_TOP/build-arm/ext4dist-test}
+# virtio_mmio carries the disks and the results port (virtio_console).
+VM_EARLY_MODULES="virtio_mmio virtio_blk virtio_console"
+
+# armhf_kernel_arch KERNEL_SPEC: the Debian architecture of its kernel.
+armhf_kernel_arch() {
+	case $1 in
+	arm64-*) echo arm64 ;;
+	*) echo armhf ;;
+	esac
+}
+
+# armhf_series KERNEL_SPEC: 6.1-jit -> 6.1, arm64-6.1-nojit -> 6.1.
+armhf_series() {
+	local s=${1#arm64-}
+	echo "${s%-*}"
+}
+
+# armhf_jit KERNEL_SPEC: 1 for -jit, 0 for -nojit.
+armhf_jit() {
+	case $1 in
+	*-nojit) echo 0 ;;
+	*) echo 1 ;;
+	esac
+}
+
+# armhf_package_regex ARCH SERIES: the plain kernel package of a series.
+armhf_package_regex() {
+	local esc=${2//./\\.}
+	if [ "$1" = arm64 ]; then
+		echo "^linux-image-$esc\\.[0-9]+-[0-9]+-arm64-unsigned\$"
+	else
+		echo "^linux-image-$esc\\.[0-9]+-[0-9]+-armmp\$"
+	fi
+}
+
+# armhf_apt ARCH SUITE CMD ARG...: apt-get or apt-cache (CMD) with the
+# machine's configuration (SUITE "") or a private list of SUITE for ARCH
+# in the cache.  As root, apt-get stays root (it would drop to _apt,
+# which cannot write into the cache).
+armhf_apt() {
+	local arch=$1 suite=$2 cmd=$3 d
+	local -a opts=()
+	shift 3
+	if [ "$cmd" = apt-get ] && [ "$(id -u)" = 0 ]; then
+		opts+=(-o APT::Sandbox::User=root)
+	fi
+	if [ -n "$suite" ]; then
+		d=$VM_CACHE/apt-$suite-$arch
+		opts+=(-o "Dir::Etc::SourceList=$d/sources.list"
+			-o Dir::Etc::SourceParts=/dev/null
+			-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
+			-o "APT::Architecture=$arch" -o "APT::Architectures=$arch")
+	fi
+	"$cmd" "${opts[@]}" "$@"
+}
+
+# armhf_apt_private ARCH SUITE: SUITE's private sources list (main and
+# security, deb.debian.org's mirrors as the machine's sources name them),
+# updated when older than a day.
+armhf_apt_private() {
+	local arch=$1 suite=$2 d
+	d=$VM_CACHE/apt-$suite-$arch
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	printf 'deb [arch=%s signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
+		"$arch" "$suite" > "$d/sources.list.new"
+	printf 'deb [arch=%s signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security %s-security main\n' \
+		"$arch" "$suite" >> "$d/sources.list.new"
+	if ! cmp -s "$d/sources.list.new" "$d/sources.list"; then
+		mv "$d/sources.list.new" "$d/sources.list"
+		rm -f "$d/updated"
+	else
+		rm -f "$d/sources.list.new"
+	fi
+	if [ -z "$(find "$d/updated" -mmin -1440 2>/dev/null)" ]; then
+		vm_log "apt-get update of the private $suite $arch list ($d)"
+		armhf_apt "$arch" "$suite" apt-get -q update >&2 || return 1
+		touch "$d/updated"
+	fi
+}
+
+# armhf_fetch_kernel KERNEL_SPEC: prints the cache directory of the
+# extracted kernel package (root/boot, root/lib/modules/<ver> with
+# modules.dep), downloading it when not cached; else the newest cached
+# one of the series.  arm64 kernels share tests/vm-arm64's cache.
+armhf_fetch_kernel() {
+	local arch series suite="" re pkg ver dir cache tmp kver
+	arch=$(armhf_kernel_arch "$1")
+	series=$(armhf_series "$1")
+	cache=$VM_CACHE
+	[ "$arch" = armhf ] || cache=$ARMHF_CACHE_ROOT/$arch
+	[ "$series" != 5.10 ] || suite=bullseye
+	re=$(armhf_package_regex "$arch" "$series")
+	mkdir -p "$cache"
+	if [ -n "$suite" ]; then
+		armhf_apt_private "$arch" "$suite" ||
+			vm_log "apt-get update of the private $suite list failed"
+	fi
+	pkg=$(armhf_apt "$arch" "$suite" apt-cache pkgnames linux-image- 2>/dev/null |
+		grep -E "$re" | sort -V | tail -n 1)
+	if [ -n "$pkg" ]; then
+		ver=$(armhf_apt "$arch" "$suite" apt-cache show --no-all-versions "$pkg:$arch" 2>/dev/null |
+			sed -n 's/^Version: //p' | head -n 1)
+		dir=$cache/${pkg}_$ver
+		if [ -n "$ver" ] && [ ! -e "$dir/.complete" ]; then
+			vm_log "fetching $pkg $ver into $cache"
+			tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
+			if (cd "$tmp" && armhf_apt "$arch" "$suite" apt-get download -q "$pkg:$arch=$ver" >&2) &&
+			   dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
+			   kver=$(ls "$tmp/root/lib/modules") &&
+			   depmod -b "$tmp/root" "$kver"; then
+				rm -f "$tmp"/*.deb
+				touch "$tmp/.complete"
+				rm -rf "$dir"
+				mv "$tmp" "$dir"
+			else
+				rm -rf "$tmp"
+				vm_log "download or extraction of $pkg $ver failed"
+			fi
+		fi
+	fi
+	for dir in $(ls -d "$cache"/linux-image-*/.complete 2>/dev/null | sort -V -r); do
+		dir=$(dirname "$dir")
+		basename "$dir" | sed 's/_.*//' | grep -qE "$re" || continue
+		echo "$dir"
+		return 0
+	done
+	return 1
+}
+
+# armhf_fetch_busybox: a static armhf busybox, from busybox-static:armhf
+# downloaded and extracted into the cache (never installed).
+armhf_fetch_busybox() {
+	local pkg=busybox-static:armhf ver dir tmp
+	mkdir -p "$VM_CACHE"
+	ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
+		sed -n 's/^Version: //p' | head -n 1)
+	if [ -n "$ver" ]; then
+		dir=$VM_CACHE/busybox-static-armhf_${ver#*:}
+		if [ ! -e "$dir/.complete" ]; then
+			vm_log "fetching $pkg $ver into $VM_CACHE"
+			tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
+			if (cd "$tmp" && armhf_apt armhf "" apt-get download -q "$pkg=$ver" >&2) &&
+			   dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
+			   [ -x "$tmp/root/bin/busybox" ]; then
+				rm -f "$tmp"/*.deb
+				touch "$tmp/.complete"
+				rm -rf "$VM_CACHE"/busybox-static-armhf_*
+				mv "$tmp" "$dir"
+			else
+				rm -rf "$tmp"
+				vm_log "download or extraction of $pkg $ver failed"
+			fi
+		fi
+	fi
+	for dir in "$VM_CACHE"/busybox-static-armhf_*/.complete; do
+		[ -e "$dir" ] || return 1
+		echo "$(dirname "$dir")/root/bin/busybox"
+		return 0
+	done
+	return 1
+}
+
+# armhf_is_arm32 FILE: a static 32-bit ARM EABI5 hard-float executable.
+armhf_is_arm32() {
+	readelf -h "$1" 2>/dev/null | grep -q 'Machine:.*ARM$' &&
+		readelf -h "$1" | grep -q 'Class:.*ELF32' &&
+		readelf -h "$1" | grep -q 'Flags:.*Version5 EABI, hard-float' &&
+		vm_is_static "$1"
+}
+
+# vm_build_tools: the guest helper programs, static, for armhf.
+vm_build_tools() {
+	local src out
+	mkdir -p "$VM_BUILD"
+	for src in "$VM_DIR/workload.c" "$VM_DIR/runas.c"; do
+		[ -e "$src" ] || continue
+		out=$VM_BUILD/$(basename "$src" .c)
+		if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
+			"$ARMHF_CC" -static -pthread -O2 -Wall -Wextra \
+				-D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -o "$out" "$src" ||
+				return 1
+		fi
+	done
+}
+
+# armhf_build_bench_tools: floor8 (the 8 probes without BPF) and
+# tests/bench/bench_probe.c, static for armhf, the latter linked with the
+# armhf build's library (make ARCH=arm).
+armhf_build_bench_tools() {
+	local lib=$VM_TOP/build-arm/libext4dist.a
+	mkdir -p "$VM_BUILD"
+	"$ARMHF_CC" -static -O2 -Wall -Wextra -o "$VM_BUILD/floor8" \
+		"$ARMHF_DIR/floor8.c" || return 1
+	# shellcheck disable=SC2046 # pkg-config's list of libraries
+	"$ARMHF_CC" -static -O2 -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+		-D_TIME_BITS=64 -Wall -Wextra -I"$VM_TOP/include" -I"$VM_TOP/src" \
+		-o "$VM_BUILD/bench_probe" "$VM_TOP/tests/bench/bench_probe.c" "$lib" \
+		$(PKG_CONFIG_LIBDIR=/usr/lib/arm-linux-gnueabihf/pkgconfig \
+		  pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz) \
+		$(for l in lzma zstd; do
+			[ ! -e "/usr/lib/arm-linux-gnueabihf/lib$l.a" ] || echo "-l$l"
+		  done)
+}
+
+# vm_kernel_image KDIR: armmp's vmlinuz is a zImage qemu boots; arm64's
+# may be a gzip'ed Image, decompressed once into the cache.
+vm_kernel_image() {
+	local vmlinuz image
+	vmlinuz=$1/root/boot/vmlinuz-$(vm_kernel_version "$1")
+	if ! gzip -t "$vmlinuz" 2>/dev/null; then
+		echo "$vmlinuz"
+		return 0
+	fi
+	image=$1/Image
+	if [ ! -s "$image" ] || [ "$vmlinuz" -nt "$image" ]; then
+		gzip -dc "$vmlinuz" > "$image.tmp" && mv "$image.tmp" "$image"
+	fi
+	echo "$image"
+}
+
+# armhf_fops_offset KDIR: "SECTION OFFSET" of ext4_file_operations in the
+# kernel's ext4.ko, for the guest to check ext4dist's address against
+# /sys/module/ext4/sections/SECTION (no KALLSYMS_ALL: no other source).
+armhf_fops_offset() {
+	local ko
+	ko=$(find "$1/root/lib/modules" -name 'ext4.ko*' | head -n 1)
+	case $ko in
+	*.xz) xz -dc "$ko" > "$VM_BUILD/ext4.ko.tmp"; ko=$VM_BUILD/ext4.ko.tmp ;;
+	esac
+	readelf -sW "$ko" | awk '$8 == "ext4_file_operations" { print $7, $2 }' |
+		while read -r ndx value; do
+			printf '%s 0x%s\n' \
+				"$(readelf -SW "$ko" | sed 's/^ *\[ *//' |
+				   awk -v n="$ndx" '$1 == n"]" { print $2 }')" "$value"
+		done
+}
+
+# vm_build_initramfs KDIR OUT BUSYBOX JIT: the armhf user space for any of
+# the kernels; JIT 1 switches net.core.bpf_jit_enable on at boot.
+vm_build_initramfs() {
+	local kdir=$1 out=$2 busybox=$3 kver stage
+	kver=$(vm_kernel_version "$kdir")
+	stage=$VM_BUILD/initramfs-$kver
+	rm -rf "$stage"
+	mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,guest,lib/modules,boot}
+	if ! armhf_is_arm32 "$busybox"; then
+		vm_log "$busybox is not a static armhf executable"
+		return 1
+	fi
+	cp "$busybox" "$stage/bin/busybox"
+	if [ ! -f "$ARMHF_BIN" ]; then
+		vm_log "$ARMHF_BIN does not exist (make ARCH=arm)"
+		return 1
+	fi
+	if ! armhf_is_arm32 "$ARMHF_BIN"; then
+		vm_log "$ARMHF_BIN is not a static armhf (EABI5, hard float) executable"
+		return 1
+	fi
+	cp "$ARMHF_BIN" "$stage/bin/ext4dist"
+	[ ! -f "$ARMHF_TEST_BIN" ] || cp "$ARMHF_TEST_BIN" "$stage/bin/ext4dist-test"
+	cp "$VM_BUILD/workload" "$stage/bin/workload"
+	[ ! -e "$VM_BUILD/runas" ] || cp "$VM_BUILD/runas" "$stage/bin/runas"
+	# make bench's tools, when bench.sh built them.
+	[ ! -e "$VM_BUILD/floor8" ] || cp "$VM_BUILD/floor8" "$stage/bin/floor8"
+	[ ! -e "$VM_BUILD/bench_probe" ] || cp "$VM_BUILD/bench_probe" "$stage/bin/bench_probe"
+	chmod 755 "$stage"/bin/*
+
+	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
+	cp "$ARMHF_DIR/guest/init" "$stage/init"
+	cp "$ARMHF_DIR"/guest/armhf-*.sh "$stage/guest/"
+	echo "${EXT4DIST_ARMHF_SCENARIOS:-}" > "$stage/guest/armhf-scenarios.list"
+	armhf_fops_offset "$kdir" > "$stage/guest/fops-offset"
+	chmod 755 "$stage/init" "$stage"/guest/*.sh
+
+	# shellcheck disable=SC2086 # lists of module names
+	vm_copy_modules "$kdir" "$stage/lib/modules" early.list $VM_EARLY_MODULES &&
+	vm_copy_modules "$kdir" "$stage/lib/modules" ext4.list $VM_EXT4_MODULES ||
+		return 1
+	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
+}
+
+# vm_make_images DIR: as tests/vm/lib.sh's, each file system labelled
+# with its name, so the guest can check which disk is which.
+vm_make_images() {
+	local dir=$1 fs
+	mkdir -p "$dir/content"
+	head -c 262144 /dev/urandom > "$dir/content/data"
+	for fs in ext4 ext3 ext2; do
+		rm -f "$dir/$fs.img"
+		"mkfs.$fs" -q -F -b 4096 -L "$fs" -d "$dir/content" "$dir/$fs.img" 64M > /dev/null ||
+			return 1
+	done
+}
+
+# vm_boot KDIR INITRD MODE CONSOLE_LOG RESULTS_LOG KERNEL_SPEC IMAGE...:
+# qemu-system-arm (armmp) or qemu-system-aarch64 (arm64), TCG, one CPU.
+# The disks are virtio-mmio, given in reverse so that the first IMAGE
+# becomes vda.
+vm_boot() {
+	local kdir=$1 initrd=$2 mode=$3 console=$4 results=$5 spec=$6 img i n
+	local letters=abcdefgh disks="" jit
+	local -a qemu drives=() rev=()
+	shift 6
+	jit=$(armhf_jit "$spec")
+	for img in "$@"; do rev=("$img" "${rev[@]}"); done
+	n=$#
+	for ((i = 0; i < n; i++)); do
+		disks=$disks${disks:+,}vd${letters:i:1}
+		drives+=(-drive "if=none,id=d$i,file=${rev[i]},format=raw"
+			 -device "virtio-blk-device,drive=d$i")
+	done
+	if [ "$(armhf_kernel_arch "$spec")" = arm64 ]; then
+		qemu=(qemu-system-aarch64 -machine virt -cpu cortex-a72)
+	else
+		qemu=(qemu-system-arm -machine virt -cpu cortex-a15)
+	fi
+	rm -f "$results"
+	# shellcheck disable=SC2086 # ARMHF_QEMU_EXTRA: options (bench: -icount)
+	timeout --kill-after=10 "$VM_TIMEOUT" \
+		"${qemu[@]}" -accel tcg ${ARMHF_QEMU_EXTRA:-} -m 512M -smp 1 \
+		-display none -no-reboot -monitor none \
+		-serial stdio \
+		-device virtio-serial-device \
+		-chardev "file,id=results,path=$results" \
+		-device virtconsole,chardev=results \
+		-kernel "$(vm_kernel_image "$kdir")" -initrd "$initrd" \
+		-append "console=ttyAMA0 panic=-1 loglevel=4 ext4dist_mode=$mode ext4dist_disks=$disks ext4dist_jit=$jit ext4dist_spec=$spec${ARMHF_APPEND_EXTRA:+ $ARMHF_APPEND_EXTRA}" \
+		"${drives[@]}" < /dev/null > "$console" 2>&1
+}
