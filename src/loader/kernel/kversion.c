@@ -8,6 +8,7 @@
  * elsewhere.
  */
 #include "loader/kernel/kversion.h"
+#include "loader/util/small_file.h"
 #include "loader/kernel/vdso_version.h"
 
 #include <errno.h>
@@ -127,33 +128,6 @@ int kversion_from(const char *release, const char *uname_version,
 	return kversion_parse_release(release, code);
 }
 
-/* Reads a small text file into buf; returns 0, or -errno. */
-static int read_small(const char *path, char *buf, size_t size)
-{
-	size_t len = 0;
-	ssize_t got;
-	int fd, err = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (len < size - 1) {
-		got = read(fd, buf + len, size - 1 - len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			err = -errno;
-			break;
-		}
-		if (got == 0)
-			break;
-		len += got;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return err;
-}
-
 int kversion_get(const char *signature_path, unsigned int *code)
 {
 	struct utsname u;
@@ -162,11 +136,11 @@ int kversion_get(const char *signature_path, unsigned int *code)
 
 	if (uname(&u) < 0)
 		return -errno;
-	err = read_small(signature_path ? signature_path :
-			 KVERSION_SIGNATURE_PATH, sig, sizeof(sig));
+	err = small_file_read(signature_path ? signature_path :
+			      KVERSION_SIGNATURE_PATH, sig, sizeof(sig));
 	if (err == -ENOENT)
 		sig[0] = '\0';
-	else if (err)
+	else if (err < 0)
 		return err;
 	return kversion_from(u.release, u.version, sig[0] ? sig : NULL, code);
 }
