@@ -20,6 +20,7 @@
 #   EXT4DIST_VM_BUILD    build products (default <top>/build/vm)
 #   EXT4DIST_VM_TIMEOUT  hard limit for one boot in seconds (default 600)
 #   EXT4DIST_VM_KVM=1    use KVM instead of TCG
+#   EXT4DIST_VM_JOBS     guests booted at once by run.sh (default: nproc)
 #   EXT4DIST_BIN         binary to test (default <top>/ext4dist)
 #   EXT4DIST_TEST_BIN    its test build, /bin/ext4dist-test in the guest
 #                        (default <top>/build/ext4dist-test)

@@ -33,7 +33,12 @@ fi
 
 # shellcheck disable=SC2086 # a list of series
 [ $# -gt 0 ] || set -- $VM_DEFAULT_SERIES
-times=""
+
+# Prepare every kernel first (downloads, initramfs, images), then boot up
+# to EXT4DIST_VM_JOBS of them at once (default: one per CPU; each TCG
+# guest keeps one busy), then judge them in the order asked.
+jobs=${EXT4DIST_VM_JOBS:-$(nproc 2> /dev/null || echo 1)}
+ready=()
 for series in "$@"; do
 	if ! kdir=$(vm_fetch_kernel "$series"); then
 		if [ "${CI:-}" = true ]; then
@@ -54,16 +59,42 @@ for series in "$@"; do
 		failed "$kver images: mkfs failed (see above)"
 		continue
 	fi
+	ready+=("$kdir")
+done
+
+# boot_one KDIR: one guest, its exit status and time in $out/boot.rc.
+boot_one() {
+	local kdir=$1 kver out start rc=0
+	kver=$(vm_kernel_version "$kdir")
+	out=$VM_BUILD/$kver
+	rm -f "$out/boot.rc"
 	echo "vm: booting $kver ($([ "${EXT4DIST_VM_KVM:-0}" = 1 ] && echo kvm || echo tcg)), log in $out/console.log" >&2
 	start=$(date +%s)
-	rc=0
 	vm_boot "$kdir" "$out/initramfs.cpio.gz" check "$out/console.log" \
 		"$out/results.log" "$out/images/ext4.img" "$out/images/ext3.img" \
 		"$out/images/ext2.img" "$out/images/bare.img" \
 		"$out/images/odd.img" || rc=$?
 	echo "vm: $kver finished in $(( $(date +%s) - start )) s" >&2
-	times="$times${times:+, }$kver $(( $(date +%s) - start )) s"
+	echo "$rc $(( $(date +%s) - start ))" > "$out/boot.rc"
+}
 
+running=0
+for kdir in "${ready[@]}"; do
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n || true
+		running=$((running - 1))
+	fi
+	boot_one "$kdir" &
+	running=$((running + 1))
+done
+wait || true
+
+times=""
+for kdir in "${ready[@]}"; do
+	kver=$(vm_kernel_version "$kdir")
+	out=$VM_BUILD/$kver
+	read -r rc secs < "$out/boot.rc" || { rc=1; secs=0; }
+	times="$times${times:+, }$kver $secs s"
 	results=$(vm_results "$out/results.log")
 	# Result lines and the indented context under FAIL lines.
 	vm_judge "$results" "$rc" "$kver" "$out/console.log" || status=1
