@@ -18,7 +18,7 @@ expect_verbose() {
 	fi
 }
 
-# --- a: --read-path=generic (generic_file_read_iter filtered on f_op):
+# --- --read-path=generic (generic_file_read_iter filtered on f_op):
 # the same exact counts as the default path, nothing on tmpfs, and the f_op
 # offset of this kernel's struct file.
 scenario_generic_read() {
@@ -43,7 +43,7 @@ scenario_generic_read() {
 	fi
 }
 
-# --- b: ext4_file_operations not in kallsyms (CONFIG_KALLSYMS_ALL off,
+# --- ext4_file_operations not in kallsyms (CONFIG_KALLSYMS_ALL off,
 # --pretend=no-kallsyms-data): a clear error without another source; then
 # the source this kernel offers (the ext4 module file plus
 # /sys/module/ext4/sections, or for a built-in ext4
@@ -119,7 +119,7 @@ scenario_fops_sources() {
 		"ext4_file_operations = 0x$real from --fops-addr"
 }
 
-# --- c: --check: kern_version from the vDSO note equals LINUX_VERSION_CODE
+# --- --check: kern_version from the vDSO note equals LINUX_VERSION_CODE
 # (the Debian version in uname -v, patch level clamped to 255; for a
 # vanilla kernel the code the host read from its image), and ext4dist says
 # whether parsing uname (uname -v, else uname -r) agrees.
@@ -207,7 +207,7 @@ jit_symbols_restore() {
 	JIT_SAVED=""
 }
 
-# --- d: the map fallbacks of old kernels (--pretend): histograms in a
+# --- the map fallbacks of old kernels (--pretend): histograms in a
 # plain array, no names, no kprobe_multi (so kprobes carry the programs);
 # exact counts all the same.
 scenario_forced_fallbacks() {
@@ -248,7 +248,7 @@ scenario_forced_fallbacks() {
 	fi
 }
 
-# --- e: return probes exhausted: 8 processes fsync at once on one vCPU,
+# --- return probes exhausted: 8 processes fsync at once on one vCPU,
 # so returns are missed; every fsync is either in a histogram or in a
 # "missed" warning (whose reason names the path), never silently lost.
 # misses_run NAME REASON EXT4DIST_ARGS...: one such run.
@@ -374,7 +374,7 @@ scenario_kretprobe_misses() {
 	MISSES_NPROC=8 MISSES_NF=3 MISSES_WANT=some
 }
 
-# --- f: no kprobe PMU (before 4.17, so no kprobe_multi either): tracefs
+# --- no kprobe PMU (before 4.17, so no kprobe_multi either): tracefs
 # kprobe_events instead.
 scenario_no_pmu() {
 	traced_run no-kprobe-pmu /mnt/ext4/sf1 $O $R $W $F \
@@ -398,7 +398,7 @@ unmount_tracing() {
 	done
 }
 
-# --- f: before 4.1 there was no tracefs: only debugfs's tracing dir.
+# --- before 4.1 there was no tracefs: only debugfs's tracing dir.
 # Simulated with tracefs unmounted and --pretend=no-tracefs; ext4dist
 # mounts debugfs and must leave /proc/mounts as it found it.
 scenario_debugfs_only() {

@@ -23,7 +23,7 @@ proc_rss_pt() {
 	fi
 }
 
-# --- g: 8 threads of one process doing every operation in rounds for
+# --- 8 threads of one process doing every operation in rounds for
 # several seconds under `ext4dist -vv -p PID 1`.
 scenario_stress() {
 	local name=stress threads=8 rounds=25 pause=200 so=2 sr=6 sw=5 sf=1
@@ -128,7 +128,7 @@ scenario_stress() {
 	fi
 }
 
-# --- h: `ext4dist --attach=tracefs` SIGKILLed 20 times at deterministic
+# --- `ext4dist --attach=tracefs` SIGKILLed 20 times at deterministic
 # moments from 0 to 1.5 s after its start (during start-up too), each time
 # followed by a normal -p run: exact counts, and nothing of ext4dist left in
 # kprobe_events.
@@ -175,7 +175,7 @@ scenario_faults() {
 	fi
 }
 
-# --- i: the traced ext4 file system unmounted while ext4dist runs: it
+# --- the traced ext4 file system unmounted while ext4dist runs: it
 # keeps running, stops on SIGINT with status 0 and well-formed output.
 scenario_umount_while_tracing() {
 	local name=umount-while-tracing how=umount left errs got
@@ -222,7 +222,7 @@ scenario_umount_while_tracing() {
 	fi
 }
 
-# --- j: an unprivileged user gets one clear line and status 1.
+# --- an unprivileged user gets one clear line and status 1.
 scenario_unprivileged() {
 	local rc=0 want
 	want='ext4dist: permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)'

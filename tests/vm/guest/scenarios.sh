@@ -29,7 +29,7 @@ O=5 R=7 W=11 F=3
 WANT="open=$O read=$R write=$W fsync=$F"
 ZERO="open=0 read=0 write=0 fsync=0"
 
-# --- 5a: ext4 not loaded: a clear error, before any module is loaded.
+# --- ext4 not loaded: a clear error, before any module is loaded.
 # A kernel with ext4 built in cannot be without it: there, the kernel's
 # own config must agree that it is built in.
 scenario_no_ext4() {
@@ -59,7 +59,7 @@ load_ext4() {
 		load_modules /lib/modules/ext4.list
 }
 
-# --- 5c: ext4 registered but no ext4 file system mounted yet (a user who
+# --- ext4 registered but no ext4 file system mounted yet (a user who
 # starts ext4dist before mounting): it starts, stops on SIGINT with
 # status 0, and leaves no event behind.
 scenario_ext4_unmounted() {
@@ -103,7 +103,7 @@ scenario_ext4_unmounted() {
 
 mount_ext4_now() { mount -t ext4 /dev/vda /mnt/ext4; }
 
-# --- 5c': ext4 mounted after ext4dist started, with the generic read
+# --- ext4 mounted after ext4dist started, with the generic read
 # path (the default before 4.10): no ext4 directory to discover the f_op
 # offset on, so it comes from the tracing dir under a probe on libfs's
 # dcache_dir_close, and the reads on the new mount are counted exactly.
@@ -144,7 +144,7 @@ setup_filesystems() {
 	done
 }
 
-# --- 5b: tracefs not mounted: ext4dist mounts it itself (tracefs path).
+# --- tracefs not mounted: ext4dist mounts it itself (tracefs path).
 scenario_tracefs_unmounted() {
 	if grep -q ' tracefs ' /proc/mounts; then
 		fail tracefs-unmounted "precondition: tracefs is already mounted"
@@ -155,7 +155,7 @@ scenario_tracefs_unmounted() {
 	expect_counts tracefs-unmounted "$WANT"
 }
 
-# --- 1: exact counts with -p, while other processes use ext4 too
+# --- exact counts with -p, while other processes use ext4 too
 # (traced_run's noise).
 scenario_pid_filter() {
 	traced_run pid-filter-exact /mnt/ext4/s1 $O $R $W $F -p @PID@ || return 0
@@ -187,7 +187,7 @@ scenario_pid_filter() {
 	fi
 }
 
-# --- 2: both attach back-ends give the same exact counts.
+# --- both attach back-ends give the same exact counts.
 # fd_census: ext4dist's open descriptors by kind, while it traces (EPID).
 fd_census() {
 	FDS=$(for fd in /proc/"$EPID"/fd/*; do readlink "$fd"; done |
@@ -260,7 +260,7 @@ scenario_attach() {
 	done
 }
 
-# --- 3: interval mode, -T, -m.
+# --- interval mode, -T, -m.
 scenario_interval() {
 	ext4dist 1 3 > "$WORK/interval.out" 2> "$WORK/interval.err" &
 	pid=$!
@@ -306,7 +306,7 @@ scenario_interval() {
 	fi
 }
 
-# --- 4: SIGINT/SIGTERM, and recovery after SIGKILL.
+# --- SIGINT/SIGTERM, and recovery after SIGKILL.
 scenario_signals() {
 	ensure_tracefs
 	for sig in INT TERM; do
@@ -364,7 +364,7 @@ scenario_signals() {
 	fi
 }
 
-# --- 6: tmpfs is not ext4: nothing counted.
+# --- tmpfs is not ext4: nothing counted.
 scenario_tmpfs() {
 	traced_run tmpfs-zero /mnt/tmpfs/s6 $O $R $W $F -p @PID@ || return 0
 	if grep -q '^operation = ' "$OUT"; then
@@ -374,7 +374,7 @@ scenario_tmpfs() {
 	fi
 }
 
-# --- 7: ext3 and ext2 file systems driven by the ext4 module.
+# --- ext3 and ext2 file systems driven by the ext4 module.
 scenario_ext23() {
 	for fs in ext3 ext2; do
 		traced_run "$fs-as-ext4" "/mnt/$fs/s7" $O $R $W $F -p @PID@ || continue
