@@ -11,6 +11,7 @@
  *
  *   obj/     the ELF object, bpf(), maps and programs, the disassembler
  *   attach/  kprobes through the perf PMU or kprobe_events, kprobe_multi
+ *   events/  the per-CPU perf rings bpf_perf_event_output() writes to
  *   ksym/    symbol addresses: kallsyms, System.map, module files, BPF
  *   kernel/  version code, privileges, CPUs, RCU grace periods
  *   util/    one-line error messages, the -v trace
@@ -19,6 +20,8 @@
 #define EXT4DIST_LOADER_LOADER_H
 
 #include "loader/attach/attach.h"
+#include "loader/events/perf_buf.h"
+#include "loader/events/perf_ring.h"
 #include "loader/kernel/cpus.h"
 #include "loader/kernel/grace.h"
 #include "loader/kernel/karch.h"
