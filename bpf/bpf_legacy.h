@@ -33,6 +33,13 @@ static __u64 (*bpf_get_func_ip)(void *ctx) = (void *)BPF_FUNC_get_func_ip;
 static long (*bpf_probe_read)(void *dst, __u32 size, const void *src) =
 	(void *)BPF_FUNC_probe_read;
 
+/* Slow mode's events (4.4+; BPF_F_CURRENT_CPU as the index). */
+static long (*bpf_perf_event_output)(void *ctx, void *map, __u64 flags,
+				     void *data, __u64 size) =
+	(void *)BPF_FUNC_perf_event_output;
+static long (*bpf_get_current_comm)(void *buf, __u32 size) =
+	(void *)BPF_FUNC_get_current_comm;
+
 #include "legacy_map_def.h"
 
 /*

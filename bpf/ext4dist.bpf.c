@@ -47,6 +47,33 @@ struct legacy_map_def ctl SEC("maps") = {
 };
 
 /*
+ * Slow mode's maps, created only in that mode.  "events": one perf ring
+ * per CPU (the loader sets max_entries to the possible CPUs).
+ */
+struct legacy_map_def events SEC("maps") = {
+	.type = BPF_MAP_TYPE_PERF_EVENT_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(__u32),
+	.max_entries = 1,
+};
+
+/* Thread id % START_SLOTS -> file and offset per operation. */
+struct legacy_map_def slow_start SEC("maps") = {
+	.type = BPF_MAP_TYPE_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct slow_extra),
+	.max_entries = START_SLOTS,
+};
+
+/* One struct slow_stats; per-CPU where the kernel has it. */
+struct legacy_map_def slow_stats SEC("maps") = {
+	.type = BPF_MAP_TYPE_PERCPU_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct slow_stats),
+	.max_entries = 1,
+};
+
+/*
  * Counter adds, each written out at a constant offset of p: clang would
  * otherwise merge two of them into one add at p plus a chosen offset,
  * which 4.9's verifier refuses ("R2 min value is negative").
@@ -93,19 +120,50 @@ INLINE int record_of(__u64 rec, __u32 tid)
 }
 
 /*
+ * Slow mode: what the return needs besides the start time, from the
+ * entry's arguments.  A read or write gets a kiocb: ki_filp is its first
+ * member and ki_pos (loff_t) follows at offset 8 in every kernel since
+ * 4.1, 32-bit ARM included (EABI aligns it to 8).  open gets (inode,
+ * file), fsync (file, start, end, datasync).
+ */
+INLINE void entry_file(const void *ctx, __u32 op, __u64 *file, __u64 *pos)
+{
+	const char *arg1 = (const char *)REGS_PARM1(ctx);
+	kptr_t f = 0;
+	__u64 p = 0;
+
+	if (op == OP_READ || op == OP_WRITE) {
+		bpf_probe_read(&f, sizeof(f), arg1);
+		bpf_probe_read(&p, sizeof(p), arg1 + 8);
+	} else if (op == OP_OPEN) {
+		f = (kptr_t)REGS_PARM2(ctx);
+	} else {
+		f = (kptr_t)REGS_PARM1(ctx);
+	}
+	*file = f;
+	*pos = p;
+}
+
+/* Slow mode's extra start state (struct slow_extra); getattr has none. */
+#define SLOW_OK(op) ((op) != OP_GETATTR)
+
+/*
  * Entry: keep only the wanted process (and never ext4dist itself: its
  * --prometheus file may be on ext4), count the call, remember when it
  * started.  A record of this same thread still there means the return
  * probe of its previous call never ran: that call is counted as missed.
+ * In slow mode the file and offset go first into slow_start, tagged with
+ * the record that is written last.
  */
-INLINE int trace_entry(__u32 op, const int atomic)
+INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
+		       const int slow)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
 	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1), ckey = op;
 	struct start_slot *s;
 	struct op_calls *c;
-	__u64 old;
+	__u64 old, rec;
 
 	if (want && (id >> 32) != want)
 		return 0;
@@ -119,7 +177,19 @@ INLINE int trace_entry(__u32 op, const int atomic)
 	old = s->rec[op];
 	if (old && record_of(old, tid))
 		COUNT(atomic, c, missed);
-	s->rec[op] = start_record(tid);
+	rec = start_record(tid);
+	if (slow && SLOW_OK(op)) {
+		struct slow_extra *x = bpf_map_lookup_elem(&slow_start, &key);
+		__u64 file = 0, pos = 0;
+
+		if (x) {
+			entry_file(ctx, op, &file, &pos);
+			x->tag[op] = rec;
+			x->file[op] = file;
+			x->pos[op] = pos;
+		}
+	}
+	s->rec[op] = rec;
 	COUNT(atomic, c, entries);
 	return 0;
 }
@@ -161,14 +231,66 @@ INLINE struct op_hist *hist_of(__u32 op)
 }
 
 /*
+ * Slow mode: the event of one call, its name read through the offsets
+ * the loader discovered (0: not known, no name).  The kernel's refusals
+ * (a full ring: the kernel also counts it in PERF_RECORD_LOST) are
+ * counted, so no event goes missing unseen.
+ */
+INLINE void send_event(void *ctx, __u32 op, __u64 id, __u64 delta,
+		       __u64 file, __u64 pos, const int atomic)
+{
+	__u64 doff = PATCHED_CONST(PATCH_DENTRY_OFF);
+	__u64 noff = PATCHED_CONST(PATCH_DNAME_OFF);
+	__u64 rc = REGS_RC(ctx);
+	struct slow_event ev;
+	struct slow_stats *st;
+	kptr_t dentry = 0, name = 0;
+	__u32 zero = 0;
+	long err;
+
+	__builtin_memset(&ev, 0, sizeof(ev));
+	ev.end_ns = bpf_ktime_get_ns();
+	ev.delta_ns = delta;
+	ev.pos = pos;
+	/* open and fsync return int: the upper half of the register is not theirs. */
+	ev.ret = OP_RETURNS_SSIZE(op) ? (long long)(klong_t)rc :
+					(long long)(__s32)rc;
+	ev.tgid = id >> 32;
+	ev.tid = (__u32)id;
+	ev.op = op;
+	bpf_get_current_comm(ev.comm, sizeof(ev.comm));
+	if (doff && file) {
+		bpf_probe_read(&dentry, sizeof(dentry), (const char *)file + doff);
+		if (dentry)
+			bpf_probe_read(&name, sizeof(name),
+				       (const char *)(__u64)dentry + noff);
+		if (name && !bpf_probe_read(ev.name, sizeof(ev.name),
+					    (const void *)(__u64)name))
+			ev.flags |= SLOW_NAME_READ;
+	}
+	err = bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &ev,
+				    sizeof(ev));
+	st = bpf_map_lookup_elem(&slow_stats, &zero);
+	if (!st)
+		return;
+	if (err)
+		COUNT(atomic, st, failed);
+	else
+		COUNT(atomic, st, sent);
+}
+
+/*
  * Return: other processes are turned away before any map work; without a
  * record the call was not ours to time (filtered at entry, or begun before
  * tracing).  A record of another thread: that one took over our slot.
  * Everything is worked out before the histogram is looked up, and used
  * at once: 4.9's verifier forgets the bounds of a map value pointer that
- * was spilled to the stack and refuses to index it.
+ * was spilled to the stack and refuses to index it.  In slow mode a
+ * slow_start entry tagged with another record is a takeover too (that
+ * thread's entry is under way): counted as stolen, no event.
  */
-INLINE int trace_return(const void *ctx, __u32 op, const int atomic)
+INLINE int trace_return(void *ctx, __u32 op, const int atomic,
+			const int slow)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
@@ -177,7 +299,7 @@ INLINE int trace_return(const void *ctx, __u32 op, const int atomic)
 	enum ret_kind kind = RET_STOLEN;
 	struct start_slot *s;
 	struct op_hist *h;
-	__u64 rec, delta = 0, slot = 0;
+	__u64 rec, delta = 0, slot = 0, file = 0, pos = 0;
 
 	if (want && (id >> 32) != want)
 		return 0;
@@ -194,6 +316,16 @@ INLINE int trace_return(const void *ctx, __u32 op, const int atomic)
 		slot = log2_slot(delta, factor);
 		if (slot >= NR_SLOTS)
 			slot = NR_SLOTS - 1;
+	}
+	if (slow && SLOW_OK(op) && kind != RET_STOLEN) {
+		struct slow_extra *x = bpf_map_lookup_elem(&slow_start, &key);
+
+		if (x) {
+			file = x->file[op];
+			pos = x->pos[op];
+			if (x->tag[op] != rec)
+				kind = RET_STOLEN;
+		}
 	}
 	/*
 	 * The 6.1 verifier loses the bound above when clang tests one copy
@@ -224,6 +356,10 @@ INLINE int trace_return(const void *ctx, __u32 op, const int atomic)
 		if (delta > h->max_ns)
 			h->max_ns = delta;
 	}
+	/* As BCC's ext4slower: errors and queued calls have events too. */
+	if (slow && SLOW_OK(op) && kind != RET_STOLEN &&
+	    delta >= PATCHED_CONST(PATCH_SLOW_NS))
+		send_event(ctx, op, id, delta, file, pos, atomic);
 	return 0;
 }
 
@@ -249,7 +385,9 @@ INLINE int generic_read_is_ext4(const void *ctx)
 
 /*
  * The plain-add program of a name in section sec, and its atomic twin
- * <name>_atomic in section sec_atomic (PROG_ATOMIC, ext4dist_abi.h).
+ * <name>_atomic in section sec_atomic (PROG_ATOMIC, ext4dist_abi.h);
+ * PROG_FOUR adds the slow mode's pair, <name>_slow and
+ * <name>_slow_atomic (PROG_SLOW).
  */
 #define PROG_TWINS(sec, sec_atomic, name, body)				\
 INLINE int name##_body(void *ctx, const int atomic) body		\
@@ -264,29 +402,57 @@ SEC(sec_atomic) int name##_atomic(void *ctx)				\
 #define KPROBE_TWINS(sec, name, body)					\
 	PROG_TWINS(sec, sec "/" PROG_ATOMIC, name, body)
 
+#define PROG_FOUR(sec, sec_atomic, sec_slow, sec_slow_atomic, name, body) \
+INLINE int name##_body(void *ctx, const int atomic, const int slow) body \
+SEC(sec) int name(void *ctx)						\
+{									\
+	return name##_body(ctx, 0, 0);					\
+}									\
+SEC(sec_atomic) int name##_atomic(void *ctx)				\
+{									\
+	return name##_body(ctx, 1, 0);					\
+}									\
+SEC(sec_slow) int name##_slow(void *ctx)				\
+{									\
+	return name##_body(ctx, 0, 1);					\
+}									\
+SEC(sec_slow_atomic) int name##_slow_atomic(void *ctx)		\
+{									\
+	return name##_body(ctx, 1, 1);					\
+}
+#define KPROBE_FOUR(sec, name, body)					\
+	PROG_FOUR(sec, sec "/" PROG_ATOMIC, sec "/" PROG_SLOW,		\
+		  sec "/" PROG_SLOW "." PROG_ATOMIC, name, body)
+
 #define ENTRY_RETURN_PAIR(fn, op)					\
-KPROBE_TWINS("kprobe/" #fn, entry_##fn, {					\
-	(void)ctx;							\
-	return trace_entry(op, atomic);					\
+KPROBE_FOUR("kprobe/" #fn, entry_##fn, {				\
+	return trace_entry(ctx, op, atomic, slow);			\
 })									\
-KPROBE_TWINS("kretprobe/" #fn, return_##fn, {				\
-	return trace_return(ctx, op, atomic);				\
+KPROBE_FOUR("kretprobe/" #fn, return_##fn, {				\
+	return trace_return(ctx, op, atomic, slow);			\
 })
 
 ENTRY_RETURN_PAIR(ext4_file_read_iter, OP_READ)
 ENTRY_RETURN_PAIR(ext4_file_write_iter, OP_WRITE)
 ENTRY_RETURN_PAIR(ext4_file_open, OP_OPEN)
 ENTRY_RETURN_PAIR(ext4_sync_file, OP_FSYNC)
-ENTRY_RETURN_PAIR(ext4_file_getattr, OP_GETATTR)
 
-KPROBE_TWINS("kprobe/generic_file_read_iter", entry_generic_file_read_iter, {
-	if (!generic_read_is_ext4(ctx))
-		return 0;
-	return trace_entry(OP_READ, atomic);
+/* getattr: not a slow mode operation (BCC's ext4slower has none). */
+KPROBE_TWINS("kprobe/ext4_file_getattr", entry_ext4_file_getattr, {
+	return trace_entry(ctx, OP_GETATTR, atomic, 0);
+})
+KPROBE_TWINS("kretprobe/ext4_file_getattr", return_ext4_file_getattr, {
+	return trace_return(ctx, OP_GETATTR, atomic, 0);
 })
 
-KPROBE_TWINS("kretprobe/generic_file_read_iter", return_generic_file_read_iter, {
-	return trace_return(ctx, OP_READ, atomic);
+KPROBE_FOUR("kprobe/generic_file_read_iter", entry_generic_file_read_iter, {
+	if (!generic_read_is_ext4(ctx))
+		return 0;
+	return trace_entry(ctx, OP_READ, atomic, slow);
+})
+
+KPROBE_FOUR("kretprobe/generic_file_read_iter", return_generic_file_read_iter, {
+	return trace_return(ctx, OP_READ, atomic, slow);
 })
 
 /*
@@ -313,14 +479,14 @@ KPROBE_TWINS("kretprobe/generic_file_read_iter", return_generic_file_read_iter, 
 	}								\
 	r_;								\
 })
-#define ENTRY(op) trace_entry(op, atomic)
-#define RETURN(op) trace_return(ctx, op, atomic)
+#define ENTRY(op) trace_entry(ctx, op, atomic, slow)
+#define RETURN(op) trace_return(ctx, op, atomic, slow)
 
-KPROBE_TWINS("kprobe.multi/ext4", multi_entry, {
+KPROBE_FOUR("kprobe.multi/ext4", multi_entry, {
 	return FOR_OP(bpf_get_attach_cookie(ctx), ENTRY);
 })
 
-KPROBE_TWINS("kretprobe.multi/ext4", multi_return, {
+KPROBE_FOUR("kretprobe.multi/ext4", multi_return, {
 	return FOR_OP(bpf_get_attach_cookie(ctx), RETURN);
 })
 
@@ -345,13 +511,15 @@ static __always_inline __u32 op_of_ip(__u64 ip)
 	return NR_OPS;
 }
 
-PROG_TWINS("kprobe.multi/ext4/ip", "kprobe.multi/ext4/ip." PROG_ATOMIC,
-	   multi_entry_ip, {
+#define IP_FOUR(sec, name, body)					\
+	PROG_FOUR(sec "/ip", sec "/ip." PROG_ATOMIC, sec "/ip." PROG_SLOW, \
+		  sec "/ip." PROG_SLOW "." PROG_ATOMIC, name, body)
+
+IP_FOUR("kprobe.multi/ext4", multi_entry_ip, {
 	return FOR_OP(op_of_ip(bpf_get_func_ip(ctx)), ENTRY);
 })
 
-PROG_TWINS("kretprobe.multi/ext4/ip", "kretprobe.multi/ext4/ip." PROG_ATOMIC,
-	   multi_return_ip, {
+IP_FOUR("kretprobe.multi/ext4", multi_return_ip, {
 	return FOR_OP(op_of_ip(bpf_get_func_ip(ctx)), RETURN);
 })
 
@@ -403,6 +571,53 @@ SEC("kprobe/ext4_release_dir/scan_release") int scan_release(void *ctx)
 	SCAN_COPY(d->inode, inode, 3);
 	d->inode_ptr = (__u64)inode;
 	d->file_ptr = (__u64)filp;
+	return 0;
+}
+
+/*
+ * Slow mode's name discovery (struct peek): "copy these kernel addresses
+ * for me".  Put on noop_fsync, the ->fsync of shmem and ramfs files,
+ * which ext4dist calls on a memfd of its own (fsync(2) reaches it through
+ * the f_op pointer, so it is never inlined away): argument 1 is that
+ * file.  Copies the file's first bytes and those at each requested
+ * address; user space searches them (tool/name_offsets.c).  Only
+ * ext4dist's own process is served.  No branch per slot: a zero address
+ * is a read that fails and leaves zeros.
+ */
+struct legacy_map_def peek SEC("maps") = {
+	.type = BPF_MAP_TYPE_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct peek),
+	.max_entries = 1,
+};
+
+#define PEEK_COPY(dst, src) do {					\
+	__u64 w_[PEEK_BYTES / 8];					\
+									\
+	__builtin_memset(w_, 0, sizeof(w_));				\
+	bpf_probe_read(w_, sizeof(w_), (const void *)(src));		\
+	__builtin_memcpy((dst), w_, sizeof(w_));			\
+} while (0)
+#define PEEK_SLOT(p, i) PEEK_COPY((p)->mem[i], (p)->req[i])
+
+SEC("kprobe/noop_fsync/peek") int peek_file(void *ctx)
+{
+	__u64 file = REGS_PARM1(ctx);
+	struct peek *p;
+	__u32 key = 0;
+
+	if ((bpf_get_current_pid_tgid() >> 32) != PATCHED_CONST(PATCH_SELF))
+		return 0;
+	p = bpf_map_lookup_elem(&peek, &key);
+	if (!p)
+		return 0;
+	PEEK_COPY(p->arg1_mem, file);
+	PEEK_SLOT(p, 0); PEEK_SLOT(p, 1); PEEK_SLOT(p, 2); PEEK_SLOT(p, 3);
+	PEEK_SLOT(p, 4); PEEK_SLOT(p, 5); PEEK_SLOT(p, 6); PEEK_SLOT(p, 7);
+	PEEK_SLOT(p, 8); PEEK_SLOT(p, 9); PEEK_SLOT(p, 10); PEEK_SLOT(p, 11);
+	PEEK_SLOT(p, 12); PEEK_SLOT(p, 13); PEEK_SLOT(p, 14); PEEK_SLOT(p, 15);
+	p->arg1 = file;
+	p->runs++;
 	return 0;
 }
 

@@ -116,6 +116,12 @@ struct start_slot {
  * the plain-array fallback (bpf/ext4dist.bpf.c, ADD).
  */
 #define PROG_ATOMIC "atomic"
+/*
+ * Slow mode's programs: the same accounting plus an event per slow call,
+ * in sections whose variant starts "slow" ("kprobe/f/slow", "slow."
+ * PROG_ATOMIC; "ip.slow" for the kprobe_multi ones by address).
+ */
+#define PROG_SLOW "slow"
 
 /*
  * Placeholders: each is loaded by one 64-bit immediate (ld_imm64) in the
@@ -127,6 +133,12 @@ struct start_slot {
 #define PATCH_FOPS	0x7e57000000000003ULL	/* &ext4_file_operations */
 #define PATCH_FOP_OFF	0x7e57000000000004ULL	/* offsetof(struct file, f_op) */
 #define PATCH_SELF	0x7e57000000000005ULL	/* ext4dist's own tgid */
+/* Slow mode: events for calls of at least this many ns (0: every call) */
+#define PATCH_SLOW_NS	0x7e57000000000006ULL
+/* Slow mode: offsetof(struct file, f_path.dentry), 0 = not known */
+#define PATCH_DENTRY_OFF 0x7e57000000000007ULL
+/* Slow mode: offsetof(struct dentry, d_name.name) */
+#define PATCH_DNAME_OFF	0x7e57000000000008ULL
 /* Address of each operation's function (kprobe_multi by address), 0 = off */
 #define PATCH_IP_BASE	0x7e57000000000010ULL	/* + enum ext4dist_op */
 
@@ -144,6 +156,63 @@ struct open_scan {
 	unsigned long long inode_ptr;
 	unsigned long long file[SCAN_FILE_WORDS];
 	unsigned long long inode[SCAN_INODE_WORDS];
+};
+
+/*
+ * Slow mode (ext4slower): one event per call at least PATCH_SLOW_NS long,
+ * sent through the "events" perf event array.  The entry keeps what the
+ * return needs beside the start record, in "slow_start" (same index):
+ * tag is the start record it belongs to, written before the record
+ * itself, so a return takes file and pos only when tag is its own record
+ * (a thread that took the slot over wrote another).
+ */
+#define SLOW_COMM_LEN	16	/* TASK_COMM_LEN */
+/* DNAME_INLINE_LEN of 64-bit kernels: what BCC's ext4slower copies. */
+#define SLOW_NAME_LEN	32
+
+struct slow_extra {
+	unsigned long long tag[NR_OPS];
+	unsigned long long file[NR_OPS];	/* struct file * */
+	unsigned long long pos[NR_OPS];		/* kiocb->ki_pos at entry */
+};
+
+/* slow_event.flags */
+#define SLOW_NAME_READ	1u	/* name[] holds the dentry's name */
+
+struct slow_event {
+	unsigned long long end_ns;	/* bpf_ktime_get_ns() at the return */
+	unsigned long long delta_ns;
+	unsigned long long pos;		/* file offset in bytes, 0 for open, fsync */
+	long long ret;			/* the return value, sign-extended */
+	unsigned int tgid;
+	unsigned int tid;
+	unsigned int op;		/* enum ext4dist_op */
+	unsigned int flags;
+	char comm[SLOW_COMM_LEN];
+	char name[SLOW_NAME_LEN];	/* not NUL-terminated when full */
+};
+
+/* Per CPU: events sent, and sends the kernel refused (ring full...). */
+struct slow_stats {
+	unsigned long long sent;
+	unsigned long long failed;
+};
+
+/*
+ * The name discovery's "copy these kernel addresses for me": a probe on
+ * a function ext4dist's own process calls with a file as argument 1
+ * copies that file's first PEEK_BYTES, and PEEK_BYTES at each address of
+ * req[] (0 = none).  User space does the searching (tool/name_offsets.c).
+ */
+#define PEEK_SLOTS	16
+#define PEEK_BYTES	256
+
+struct peek {
+	unsigned long long req[PEEK_SLOTS];
+	unsigned long long arg1;		/* 0 until the probe ran */
+	unsigned long long runs;
+	unsigned char arg1_mem[PEEK_BYTES];
+	unsigned char mem[PEEK_SLOTS][PEEK_BYTES];
 };
 
 #endif

@@ -56,13 +56,50 @@ static int pick_object(struct tracer *t, struct bpf_blob *blob,
 /*
  * Plain adds where the counters are per-CPU, the atomic twins for the
  * plain arrays before 4.6 (ext4dist_abi.h, PROG_ATOMIC): 32-bit ARM's JIT
- * has no atomic add.  base is the variant without it (NULL or "ip").
+ * has no atomic add.  Slow mode has programs of its own (PROG_SLOW); ip
+ * picks the kprobe_multi programs by address.
  */
-static const char *variant_of(const struct tracer *t, const char *base)
+static const char *variant_of(const struct tracer *t, int ip)
 {
-	if (t->percpu)
-		return base;
-	return base ? "ip." PROG_ATOMIC : PROG_ATOMIC;
+	static const char *const names[2][2][2] = {	/* [ip][slow][atomic] */
+		{ { "", PROG_ATOMIC },
+		  { PROG_SLOW, PROG_SLOW "." PROG_ATOMIC } },
+		{ { "ip", "ip." PROG_ATOMIC },
+		  { "ip." PROG_SLOW, "ip." PROG_SLOW "." PROG_ATOMIC } },
+	};
+
+	return names[!!ip][!!t->slow][!t->percpu];
+}
+
+/* The maps only slow mode uses: not created in the histogram mode. */
+static const char *const slow_maps[] = {
+	"events", "slow_start", "slow_stats", "peek", NULL
+};
+
+/*
+ * Slow mode's maps: the perf event array gets an index per possible CPU
+ * (bpf_perf_event_output() with BPF_F_CURRENT_CPU uses the CPU's id).
+ */
+static void size_slow_maps(struct tracer *t, const struct tracer_config *cfg)
+{
+	struct obj_map *ev = bpf_obj_find_map(&t->obj, "events");
+
+	t->slow = cfg->slow;
+	if (!t->slow) {
+		t->lo.skip_maps = slow_maps;
+		return;
+	}
+	if (ev)
+		ev->def.max_entries = (unsigned int)t->ncpus;
+}
+
+static size_t maps_created(const struct bpf_obj *obj)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < obj->nr_maps; i++)
+		n += obj->maps[i].fd >= 0;
+	return n;
 }
 
 static int load_object(struct tracer *t, const struct tracer_config *cfg,
@@ -97,6 +134,19 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		     cfg->tgid, n);
 	bpf_obj_patch_imm64(&t->obj, PATCH_FACTOR, cfg->factor);
 	bpf_obj_patch_imm64(&t->obj, PATCH_SELF, (unsigned long long)getpid());
+	n = bpf_obj_patch_imm64(&t->obj, PATCH_SLOW_NS, cfg->slow_ns);
+	if (cfg->slow)
+		vlog(1, "slow mode: an event for each call of at least %llu ns (patched into %d return programs)",
+		     cfg->slow_ns, n);
+	/* Not known yet: events without file names. */
+	bpf_obj_patch_imm64(&t->obj, PATCH_DENTRY_OFF, 0);
+	bpf_obj_patch_imm64(&t->obj, PATCH_DNAME_OFF, 0);
+	t->ncpus = cpus_possible();
+	if (t->ncpus < 0)
+		return errbuf_set(eb, t->ncpus,
+				  "cannot read /sys/devices/system/cpu/possible: %s",
+				  strerror(-t->ncpus));
+	size_slow_maps(t, cfg);
 	privileges_raise_memlock();
 	err = bpf_obj_create_maps(&t->obj, &t->lo, &t->load, eb);
 	if (err)
@@ -111,11 +161,13 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	vlog(1, "counters: %s", t->percpu ?
 	     "plain adds (per-CPU maps: no atomic instruction needed)" :
 	     "atomic adds (plain arrays: several CPUs share each value)");
-	t->ncpus = cpus_possible();
-	if (t->ncpus < 0)
-		return errbuf_set(eb, t->ncpus,
-				  "cannot read /sys/devices/system/cpu/possible: %s",
-				  strerror(-t->ncpus));
+	if (t->slow) {
+		t->events_fd = find_map(t, "events", sizeof(__u32), eb);
+		t->slow_stats_fd = find_map(t, "slow_stats",
+					    sizeof(struct slow_stats), eb);
+		if (t->events_fd < 0 || t->slow_stats_fd < 0)
+			return -EINVAL;
+	}
 	/* Per-CPU values come one per possible CPU, each 8-byte aligned. */
 	t->scratch = calloc((size_t)t->ncpus, sizeof(struct op_hist));
 	if (!t->scratch)
@@ -420,12 +472,12 @@ static int attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
 {
 	int err;
 
-	err = attach_one(t, PROBE_RETURN, func, variant_of(t, NULL),
+	err = attach_one(t, PROBE_RETURN, func, variant_of(t, 0),
 			 &t->links[t->nr_links], eb);
 	if (err)
 		return err;
 	t->nr_links++;
-	err = attach_one(t, PROBE_ENTRY, func, variant_of(t, NULL),
+	err = attach_one(t, PROBE_ENTRY, func, variant_of(t, 0),
 			 &t->links[t->nr_links], eb);
 	if (err) {
 		t->nr_links--;
@@ -633,7 +685,7 @@ static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
  */
 static int attach_multi(struct tracer *t, struct errbuf *eb)
 {
-	const char *funcs[NR_OPS], *variant = NULL;
+	const char *funcs[NR_OPS], *variant;
 	unsigned long long cookies[NR_OPS];
 	uint64_t addrs[NR_OPS];
 	const unsigned long long *by_addr = NULL;
@@ -648,6 +700,8 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 		funcs[n] = t->fs->ops[op].func;
 		cookies[n++] = op;	/* the programs' operation id */
 	}
+	int ip = 0;
+
 	if (ksym_bpf_lookup(funcs, n, addrs, &leb) == 0) {
 		unsigned int i = 0;
 
@@ -656,11 +710,11 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 					    t->ops_mask & (1u << op) ?
 					    addrs[i++] : 0);
 		by_addr = (const unsigned long long *)addrs;
-		variant = "ip";
+		ip = 1;
 	} else {
 		vlog(1, "kprobe_multi by name: %s", leb.msg);
 	}
-	variant = variant_of(t, variant);
+	variant = variant_of(t, ip);
 	ret = bpf_obj_find_multi(&t->obj, PROBE_RETURN, "ext4", variant);
 	ent = bpf_obj_find_multi(&t->obj, PROBE_ENTRY, "ext4", variant);
 	if (!ret || !ent)
@@ -693,6 +747,9 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	t->fs = cfg->fs;
 	t->ops_mask = cfg->ops_mask;
 	t->pretend = cfg->pretend;
+	if (cfg->slow && (cfg->ops_mask & (1u << OP_GETATTR)))
+		return errbuf_set(eb, -EINVAL,
+				  "getattr has no slow mode (BCC's ext4slower traces read, write, open and fsync): leave getattr out of --ops");
 	if (privileges_check())
 		return errbuf_set(eb, -EPERM,
 				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
@@ -702,7 +759,7 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	err = load_object(t, cfg, eb);
 	if (err)
 		return err;
-	t->rec.nr_maps = t->obj.nr_maps;
+	t->rec.nr_maps = maps_created(&t->obj);
 	t->rec.hist_type = map_type_name(bpf_obj_find_map(&t->obj,
 							  "hist")->def.type);
 	t->rec.names_ok = t->load.names_ok;
@@ -725,6 +782,13 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	/* Off the tracefs path it served the sweep alone: no fd kept. */
 	if (t->rec.attach.path != ATTACH_TRACEFS)
 		attach_tracefs_release(&t->actx);
+	/* The rings before the probes: no event finds its CPU without one. */
+	if (t->slow) {
+		err = perf_buf_open(&t->events, t->events_fd,
+				    cfg->slow_pages ? cfg->slow_pages : 64, eb);
+		if (err)
+			return err;
+	}
 	t->rec.fs_registered = registered(t, cfg->filesystems_path);
 	if (t->rec.fs_registered <= 0)
 		return errbuf_set(eb, -ENOENT,
@@ -741,6 +805,7 @@ static void init(struct tracer *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->calls_fd = t->hist_fd = t->ctl_fd = -1;
+	t->events_fd = t->slow_stats_fd = -1;
 	t->multi_fd[0] = t->multi_fd[1] = -1;
 	t->rec.fs_registered = -ENOENT;
 	t->rec.pmu_type = -1;
@@ -856,9 +921,36 @@ void tracer_stop(struct tracer *t)
 	if (t->actx_ready)
 		attach_ctx_release(&t->actx);
 	t->actx_ready = 0;
+	perf_buf_close(&t->events);
 	obj_load_state_free(&t->load);
 	bpf_obj_free(&t->obj);
 	free(t->scratch);
 	t->scratch = NULL;
 	t->calls_fd = t->hist_fd = t->ctl_fd = -1;
+	t->events_fd = t->slow_stats_fd = -1;
+}
+
+struct perf_buf *tracer_events(struct tracer *t)
+{
+	return &t->events;
+}
+
+int tracer_slow_stats(struct tracer *t, struct slow_stats *sum)
+{
+	const struct slow_stats *v = t->scratch;
+	unsigned int key = 0;
+	int i, n = t->percpu ? t->ncpus : 1, err;
+
+	memset(sum, 0, sizeof(*sum));
+	if (t->slow_stats_fd < 0)
+		return -EBADF;
+	/* Per-CPU values: one struct per possible CPU (scratch holds them). */
+	err = bpf_map_lookup(t->slow_stats_fd, &key, t->scratch);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		sum->sent += v[i].sent;
+		sum->failed += v[i].failed;
+	}
+	return 0;
 }

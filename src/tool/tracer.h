@@ -24,6 +24,13 @@ struct tracer_config {
 	unsigned long long fops_addr;	/* 0 = look it up */
 	struct obj_load_opts load;	/* --pretend's map fallbacks */
 	unsigned int pretend;		/* bit per enum args_pretend */
+	/*
+	 * Slow mode (ext4slower): the slow programs, an event for each call
+	 * of at least slow_ns, event rings of slow_pages pages per CPU.
+	 */
+	int slow;
+	unsigned long long slow_ns;
+	unsigned int slow_pages;
 	/* Test-only overrides of system paths; NULL = the real ones. */
 	const char *kallsyms_path;
 	const char *sysfs_kprobe;
@@ -83,6 +90,11 @@ const char *tracer_missed_reason(const struct tracer *t);
 void tracer_stop_entries(struct tracer *t);
 /* Detaches every probe (entries first), closes every fd. */
 void tracer_stop(struct tracer *t);
+
+/* Slow mode: the per-CPU event rings, open once tracer_start() is done. */
+struct perf_buf *tracer_events(struct tracer *t);
+/* Slow mode: events the programs sent and the sends the kernel refused. */
+int tracer_slow_stats(struct tracer *t, struct slow_stats *sum);
 
 /*
  * tally.c: the numbers since the last drain.  Flips the epoch, waits

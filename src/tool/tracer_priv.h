@@ -23,6 +23,9 @@ struct tracer {
 	unsigned int nr_links;
 	int multi_fd[2];		/* kprobe_multi links: return, entry */
 	int calls_fd, hist_fd, ctl_fd;
+	int slow;			/* slow mode's programs and maps */
+	int events_fd, slow_stats_fd;
+	struct perf_buf events;		/* slow mode's rings */
 	int percpu;			/* calls and hist are per-CPU maps */
 	int ncpus;
 	unsigned int epoch;		/* the hist buffer in use: epoch & 1 */

@@ -96,14 +96,17 @@ fi
 run_bin "$BIN" --dump-bpf
 expect_eq "--dump-bpf: exit status" "$RC" 0
 # 6 kprobe pairs and 2 kprobe_multi pairs (each with one copy of the code
-# per operation), every program with its atomic twin; the f_op scan.
-expect_eq "--dump-bpf: programs listed" "$(grep -c ': section [ks]' "$TMP/out")" 33
+# per operation), every program with its atomic twin, and both again in
+# slow mode but getattr's; the f_op scan and the name discovery's peek.
+expect_eq "--dump-bpf: programs listed" "$(grep -c ': section [ks]' "$TMP/out")" 62
 expect_eq "--dump-bpf: PID filter placeholder named" \
-	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 64
+	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 124
 expect_eq "--dump-bpf: map references named" \
-	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 32
+	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 62
 expect_eq "--dump-bpf: function addresses named" \
-	"$(grep -c '= PATCH_IP_[A-Z]* ll' "$TMP/out")" 20
+	"$(grep -c '= PATCH_IP_[A-Z]* ll' "$TMP/out")" 40
+expect_eq "--dump-bpf: slow mode's threshold named" \
+	"$(grep -c '= PATCH_SLOW_NS ll' "$TMP/out")" 26
 expect_eq "--dump-bpf: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
 
 run_bin "$BIN" -p 4194304

@@ -478,7 +478,7 @@ static void test_dump_bpf(void)
 	fclose(f);
 	check_int("dump_bpf returns 0", err, 0);
 	CHECK(strncmp(text, "license: GPL\n", 13) == 0, "dump: license first");
-	CHECK(strstr(text, "\nmaps: 5\n"), "dump: five maps");
+	CHECK(strstr(text, "\nmaps: 9\n"), "dump: nine maps");
 	CHECK(strstr(text, "\n  start        array          key 4, value 40, entries 32768\n"),
 	      "dump: map start");
 	CHECK(strstr(text, "\n  calls        percpu_array   key 4, value 16, entries 5\n"),
@@ -489,7 +489,7 @@ static void test_dump_bpf(void)
 	      "dump: map ctl");
 	CHECK(strstr(text, "\n  open_scan    array          key 4, value 1296, entries 1\n"),
 	      "dump: map open_scan");
-	CHECK(strstr(text, "\nprograms: 33\n"), "dump: thirty-three programs");
+	CHECK(strstr(text, "\nprograms: 62\n"), "dump: sixty-two programs");
 	CHECK(strstr(text, "call bpf_get_func_ip#173\n"),
 	      "dump: a 5.x helper by name");
 	CHECK(strstr(text, "\nscan_release: section kprobe/ext4_release_dir/scan_release, "),

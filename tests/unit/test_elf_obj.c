@@ -92,11 +92,12 @@ static void test_real_object(void)
 	/*
 	 * 5 ops + generic read, entry and return each, + the kprobe_multi
 	 * entry and return by cookie and by address (ip), each with its
-	 * atomic twin, + f_op scan.
+	 * atomic twin, + f_op scan; the slow mode's twins of all but
+	 * getattr's (28), + its name discovery's peek.
 	 */
-	check_int("program count", (long long)obj.nr_progs, 33);
-	/* start, calls, hist, ctl, open_scan */
-	check_int("map count", (long long)obj.nr_maps, 5);
+	check_int("program count", (long long)obj.nr_progs, 62);
+	/* start, calls, hist, ctl, open_scan; events, slow_start, slow_stats, peek */
+	check_int("map count", (long long)obj.nr_maps, 9);
 	m = bpf_obj_find_map(&obj, "hist");
 	CHECK(m, "hist map found");
 	if (m) {

@@ -53,17 +53,25 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 	/*
 	 * 6 kprobe pairs (5 functions and the generic read path), 2 pairs
 	 * of kprobe_multi programs with one inlined copy per operation;
-	 * each program twice (plain and atomic adds: PROG_ATOMIC).
+	 * each program twice (plain and atomic adds: PROG_ATOMIC), and
+	 * twice more for slow mode (PROG_SLOW) but getattr's.  The f_op
+	 * scan and the name discovery's peek keep ext4dist in.
 	 */
 	check_int("placeholder PATCH_TGID patched in every entry and return program",
-		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 64);
+		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 124);
 	check_int("placeholder PATCH_FACTOR patched in every return program",
-		  bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000), 32);
-	check_int("PATCH_FOPS patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOPS, 0xffffffff81000000ULL), 2);
-	check_int("PATCH_FOP_OFF patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOP_OFF, 40), 2);
+		  bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000), 62);
+	check_int("PATCH_FOPS patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOPS, 0xffffffff81000000ULL), 4);
+	check_int("PATCH_FOP_OFF patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOP_OFF, 40), 4);
 	/* Every entry keeps ext4dist itself out; the f_op scan keeps it in. */
 	check_int("PATCH_SELF patched in every entry program and the f_op scan",
-		  bpf_obj_patch_imm64(&obj, PATCH_SELF, (uint64_t)getpid()), 33);
+		  bpf_obj_patch_imm64(&obj, PATCH_SELF, (uint64_t)getpid()), 64);
+	/* Slow mode's: the threshold in its returns, name offsets in its events. */
+	check_int("PATCH_SLOW_NS patched in every slow return program",
+		  bpf_obj_patch_imm64(&obj, PATCH_SLOW_NS, 0), 26);
+	CHECK(bpf_obj_patch_imm64(&obj, PATCH_DENTRY_OFF, 0) > 0 &&
+	      bpf_obj_patch_imm64(&obj, PATCH_DNAME_OFF, 0) > 0,
+	      "name offsets patched in the slow returns");
 	check_int("no placeholder left after patching", bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 0);
 
 	err = bpf_obj_create_maps(&obj, o, &st, &eb);

@@ -125,6 +125,16 @@ static int create_one(struct obj_map *m, const struct obj_load_opts *o,
 	return 0;
 }
 
+static int skipped(const struct obj_load_opts *o, const char *name)
+{
+	const char *const *s;
+
+	for (s = o->skip_maps; s && *s; s++)
+		if (strcmp(*s, name) == 0)
+			return 1;
+	return 0;
+}
+
 int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 			struct obj_load_state *st, struct errbuf *eb)
 {
@@ -135,7 +145,7 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 	if (o->no_names)
 		vlog(1, "map and program names off, as before 4.15");
 	for (i = 0; i < obj->nr_maps; i++) {
-		if (obj->maps[i].fd >= 0)
+		if (obj->maps[i].fd >= 0 || skipped(o, obj->maps[i].name))
 			continue;
 		err = create_one(&obj->maps[i], o, st, eb);
 		if (err)

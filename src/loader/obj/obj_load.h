@@ -16,6 +16,8 @@ struct obj_load_opts {
 	uint32_t kern_version;	/* written as the program's kern_version */
 	int no_percpu;		/* as before 4.6: per-CPU arrays are plain */
 	int no_names;		/* as before 4.15: no map/program names */
+	/* Maps not to create (a mode that does not use them), NULL-ended. */
+	const char *const *skip_maps;
 };
 
 /* What actually happened, for -v, --check and tests. */
@@ -31,7 +33,10 @@ struct obj_load_state {
 int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 			uint64_t value);
 
-/* Creates every map of obj; fills obj->maps[i].fd and the map's real type. */
+/*
+ * Creates every map of obj but o->skip_maps; fills obj->maps[i].fd and the
+ * map's real type.  A program that uses a skipped map cannot be loaded.
+ */
 int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 			struct obj_load_state *st, struct errbuf *eb);
 
