@@ -10,6 +10,7 @@
 
 #include "loader/loader.h"
 #include "tool/bpf_blob.h"
+#include "tool/name_discover.h"
 #include "tool/read_path.h"
 
 #define TOOL_NAME "ext4dist"
@@ -138,9 +139,6 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	if (cfg->slow)
 		vlog(1, "slow mode: an event for each call of at least %llu ns (patched into %d return programs)",
 		     cfg->slow_ns, n);
-	/* Not known yet: events without file names. */
-	bpf_obj_patch_imm64(&t->obj, PATCH_DENTRY_OFF, 0);
-	bpf_obj_patch_imm64(&t->obj, PATCH_DNAME_OFF, 0);
 	t->ncpus = cpus_possible();
 	if (t->ncpus < 0)
 		return errbuf_set(eb, t->ncpus,
@@ -521,6 +519,100 @@ static void detach_scan(void *arg, struct probe_link *link)
 	bpf_obj_unload_prog(scan_prog(t));
 }
 
+/*
+ * The probe kind for the name discovery's peek: the tracer's own, or on
+ * the kprobe_multi path the PMU, else tracefs, whichever is there.
+ */
+static const struct attach_ops *peek_ops(struct tracer *t)
+{
+	struct cap *c = t->rec.caps.c;
+
+	if (t->ops)
+		return t->ops;
+	if (c[CAP_PMU].state == CAP_UNKNOWN)
+		probe_cap(t, CAP_PMU);
+	if (c[CAP_PMU].state == CAP_YES)
+		return &attach_pmu_ops;
+	if (t->actx.tf.dir[0] && c[CAP_KPROBE_EVENTS].state == CAP_UNKNOWN)
+		probe_cap(t, CAP_KPROBE_EVENTS);
+	return c[CAP_KPROBE_EVENTS].state == CAP_YES ? &attach_tracefs_ops :
+						      NULL;
+}
+
+static struct obj_prog *peek_prog(struct tracer *t)
+{
+	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY, NAME_PEEK_FUNC, "peek");
+}
+
+/* name_discover.c's short-lived probe. */
+static int attach_peek(void *arg, const char *func, struct probe_link *link,
+		       struct errbuf *eb)
+{
+	struct tracer *t = arg;
+	const struct attach_ops *saved = t->ops;
+	struct obj_prog *p = peek_prog(t);
+	int err;
+
+	if (!p)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no peek program for %s", func);
+	t->ops = peek_ops(t);
+	if (!t->ops) {
+		t->ops = saved;
+		return errbuf_set(eb, -ENOTSUP,
+				  "no kprobe PMU and no kprobe_events for the discovery's probe on %s",
+				  func);
+	}
+	err = attach_prog(t, p, PROBE_ENTRY, func, link, eb);
+	t->ops = saved;
+	return err;
+}
+
+static void detach_peek(void *arg, struct probe_link *link)
+{
+	struct tracer *t = arg;
+
+	/* The link knows its own kind of probe. */
+	probe_detach(&t->actx, link);
+	bpf_obj_unload_prog(peek_prog(t));
+}
+
+/*
+ * Slow mode's file names: the two offsets discovered and patched in, or
+ * 0 (the events say the name is unknown) with a warning saying why.
+ */
+static void prepare_names(struct tracer *t)
+{
+	const struct name_env env = {
+		.obj = &t->obj,
+		.attach_peek = attach_peek,
+		.detach_peek = detach_peek,
+		.arg = t,
+		.word = karch_word(),
+	};
+	struct name_found found = { 0 };
+	struct errbuf why = { "" };
+	int err = -ENOENT;
+
+	if (t->slow) {
+		err = name_discover(&env, &found, &why);
+		if (err) {
+			fprintf(stderr, "%s: file names will show as [unknown]: cannot find where the kernel keeps them: %s\n",
+				TOOL_NAME, why.msg);
+			snprintf(t->rec.names, sizeof(t->rec.names),
+				 "unknown: %s", why.msg);
+		} else {
+			snprintf(t->rec.names, sizeof(t->rec.names),
+				 "f_path.dentry at %d, d_name.name at %d",
+				 found.dentry_off, found.dname_off);
+		}
+	}
+	bpf_obj_patch_imm64(&t->obj, PATCH_DENTRY_OFF,
+			    err ? 0 : (unsigned long long)found.dentry_off);
+	bpf_obj_patch_imm64(&t->obj, PATCH_DNAME_OFF,
+			    err ? 0 : (unsigned long long)found.dname_off);
+}
+
 /* The generic read path's two numbers, patched in (read_path.c). */
 static int prepare_generic_read(struct tracer *t,
 				const struct tracer_config *cfg,
@@ -654,8 +746,6 @@ static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
 	unsigned int op;
 	int err;
 
-	t->ops = t->rec.attach.path == ATTACH_PMU ? &attach_pmu_ops :
-						    &attach_tracefs_ops;
 	resolve_addresses(t, cfg);
 	for (op = 0; op < NR_OPS; op++) {
 		if (!(t->ops_mask & (1u << op)))
@@ -795,6 +885,10 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 				  "%s is not loaded in this kernel (no %s in /proc/filesystems): run 'modprobe %s' or mount an %s file system, then try again",
 				  t->fs->name, t->fs->name, t->fs->module,
 				  t->fs->name);
+	if (t->rec.attach.path != ATTACH_MULTI)
+		t->ops = t->rec.attach.path == ATTACH_PMU ? &attach_pmu_ops :
+							    &attach_tracefs_ops;
+	prepare_names(t);
 	if (t->rec.attach.path == ATTACH_MULTI)
 		return attach_multi(t, eb);
 	return attach_kprobes(t, cfg, eb);

@@ -61,6 +61,7 @@ struct tracer_record {
 	char addresses[768];		/* kprobes by address or by name */
 	char fops[256];			/* generic path: the f_op filter */
 	char missing[256];		/* an operation this kernel lacks */
+	char names[320];		/* slow mode: where file names come from */
 };
 
 /* Private: tool/tracer_priv.h.  tracer_new() makes one. */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where the kernel keeps a file's name, for slow mode's events:
+ * file->f_path.dentry and dentry->d_name.name move with the kernel's
+ * version and configuration, and without BTF nothing says where.  They
+ * are found on a file whose name ext4dist chose: copies of kernel memory
+ * (the peek program, bpf/ext4dist.bpf.c) are searched here for the words
+ * that lead from that file to that name.  Pure logic on copies: the unit
+ * tests feed it memory images.
+ */
+#ifndef EXT4DIST_TOOL_NAME_OFFSETS_H
+#define EXT4DIST_TOOL_NAME_OFFSETS_H
+
+#include <stddef.h>
+
+/* One pointer-sized word of struct file that may be f_path.dentry. */
+struct name_cand {
+	unsigned int off;		/* byte offset in struct file */
+	unsigned long long addr;	/* its value */
+};
+
+/*
+ * The words of a copy of struct file (len bytes of the object at
+ * file_ptr, for a kernel of word-byte pointers) that could point to a
+ * dentry: aligned, in the kernel's half of the address space, not into
+ * the file itself.  Fills at most max; returns how many there are (more
+ * than max when some did not fit).
+ */
+unsigned int name_dentry_candidates(const unsigned char *file, size_t len,
+				    unsigned long long file_ptr,
+				    unsigned int word, struct name_cand *out,
+				    unsigned int max);
+
+/*
+ * In a copy of len bytes of memory at addr, taken as a struct dentry:
+ * the offset of d_name.name when some word points into the copy at name
+ * (NUL-terminated there) and the u32 before it, d_name's len (the upper
+ * half of hash_len on these little-endian kernels), is strlen(name).
+ * -ENOENT when no word does, -EEXIST when several do.
+ */
+int name_find_dname(const unsigned char *mem, size_t len,
+		    unsigned long long addr, unsigned int word,
+		    const char *name);
+
+#endif

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The file name discovery's search (tool/name_offsets.c) against memory
+ * images: struct file and struct dentry laid out as the kernels of make
+ * check lay them out.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ext4dist_abi.h"
+#include "tool/name_offsets.h"
+#include "test.h"
+
+#define NAME "memfd:ext4dist.4242"
+
+struct image {
+	unsigned long long addr;
+	unsigned char mem[PEEK_BYTES];
+};
+
+static void put_word(unsigned char *mem, unsigned int off, unsigned int word,
+		     unsigned long long v)
+{
+	unsigned int b;
+
+	for (b = 0; b < word; b++)
+		mem[off + b] = (unsigned char)(v >> (8 * b));
+}
+
+/*
+ * A struct dentry at addr whose d_name (hash_len, then name) starts at
+ * qstr and whose inline name is at iname.
+ */
+static void make_dentry(struct image *d, unsigned long long addr,
+			unsigned int word, unsigned int qstr,
+			unsigned int iname, const char *name,
+			unsigned int len_field)
+{
+	memset(d, 0, sizeof(*d));
+	d->addr = addr;
+	put_word(d->mem, 0, 4, 0x00200088);	/* d_flags */
+	put_word(d->mem, qstr - 2 * word, word, addr - 0x4000);	/* d_parent */
+	put_word(d->mem, qstr, 4, 0x9e3779b9);	/* hash */
+	put_word(d->mem, qstr + 4, 4, len_field);
+	put_word(d->mem, qstr + 8, word, addr + iname);
+	put_word(d->mem, qstr + 8 + word, word, addr + 0x10000);	/* d_inode */
+	memcpy(d->mem + iname, name, strlen(name) + 1);
+}
+
+/* What name_discover.c does with the copies: one dentry, or why not. */
+static int search(const struct image *file, const struct image *others,
+		  unsigned int nr_others, unsigned int word, int *dentry_off,
+		  int *dname_off)
+{
+	struct name_cand cand[64];
+	unsigned int n, i, k;
+	int hits = 0;
+
+	n = name_dentry_candidates(file->mem, PEEK_BYTES, file->addr, word,
+				   cand, 64);
+	for (i = 0; i < n && i < 64; i++) {
+		for (k = 0; k < nr_others; k++) {
+			int off;
+
+			if (others[k].addr != cand[i].addr)
+				continue;
+			off = name_find_dname(others[k].mem, PEEK_BYTES,
+					      others[k].addr, word, NAME);
+			if (off < 0)
+				continue;
+			if (hits++)
+				return -EEXIST;
+			*dentry_off = (int)cand[i].off;
+			*dname_off = off;
+		}
+	}
+	return hits ? 0 : -ENOENT;
+}
+
+/*
+ * struct file of x86_64 4.9 to 6.1: f_u (16), f_path {mnt, dentry} at
+ * 16, f_inode 32, f_op 40; dentry: d_name at 32 (name 40), d_iname 56.
+ */
+static void test_x86_64_4_9_to_6_1(void)
+{
+	static struct image file, others[4];
+	unsigned long long fp = 0xffff88800a1b2c00ULL;
+	int doff = -1, noff = -1;
+
+	memset(&file, 0, sizeof(file));
+	file.addr = fp;
+	put_word(file.mem, 16, 8, 0xffff888003a4d0a0ULL);	/* mnt */
+	put_word(file.mem, 24, 8, 0xffff888004c5e0c0ULL);	/* dentry */
+	put_word(file.mem, 32, 8, 0xffff888005000000ULL);	/* f_inode */
+	put_word(file.mem, 40, 8, 0xffffffff82212340ULL);	/* f_op */
+	put_word(file.mem, 48, 8, 0x0000000300000000ULL);	/* lock, mode */
+	put_word(file.mem, 56, 8, 1);				/* f_count */
+	put_word(file.mem, 96, 8, fp + 96);			/* a list head */
+	put_word(file.mem, 104, 8, fp + 96);
+	make_dentry(&others[0], 0xffff888004c5e0c0ULL, 8, 32, 56, NAME,
+		    (unsigned int)strlen(NAME));
+	/* The mount: its root dentry has another name. */
+	make_dentry(&others[1], 0xffff888003a4d0a0ULL, 8, 32, 56, "/", 1);
+	memset(&others[2], 0x5a, sizeof(others[2]));
+	others[2].addr = 0xffff888005000000ULL;
+	check_int("4.9-6.1: found", search(&file, others, 3, 8, &doff, &noff),
+		  0);
+	check_int("4.9-6.1: f_path.dentry", doff, 24);
+	check_int("4.9-6.1: d_name.name", noff, 40);
+	check_int("4.9-6.1: candidates (list heads into the file left out)",
+		  name_dentry_candidates(file.mem, PEEK_BYTES, fp, 8,
+					 NULL, 0), 4);
+}
+
+/*
+ * 6.12 reordered struct file: f_ref, f_lock, f_mode, f_op 16, f_mapping,
+ * private_data, f_inode 40, flags, f_cred 56, f_path at 64.
+ */
+static void test_x86_64_6_12(void)
+{
+	static struct image file, others[3];
+	unsigned long long fp = 0xffff9e3c41d7e300ULL;
+	int doff = -1, noff = -1;
+
+	memset(&file, 0, sizeof(file));
+	file.addr = fp;
+	put_word(file.mem, 0, 8, 1);
+	put_word(file.mem, 16, 8, 0xffffffffa1e2b340ULL);	/* f_op */
+	put_word(file.mem, 24, 8, 0xffff9e3c4a2b0e10ULL);	/* f_mapping */
+	put_word(file.mem, 40, 8, 0xffff9e3c4a2b0c88ULL);	/* f_inode */
+	put_word(file.mem, 56, 8, 0xffff9e3c40a1f240ULL);	/* f_cred */
+	put_word(file.mem, 64, 8, 0xffff9e3c4002ba20ULL);	/* mnt */
+	put_word(file.mem, 72, 8, 0xffff9e3c4b7d9240ULL);	/* dentry */
+	make_dentry(&others[0], 0xffff9e3c4b7d9240ULL, 8, 32, 56, NAME,
+		    (unsigned int)strlen(NAME));
+	/* Our name in another object, but its length field disagrees. */
+	make_dentry(&others[1], 0xffff9e3c4a2b0c88ULL, 8, 32, 56, NAME, 7);
+	check_int("6.12: found", search(&file, others, 2, 8, &doff, &noff), 0);
+	check_int("6.12: f_path.dentry", doff, 72);
+	check_int("6.12: d_name.name", noff, 40);
+}
+
+/*
+ * 32-bit ARM: 4-byte pointers from 0xc0000000; f_path at 8 (dentry 12);
+ * dentry: d_parent 16, d_name at 24 (8-byte hash_len, name at 32).
+ */
+static void test_arm32(void)
+{
+	static struct image file, others[2];
+	unsigned long long fp = 0xc35a1e40ULL;
+	int doff = -1, noff = -1;
+
+	memset(&file, 0, sizeof(file));
+	file.addr = fp;
+	put_word(file.mem, 8, 4, 0xc2061b90ULL);	/* mnt */
+	put_word(file.mem, 12, 4, 0xc3f0a2c8ULL);	/* dentry */
+	put_word(file.mem, 16, 4, 0xc3e81570ULL);	/* f_inode */
+	put_word(file.mem, 20, 4, 0xc0b2f0c4ULL);	/* f_op */
+	make_dentry(&others[0], 0xc3f0a2c8ULL, 4, 24, 40, NAME,
+		    (unsigned int)strlen(NAME));
+	check_int("arm32: found", search(&file, others, 1, 4, &doff, &noff),
+		  0);
+	check_int("arm32: f_path.dentry", doff, 12);
+	check_int("arm32: d_name.name", noff, 32);
+}
+
+static void test_refusals(void)
+{
+	static struct image file, others[2];
+	unsigned long long fp = 0xffff88800a1b2c00ULL;
+	int doff = -1, noff = -1;
+
+	memset(&file, 0, sizeof(file));
+	file.addr = fp;
+	put_word(file.mem, 24, 8, 0xffff888004c5e0c0ULL);
+	put_word(file.mem, 32, 8, 0xffff888004c5f000ULL);
+	/* An external name: the pointer leads out of the copy. */
+	make_dentry(&others[0], 0xffff888004c5e0c0ULL, 8, 32, 56, NAME,
+		    (unsigned int)strlen(NAME));
+	put_word(others[0].mem, 40, 8, 0xffff888077770000ULL);
+	check_int("external name: not found",
+		  search(&file, others, 1, 8, &doff, &noff), -ENOENT);
+	/* Two objects both lead to the name: no guess. */
+	make_dentry(&others[0], 0xffff888004c5e0c0ULL, 8, 32, 56, NAME,
+		    (unsigned int)strlen(NAME));
+	make_dentry(&others[1], 0xffff888004c5f000ULL, 8, 32, 56, NAME,
+		    (unsigned int)strlen(NAME));
+	check_int("two dentries: ambiguous",
+		  search(&file, others, 2, 8, &doff, &noff), -EEXIST);
+	/* A name that runs to the end of the copy without its NUL. */
+	memset(&others[0], 0, sizeof(others[0]));
+	others[0].addr = 0x1000ULL << 52;
+	put_word(others[0].mem, 32, 4, 0);
+	put_word(others[0].mem, 36, 4, (unsigned int)strlen(NAME));
+	put_word(others[0].mem, 40, 8,
+		 others[0].addr + PEEK_BYTES - strlen(NAME));
+	memcpy(others[0].mem + PEEK_BYTES - strlen(NAME), NAME, strlen(NAME));
+	check_int("unterminated name at the end of the copy",
+		  name_find_dname(others[0].mem, PEEK_BYTES, others[0].addr,
+				  8, NAME), -ENOENT);
+	check_int("bad word size", name_find_dname(others[0].mem, PEEK_BYTES,
+						   0, 2, NAME), -EINVAL);
+	check_int("no candidate in a zeroed file",
+		  name_dentry_candidates(others[1].mem, 0, 0, 8, NULL, 0), 0);
+}
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(x86_64_4_9_to_6_1),
+	TEST_CASE(x86_64_6_12),
+	TEST_CASE(arm32),
+	TEST_CASE(refusals),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, test_cases);
+}
