@@ -6,7 +6,8 @@
 #   make check      every test suite (SUITES="unit host" for some of them)
 #   make test-args  build and run one unit test suite (tests/unit/test_args.c)
 #   make demo       boot a Debian kernel in qemu and show ext4dist working
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (ext4dist, the ext4slower
+#                   link, both man pages)
 #
 #   WERROR=1        warnings are errors (make check and CI set it)
 #   ARCH=arm64      cross build into build-arm64/ (default: the compiler's target)
@@ -267,6 +268,8 @@ demo: deps
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/sbin/ext4dist
 	install -D -m 0644 man/ext4dist.8 $(DESTDIR)$(PREFIX)/share/man/man8/ext4dist.8
+	ln -sf ext4dist $(DESTDIR)$(PREFIX)/sbin/ext4slower
+	install -D -m 0644 man/ext4slower.8 $(DESTDIR)$(PREFIX)/share/man/man8/ext4slower.8
 
 clean:
 	rm -rf $(BUILD) $(BIN)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ext4dist: summarize ext4 operation latency as power-of-2 histograms.
- * The command line, then tracer (load + attach), run loop, clean stop.
+ * ext4dist: summarize ext4 operation latency as power-of-2 histograms, or
+ * (as ext4slower, or with --slower) print each slow operation.  The
+ * command line, then tracer (load + attach), run loop, clean stop.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "tool/fs.h"
 #include "tool/pid_filter.h"
 #include "tool/run_loop.h"
+#include "tool/slow_loop.h"
 #include "tool/tracer.h"
 
 static void config_from_args(const struct ext4dist_args *a,
@@ -47,6 +49,13 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->maxactive = a->maxactive;
 	cfg->read_generic = a->read_path == READ_PATH_GENERIC;
 	cfg->fops_addr = a->fops_addr;
+	/*
+	 * BCC's ext4slower prints a call when its latency in whole us is
+	 * above min_ms * 1000: at least (min_ms * 1000 + 1) us, in ns.
+	 */
+	cfg->slow = a->slower;
+	cfg->slow_ns = a->min_ms ? (a->min_ms * 1000ULL + 1) * 1000ULL : 0;
+	cfg->slow_pages = a->ring_pages;
 }
 
 static void report_error(const struct tracer *t, const struct errbuf *eb,
@@ -70,7 +79,11 @@ int main(int argc, char **argv)
 	struct errbuf eb = { "" };
 	int err;
 
-	err = args_parse(argc, argv, &args, stdout, stderr);
+	/* The same binary as ext4slower (make install links the name). */
+	if (argc > 0 && args_invoked_as_slower(argv[0]))
+		err = args_parse_slower(argc, argv, &args, stdout, stderr);
+	else
+		err = args_parse(argc, argv, &args, stdout, stderr);
 	if (err)
 		return args_exit_code(err);
 	vlog_set(args.verbose, stderr, "ext4dist: ");
@@ -110,7 +123,8 @@ int main(int argc, char **argv)
 		tracer_free(t);
 		return 1;
 	}
-	err = run_loop(t, &args, stdout);
+	err = args.slower ? slow_loop(t, &args, stdout) :
+			    run_loop(t, &args, stdout);
 	tracer_free(t);
 	if (err < 0) {
 		fprintf(stderr, "ext4dist: stopped: %s (probes removed)\n",

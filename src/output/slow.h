@@ -21,6 +21,9 @@ enum slow_format { SLOW_TEXT = 0, SLOW_CSV, SLOW_JSON };
 /* 'R', 'W', 'O', 'S' as BCC's ext4slower: the column T. */
 int slow_op_letter(unsigned int op);
 
+/* "Tracing ext4 operations[ slower than N ms]": JSON's, on stderr. */
+int slow_banner(FILE *f, const char *fs_name, unsigned long min_ms);
+
 /*
  * What goes before the events: text, the banner (fs_name "ext4":
  * "Tracing ext4 operations" and " slower than N ms" unless min_ms is 0)

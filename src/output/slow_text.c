@@ -19,6 +19,16 @@ int slow_op_letter(unsigned int op)
 	return op < NR_OPS ? (unsigned char)letters[op] : '?';
 }
 
+int slow_banner(FILE *f, const char *fs_name, unsigned long min_ms)
+{
+	if (min_ms)
+		fprintf(f, "Tracing %s operations slower than %lu ms\n", fs_name,
+			min_ms);
+	else
+		fprintf(f, "Tracing %s operations\n", fs_name);
+	return ferror(f) ? -EIO : 0;
+}
+
 int slow_header(FILE *f, enum slow_format fmt, const char *fs_name,
 		unsigned long min_ms)
 {
@@ -28,11 +38,7 @@ int slow_header(FILE *f, enum slow_format fmt, const char *fs_name,
 		      f);
 		break;
 	case SLOW_TEXT:
-		if (min_ms)
-			fprintf(f, "Tracing %s operations slower than %lu ms\n",
-				fs_name, min_ms);
-		else
-			fprintf(f, "Tracing %s operations\n", fs_name);
+		slow_banner(f, fs_name, min_ms);
 		fprintf(f, "%-8s %-14s %-6s %1s %-7s %-8s %7s %s\n", "TIME",
 			"COMM", "PID", "T", "BYTES", "OFF_KB", "LAT(ms)",
 			"FILENAME");

@@ -12,6 +12,7 @@
 #include "ext4dist_abi.h"
 #include "tool/argparse.h"
 #include "tool/args.h"
+#include "tool/args_priv.h"
 
 #ifndef EXT4DIST_VERSION
 #define EXT4DIST_VERSION "unknown"
@@ -64,6 +65,11 @@ static const char help_text[] =
 	"                        the fallbacks of older kernels; comma separated,\n"
 	"                        from no-pmu, no-multi, no-percpu, no-names,\n"
 	"                        no-kallsyms-data, no-tracefs, no-ext4\n"
+	"  --slower MS           print each operation slower than MS milliseconds\n"
+	"                        as it ends (0: every one), as ext4slower does,\n"
+	"                        instead of histograms\n"
+	"  --ring-pages N        with --slower: event ring pages per CPU, a power\n"
+	"                        of two (default 64)\n"
 	"  --check               report what this kernel supports, then exit\n"
 	"  --dump-bpf            print the embedded BPF programs, then exit\n"
 	"  --version             show program's version number and exit\n"
@@ -78,34 +84,10 @@ static const char help_text[] =
 	"    ./ext4dist --prometheus /run/ext4dist.prom 10\n"
 	"                          # keep a Prometheus textfile up to date\n"
 	"    ./ext4dist --check    # can this kernel run ext4dist?\n"
+	"    ./ext4dist --slower 1 # each operation slower than 1 ms\n"
 	"    ./ext4dist -v --pretend=no-multi,no-percpu\n"
 	"                          # kprobes and a plain array, as before 4.6\n";
 
-enum opt_id {
-	OPT_HELP,
-	OPT_NOTIMESTAMP,
-	OPT_MILLISECONDS,
-	OPT_PID,
-	OPT_VERBOSE,
-	OPT_JSON,
-	OPT_EXTENDED,
-	OPT_OPS,
-	OPT_PROMETHEUS,
-	OPT_ATTACH,
-	OPT_READ_PATH,
-	OPT_MAXACTIVE,
-	OPT_FOPS_ADDR,
-	OPT_PRETEND,
-	OPT_CHECK,
-	OPT_DUMP_BPF,
-	OPT_VERSION,
-#ifdef EXT4DIST_TEST_HOOKS
-	OPT_TEST_KALLSYMS,
-	OPT_TEST_SYSFS_KPROBE,
-	OPT_TEST_TRACING,
-	OPT_TEST_DEBUGFS,
-#endif
-};
 
 static const struct argparse_opt opt_defs[] = {
 	{ 'h', "help", "-h/--help", 0, OPT_HELP },
@@ -125,6 +107,8 @@ static const struct argparse_opt opt_defs[] = {
 	{ 0, "check", "--check", 0, OPT_CHECK },
 	{ 0, "dump-bpf", "--dump-bpf", 0, OPT_DUMP_BPF },
 	{ 0, "version", "--version", 0, OPT_VERSION },
+	{ 0, "slower", "--slower", 1, OPT_SLOWER },
+	{ 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES },
 #ifdef EXT4DIST_TEST_HOOKS
 	/*
 	 * The test build's fixture paths, not in the help text (README, "The
@@ -172,16 +156,27 @@ static const char *const pretend_choices[NR_PRETEND] = {
 
 #define NR_CHOICES(c) ((unsigned int)(sizeof(c) / sizeof((c)[0])))
 
-/* One args_parse() call, for the callbacks. */
-struct args_ctx {
-	struct ext4dist_args *a;
-	FILE *out;
-	int interval_zero;	/* "0" given: BCC's message once parsed */
-};
 
 static struct ext4dist_args *args_of(struct argparse *ap)
 {
 	return ((struct args_ctx *)argparse_ctx(ap))->a;
+}
+
+int args_min_ms(struct argparse *ap, const char *opt, const char *s,
+		unsigned long *v)
+{
+	unsigned long long n;
+	int err;
+
+	/* 0 is allowed: every call. */
+	if (argparse_unsigned(s, 10, &n) == 0 && n == 0) {
+		*v = 0;
+		return 0;
+	}
+	err = argparse_uint(ap, opt, s, 1, ARGS_MIN_MS_MAX, &n);
+	if (!err)
+		*v = (unsigned long)n;
+	return err;
 }
 
 /* --fops-addr: 0x... or decimal, not 0 (0 means "look it up"). */
@@ -265,8 +260,8 @@ static int test_hook(struct argparse *ap, const struct argparse_opt *o,
 #endif
 
 /* The engine's value callback: an option that takes a value. */
-static int with_value(struct argparse *ap, const struct argparse_opt *o,
-		      const char *val)
+int args_value(struct argparse *ap, const struct argparse_opt *o,
+	       const char *val)
 {
 	struct ext4dist_args *a = args_of(ap);
 	int v, err;
@@ -278,6 +273,7 @@ static int with_value(struct argparse *ap, const struct argparse_opt *o,
 		return argparse_choice_list(ap, o->shown, "operation", val,
 					    op_choices, NR_OPS, &a->ops_mask);
 	case OPT_PROMETHEUS:
+		((struct args_ctx *)argparse_ctx(ap))->hist_only = 1;
 		if (!*val)
 			return argparse_error(ap, "argument %s: expected a "
 					      "file name\n", o->shown);
@@ -304,6 +300,17 @@ static int with_value(struct argparse *ap, const struct argparse_opt *o,
 		return argparse_choice_list(ap, o->shown, "feature", val,
 					    pretend_choices, NR_PRETEND,
 					    &a->pretend);
+	case OPT_SLOWER:
+		a->slower = 1;
+		return args_min_ms(ap, o->shown, val, &a->min_ms);
+	case OPT_RING_PAGES:
+		err = get_u32(ap, o->shown, val, ARGS_RING_PAGES_MAX,
+			      &a->ring_pages);
+		if (!err && (a->ring_pages & (a->ring_pages - 1)))
+			return argparse_value_error(ap, o->shown,
+						    "not a power of two:", val,
+						    strlen(val), "");
+		return err;
 	default:
 #ifdef EXT4DIST_TEST_HOOKS
 		return test_hook(ap, o, val);
@@ -314,7 +321,7 @@ static int with_value(struct argparse *ap, const struct argparse_opt *o,
 }
 
 /* -h and --version: print and stop, as argparse's actions do. */
-static int served(struct args_ctx *c, const char *text1, const char *text2)
+int args_served(struct args_ctx *c, const char *text1, const char *text2)
 {
 	fputs(text1, c->out);
 	fputs(text2, c->out);
@@ -322,21 +329,23 @@ static int served(struct args_ctx *c, const char *text1, const char *text2)
 }
 
 /* The engine's flag callback. */
-static int flag(struct argparse *ap, const struct argparse_opt *o)
+int args_flag(struct argparse *ap, const struct argparse_opt *o)
 {
 	struct args_ctx *c = argparse_ctx(ap);
 	struct ext4dist_args *a = c->a;
 
 	switch (o->id) {
 	case OPT_HELP:
-		return served(c, usage_line, help_text);
+		return args_served(c, usage_line, help_text);
 	case OPT_VERSION:
-		return served(c, "ext4dist " EXT4DIST_VERSION, "\n");
+		return args_served(c, "ext4dist " EXT4DIST_VERSION, "\n");
 	case OPT_NOTIMESTAMP:
 		a->notimestamp = 1;
+		c->hist_only = 1;
 		break;
 	case OPT_MILLISECONDS:
 		a->milliseconds = 1;
+		c->hist_only = 1;
 		break;
 	case OPT_VERBOSE:
 		if (a->verbose < 100)
@@ -347,6 +356,7 @@ static int flag(struct argparse *ap, const struct argparse_opt *o)
 		break;
 	case OPT_EXTENDED:
 		a->extended = 1;
+		c->hist_only = 1;
 		break;
 	case OPT_CHECK:
 		a->check = 1;
@@ -369,6 +379,7 @@ static int positional(struct argparse *ap, unsigned int index,
 	unsigned long long v;
 	int err;
 
+	c->hist_only = 1;
 	if (index == 1) {
 		err = argparse_uint(ap, "count", s, 1, ARGS_COUNT_MAX, &v);
 		if (!err)
@@ -393,18 +404,20 @@ static const struct argparse_spec spec = {
 	.opts = opt_defs,
 	.nr_opts = NR_OPT_DEFS,
 	.max_positionals = 2,
-	.flag = flag,
-	.value = with_value,
+	.flag = args_flag,
+	.value = args_value,
 	.positional = positional,
 };
 
-static void defaults(struct ext4dist_args *a)
+void args_defaults(struct ext4dist_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->count = ARGS_DEFAULT_COUNT;
 	a->ops_mask = DEFAULT_OPS;
 	a->attach = ATTACH_AUTO;
 	a->read_path = READ_PATH_AUTO;
+	a->min_ms = ARGS_DEFAULT_MIN_MS;
+	a->ring_pages = ARGS_DEFAULT_RING_PAGES;
 }
 
 int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
@@ -413,13 +426,19 @@ int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 	struct args_ctx c = { .a = a, .out = out };
 	int ret;
 
-	defaults(a);
+	args_defaults(a);
 	ret = argparse_parse(&spec, argc, argv, &c, err);
 	/* args.h promises its own constant, whatever the engine's is */
 	if (ret == ARGPARSE_ERR_USAGE)
 		return ARGS_ERR_USAGE;
 	if (ret)
 		return ret;
+	if (a->slower && c.hist_only) {
+		fputs(usage_line, err);
+		fputs("ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, interval or count (the histogram mode's)\n",
+		      err);
+		return ARGS_ERR_USAGE;
+	}
 	/* BCC checks the interval after argparse accepted the line */
 	if (c.interval_zero) {
 		fputs("ERROR: interval 0. Exiting.\n", err);

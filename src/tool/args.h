@@ -28,6 +28,15 @@ struct ext4dist_args {
 	unsigned long long fops_addr;	/* --fops-addr ADDR, 0 = look it up */
 	unsigned int pretend;		/* --pretend, bit per enum args_pretend */
 	/*
+	 * Slow mode: ext4slower, or ext4dist --slower MS.  An event per call
+	 * slower than min_ms (0: every call), as text, CSV (ext4slower's
+	 * -j) or JSON (--json; ext4dist's -j).
+	 */
+	int slower;
+	unsigned long min_ms;		/* default 10 */
+	int csv;
+	unsigned int ring_pages;	/* --ring-pages, per CPU, default 64 */
+	/*
 	 * System paths pointed at fixtures, NULL = the real ones.  Only the
 	 * test build (EXT4DIST_TEST_HOOKS: build/ext4dist-test) has the
 	 * options that set them: a root run must not read, or mount tracefs
@@ -77,9 +86,22 @@ enum args_pretend {
 #define ARGS_MAXACTIVE_MAX 4096U
 #define ARGS_INTERVAL_MAX 2147483647UL
 #define ARGS_COUNT_MAX 4294967295UL
+#define ARGS_DEFAULT_MIN_MS 10UL
+#define ARGS_MIN_MS_MAX 4294967295UL
+#define ARGS_DEFAULT_RING_PAGES 64U
+#define ARGS_RING_PAGES_MAX 65536U
 
 int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 	       FILE *err);
 int args_exit_code(int parse_result);
+
+/*
+ * args_slower.c: the command line of ext4slower (BCC's ext4slower.py,
+ * plus this tool's options), with args_parse()'s contract; sets slower.
+ */
+int args_parse_slower(int argc, char **argv, struct ext4dist_args *a,
+		      FILE *out, FILE *err);
+/* 1 when the program was run under the name ext4slower (argv[0]). */
+int args_invoked_as_slower(const char *argv0);
 
 #endif

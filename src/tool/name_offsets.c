@@ -16,10 +16,15 @@ static unsigned long long word_at(const unsigned char *mem, size_t off,
 	return v;
 }
 
-/* The kernel's half of the address space, as read_path.c takes it. */
+/*
+ * The kernel's half of the address space: from 0xff00000000000000 on
+ * 64-bit (x86_64 with 5-level paging puts the direct map at 0xff11...,
+ * 4-level at 0xffff8880...; arm64 from 0xfff0... or 0xffff...), from
+ * 0x3f000000 on 32-bit ARM (the lowest PAGE_OFFSET, a 1G/3G split).
+ */
 static int kernel_ptr(unsigned long long v, unsigned int word)
 {
-	unsigned long long kernel_min = word == 8 ? 0xfff0000000000000ULL :
+	unsigned long long kernel_min = word == 8 ? 0xff00000000000000ULL :
 						    0x3f000000ULL;
 
 	return v >= kernel_min && v % word == 0;

@@ -43,7 +43,7 @@ static const struct {
 };
 
 /* The listed signals and the real-time ones (default action: end). */
-static sigset_t stop_signals(void)
+sigset_t run_loop_stop_set(void)
 {
 	sigset_t set;
 	unsigned int i;
@@ -60,7 +60,7 @@ static sigset_t stop_signals(void)
 int run_loop_signals_setup(void)
 {
 	struct sigaction sa;
-	sigset_t set = stop_signals();
+	sigset_t set = run_loop_stop_set();
 	int sig;
 
 	memset(&sa, 0, sizeof(sa));
@@ -87,10 +87,9 @@ int run_loop_signals_setup(void)
  * SI_USER from our own pid).  The failed write has its own report; the
  * signal is no request to stop.
  */
-static int own_xfsz(const siginfo_t *si)
+int run_loop_own_xfsz(int signo, int code, int pid)
 {
-	return si->si_signo == SIGXFSZ && si->si_code == SI_USER &&
-	       si->si_pid == getpid();
+	return signo == SIGXFSZ && code == SI_USER && pid == getpid();
 }
 
 /*
@@ -99,7 +98,7 @@ static int own_xfsz(const siginfo_t *si)
  */
 static int wait_until(const struct timespec *deadline, int forever)
 {
-	sigset_t set = stop_signals();
+	sigset_t set = run_loop_stop_set();
 
 	for (;;) {
 		struct timespec now, left;
@@ -120,7 +119,7 @@ static int wait_until(const struct timespec *deadline, int forever)
 				return 0;
 			sig = sigtimedwait(&set, &si, &left);
 		}
-		if (sig > 0 && !own_xfsz(&si))
+		if (sig > 0 && !run_loop_own_xfsz(si.si_signo, si.si_code, si.si_pid))
 			return sig;
 		if (sig < 0 && errno == EAGAIN)
 			return 0;

@@ -7,6 +7,7 @@
 #ifndef EXT4DIST_TOOL_RUN_LOOP_H
 #define EXT4DIST_TOOL_RUN_LOOP_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "tool/args.h"
@@ -21,6 +22,14 @@
  * run through the normal path.
  */
 int run_loop_signals_setup(void);
+
+/* The signals run_loop_signals_setup() blocks and a run stops on. */
+sigset_t run_loop_stop_set(void);
+/*
+ * 1 for the SIGXFSZ the kernel sends ext4dist itself when a write passes
+ * RLIMIT_FSIZE: the failed write reports it, it is no request to stop.
+ */
+int run_loop_own_xfsz(int signo, int code, int pid);
 
 /*
  * Runs until a stop signal or count; returns the number of the signal

@@ -69,6 +69,44 @@ expect_eq "ldd says not dynamic" "$(ldd "$BIN" 2>&1 | tr -d '\t ')" "notadynamic
 make -s install DESTDIR="$TMP/root" PREFIX=/usr > "$TMP/install.log" 2>&1
 expect_eq "make install: binary" "$(cmp -s "$BIN" "$TMP/root/usr/sbin/ext4dist" && echo same)" same
 expect_eq "make install: man page" "$(test -s "$TMP/root/usr/share/man/man8/ext4dist.8" && echo present)" present
+expect_eq "make install: ext4slower is a link to ext4dist" \
+	"$(readlink "$TMP/root/usr/sbin/ext4slower")" ext4dist
+expect_eq "make install: ext4slower's man page" \
+	"$(test -s "$TMP/root/usr/share/man/man8/ext4slower.8" && echo present)" present
+
+# ext4slower: BCC ext4slower's command line, from the same binary.
+SLOWER="$TMP/root/usr/sbin/ext4slower"
+run_bin "$SLOWER" -h
+expect_eq "ext4slower -h: exit status" "$RC" 0
+expect_eq "ext4slower -h: BCC's usage line" "$(head -1 "$TMP/out")" \
+	"usage: ext4slower [-h] [-j] [-p PID] [min_ms]"
+run_bin "$SLOWER" -x
+expect_eq "ext4slower -x: exit status 2" "$RC" 2
+expect_eq "ext4slower -x: argparse's message" "$ERR" \
+	"usage: ext4slower [-h] [-j] [-p PID] [min_ms]
+ext4slower: error: unrecognized arguments: -x"
+run_bin "$SLOWER" 1 2
+expect_eq "ext4slower 1 2: one positional only" "$ERR" \
+	"usage: ext4slower [-h] [-j] [-p PID] [min_ms]
+ext4slower: error: unrecognized arguments: 2"
+run_bin "$SLOWER" ten
+expect_eq "ext4slower ten: exit status 2" "$RC" 2
+expect_eq "ext4slower ten: message" "$(tail -1 "$TMP/err")" \
+	"ext4slower: error: argument min_ms: invalid int value: 'ten'"
+run_bin "$SLOWER" -j --json
+expect_eq "ext4slower -j --json: refused" "$(tail -1 "$TMP/err")" \
+	"ext4slower: error: argument --json: not allowed with argument -j/--csv"
+run_bin "$SLOWER" --ring-pages 3
+expect_eq "ext4slower --ring-pages 3: refused" "$(tail -1 "$TMP/err")" \
+	"ext4slower: error: argument --ring-pages: not a power of two: '3'"
+run_bin "$SLOWER" --version
+expect_eq "ext4slower --version" "$OUT" "ext4slower 0.1.0"
+run_bin "$BIN" --slower 5 -m
+expect_eq "ext4dist --slower with -m: exit status 2" "$RC" 2
+expect_eq "ext4dist --slower with -m: message" "$(tail -1 "$TMP/err")" \
+	"ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, interval or count (the histogram mode's)"
+run_bin "$BIN" --slower 1 1
+expect_eq "ext4dist --slower with an interval: exit status 2" "$RC" 2
 
 # --check on this host: it must explain that kprobes are off.
 if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then

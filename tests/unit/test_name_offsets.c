@@ -167,6 +167,30 @@ static void test_arm32(void)
 	check_int("arm32: d_name.name", noff, 32);
 }
 
+/*
+ * 6.1 in the test VM, 5-level paging: the direct map at 0xff3d..., below
+ * the 0xffff... of 4-level kernels (struct file as the VM showed it).
+ */
+static void test_x86_64_la57(void)
+{
+	static struct image file, others[2];
+	unsigned long long fp = 0xff3d803bdaf72e00ULL;
+	int doff = -1, noff = -1;
+
+	memset(&file, 0, sizeof(file));
+	file.addr = fp;
+	put_word(file.mem, 16, 8, 0xff3d803bdb108660ULL);	/* mnt */
+	put_word(file.mem, 24, 8, 0xff3d803bc1d92840ULL);	/* dentry */
+	put_word(file.mem, 32, 8, 0xff3d803bc25b46b0ULL);	/* f_inode */
+	put_word(file.mem, 40, 8, 0xffffffffb243a580ULL);	/* f_op */
+	make_dentry(&others[0], 0xff3d803bc1d92840ULL, 8, 32, 56, NAME,
+		    (unsigned int)strlen(NAME));
+	check_int("5-level paging: found",
+		  search(&file, others, 1, 8, &doff, &noff), 0);
+	check_int("5-level paging: f_path.dentry", doff, 24);
+	check_int("5-level paging: d_name.name", noff, 40);
+}
+
 static void test_refusals(void)
 {
 	static struct image file, others[2];
@@ -211,6 +235,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(x86_64_4_9_to_6_1),
 	TEST_CASE(x86_64_6_12),
 	TEST_CASE(arm32),
+	TEST_CASE(x86_64_la57),
 	TEST_CASE(refusals),
 	{ NULL, NULL }
 };

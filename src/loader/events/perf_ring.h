@@ -22,11 +22,11 @@ struct perf_ring {
 
 /* What drains found, summed over calls. */
 struct perf_ring_stats {
-	uint64_t samples;	/* PERF_RECORD_SAMPLE handed to the callback */
-	uint64_t lost;		/* events the kernel dropped (PERF_RECORD_LOST) */
-	uint64_t lost_records;	/* PERF_RECORD_LOST records seen */
-	uint64_t bad;		/* malformed records skipped */
-	uint64_t other;		/* records of other types, ignored */
+	unsigned long long samples;	/* PERF_RECORD_SAMPLE handed to the callback */
+	unsigned long long lost;		/* events the kernel dropped (PERF_RECORD_LOST) */
+	unsigned long long lost_records;	/* PERF_RECORD_LOST records seen */
+	unsigned long long bad;		/* malformed records skipped */
+	unsigned long long other;		/* records of other types, ignored */
 };
 
 /*

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "tool/slow_loop.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output/report.h"
+#include "output/slow.h"
+#include "tool/run_loop.h"
+
+struct printer {
+	FILE *out;
+	enum slow_format fmt;
+	time_t now;
+	unsigned long long short_records;
+	int err;
+};
+
+static int on_event(void *arg, const void *data, uint32_t size)
+{
+	struct printer *p = arg;
+	struct slow_event ev;
+
+	/* The kernel pads the payload to 8 bytes after the u32 size. */
+	if (size < sizeof(ev)) {
+		p->short_records++;
+		return 0;
+	}
+	memcpy(&ev, data, sizeof(ev));
+	p->err = slow_event_print(p->out, p->fmt, &ev, p->now);
+	return p->err ? 1 : 0;
+}
+
+/*
+ * Every event written so far, printed; BCC's own line for each loss the
+ * kernel reports.  0 or -errno (output).
+ */
+static int drain_events(struct tracer *t, struct printer *p,
+			struct perf_ring_stats *st)
+{
+	unsigned long long lost = st->lost;
+
+	p->now = time(NULL);
+	perf_buf_drain(tracer_events(t), on_event, p, st);
+	if (st->lost != lost)
+		fprintf(stderr, "Possibly lost %llu samples\n", st->lost - lost);
+	if (p->err)
+		return p->err;
+	if (fflush(p->out))
+		return -errno;
+	return 0;
+}
+
+/* The stop signal, 0 for none (or one that is no request to stop). */
+static int stop_signal(int sfd)
+{
+	struct signalfd_siginfo si;
+
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		if (!run_loop_own_xfsz((int)si.ssi_signo, si.ssi_code,
+				       (int)si.ssi_pid))
+			return (int)si.ssi_signo;
+	return 0;
+}
+
+static unsigned long long in_flight(const struct report *r)
+{
+	unsigned long long n = 0;
+	unsigned int op;
+
+	for (op = 0; op < NR_OPS; op++)
+		n += r->flow[op].in_flight;
+	return n;
+}
+
+/* One drain of the accounting into r: its losses only, not its slots. */
+static int account(struct tracer *t, struct report *r)
+{
+	struct op_hist ops[NR_OPS];
+	struct op_flow flow[NR_OPS];
+	unsigned int op;
+	int err = tracer_drain(t, ops, flow, NULL, NULL);
+
+	if (err)
+		return err;
+	for (op = 0; op < NR_OPS; op++) {
+		r->ops[op].stolen += ops[op].stolen;
+		r->flow[op].entries += flow[op].entries;
+		r->flow[op].missed += flow[op].missed;
+		r->flow[op].in_flight = flow[op].in_flight;
+	}
+	return 0;
+}
+
+/*
+ * After a stop: entry probes off, the calls in flight given up to a
+ * second to return (their events printed too), then what never came.
+ */
+static int finish(struct tracer *t, struct printer *p,
+		  struct perf_ring_stats *st, struct report *r)
+{
+	struct timespec step = { 0, 10000000L };	/* 10 ms */
+	int i, err;
+
+	tracer_stop_entries(t);
+	for (i = 0; i < 100; i++) {
+		err = account(t, r);
+		if (!err)
+			err = drain_events(t, p, st);
+		if (err)
+			return err;
+		if (!in_flight(r))
+			break;
+		nanosleep(&step, NULL);
+	}
+	r->final = 1;
+	return drain_events(t, p, st);
+}
+
+/* The losses, with their numbers, on stderr. */
+static void report_losses(struct tracer *t, const struct printer *p,
+			  const struct perf_ring_stats *st,
+			  const struct report *r)
+{
+	struct slow_stats ss;
+	unsigned long long lost;
+
+	report_warnings(stderr, r, tracer_missed_reason(t));
+	if (tracer_slow_stats(t, &ss))
+		memset(&ss, 0, sizeof(ss));
+	vlog(1, "events: %llu sent, %llu received, %llu refused by the kernel; %llu lost by the kernel's count",
+	     ss.sent, st->samples, ss.failed, st->lost);
+	/*
+	 * Refused sends are lost events.  Before 5.4 the helper returns 0
+	 * even when the ring was full (perf_event_output() returned
+	 * nothing): those are the sent ones never read.  The kernel's
+	 * PERF_RECORD_LOST counts the same drops, but comes only with the
+	 * next event that finds room.
+	 */
+	lost = ss.failed + (ss.sent > st->samples ? ss.sent - st->samples : 0);
+	if (lost)
+		fprintf(stderr, "ext4dist: warning: %llu event%s lost: the event rings were full; a higher min_ms or a larger --ring-pages keeps up\n",
+			lost, lost == 1 ? "" : "s");
+	if (st->bad || p->short_records)
+		fprintf(stderr, "ext4dist: warning: %llu malformed record%s skipped in the event rings\n",
+			st->bad + p->short_records,
+			st->bad + p->short_records == 1 ? "" : "s");
+}
+
+int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
+{
+	struct perf_buf *pb = tracer_events(t);
+	struct printer p = {
+		.out = out,
+		.fmt = a->json ? SLOW_JSON : a->csv ? SLOW_CSV : SLOW_TEXT,
+	};
+	struct perf_ring_stats st;
+	struct pollfd *fds;
+	struct report r;
+	sigset_t set = run_loop_stop_set();
+	int sfd, stopped = 0, err;
+
+	memset(&st, 0, sizeof(st));
+	memset(&r, 0, sizeof(r));
+	r.ops_mask = tracer_ops_mask(t);
+	r.final = 0;
+	/* JSON keeps stdout parseable: the banner goes to stderr there. */
+	err = a->json ? slow_banner(stderr, tracer_fs(t)->name, a->min_ms) :
+			slow_header(out, p.fmt, tracer_fs(t)->name, a->min_ms);
+	if (err || fflush(out))
+		return err ? err : -errno;
+	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0)
+		return -errno;
+	fds = calloc(pb->n + 1, sizeof(*fds));
+	if (!fds) {
+		close(sfd);
+		return -ENOMEM;
+	}
+	perf_buf_pollfds(pb, fds);
+	fds[pb->n].fd = sfd;
+	fds[pb->n].events = POLLIN;
+	while (!stopped) {
+		if (poll(fds, pb->n + 1, -1) < 0 && errno != EINTR) {
+			err = -errno;
+			break;
+		}
+		if (fds[pb->n].revents)
+			stopped = stop_signal(sfd);
+		err = drain_events(t, &p, &st);
+		if (err)
+			break;
+	}
+	free(fds);
+	close(sfd);
+	if (!err)
+		err = finish(t, &p, &st, &r);
+	report_losses(t, &p, &st, &r);
+	return err ? err : stopped;
+}
