@@ -2,7 +2,9 @@
 /*
  * The file name discovery's search (tool/name_offsets.c) against memory
  * images: struct file and struct dentry laid out as the kernels of make
- * check lay them out.
+ * check lay them out, and images captured in the VM with ext4slower -vvv
+ * (tests/unit/fixtures/peek_*.txt: "peek ADDR: HEX" lines, the first the
+ * struct file; scenario_slower_names prints them).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -231,12 +233,102 @@ static void test_refusals(void)
 		  name_dentry_candidates(others[1].mem, 0, 0, 8, NULL, 0), 0);
 }
 
+/* "peek 0xADDR: HEX" lines into images; the first is the struct file. */
+static unsigned int load_capture(const char *path, struct image *img,
+				 unsigned int max, unsigned int *word,
+				 char *name, size_t name_len, int *want_d,
+				 int *want_n)
+{
+	char *text = test_read_file(path, NULL), *line, *save = NULL;
+	unsigned int n = 0, i;
+
+	if (!text)
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *hex = strstr(line, ": ");
+		unsigned long long addr;
+
+		if (sscanf(line, "# word %u name %63s dentry %d dname %d", word,
+			   name, want_d, want_n) == 4) {
+			name[name_len - 1] = '\0';
+			continue;
+		}
+		if (n >= max || sscanf(line, "peek 0x%llx:", &addr) != 1 || !hex ||
+		    strlen(hex + 2) < 2 * PEEK_BYTES)
+			continue;
+		img[n].addr = addr;
+		for (i = 0; i < PEEK_BYTES; i++) {
+			unsigned int b;
+
+			sscanf(hex + 2 + 2 * i, "%2x", &b);
+			img[n].mem[i] = (unsigned char)b;
+		}
+		n++;
+	}
+	free(text);
+	return n;
+}
+
+static void check_capture(const char *file, const char *label)
+{
+	static struct image img[65];
+	struct name_cand cand[64];
+	char name[64] = "", what[160];
+	unsigned int n, word = 8, i, k, c;
+	int want_d = -1, want_n = -1, doff = -1, noff = -1, hits = 0;
+
+	n = load_capture(file, img, 65, &word, name, sizeof(name), &want_d,
+			 &want_n);
+	snprintf(what, sizeof(what), "%s: images loaded", label);
+	if (!CHECK(n > 1 && name[0], what))
+		return;
+	c = name_dentry_candidates(img[0].mem, PEEK_BYTES, img[0].addr, word,
+				   cand, 64);
+	for (i = 0; i < c && i < 64; i++)
+		for (k = 1; k < n; k++) {
+			int off;
+
+			if (img[k].addr != cand[i].addr)
+				continue;
+			off = name_find_dname(img[k].mem, PEEK_BYTES,
+					      img[k].addr, word, name);
+			if (off < 0)
+				continue;
+			hits++;
+			doff = (int)cand[i].off;
+			noff = off;
+		}
+	snprintf(what, sizeof(what), "%s: exactly one dentry", label);
+	check_int(what, hits, 1);
+	snprintf(what, sizeof(what), "%s: f_path.dentry", label);
+	check_int(what, doff, want_d);
+	snprintf(what, sizeof(what), "%s: d_name.name", label);
+	check_int(what, noff, want_n);
+}
+
+static void test_captured(void)
+{
+	static const char *const kernels[] = { "4.9", "6.1" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
+		char path[512], label[64];
+
+		snprintf(path, sizeof(path), TEST_FIXTURES "peek_%s.txt",
+			 kernels[i]);
+		snprintf(label, sizeof(label), "captured on %s", kernels[i]);
+		check_capture(path, label);
+	}
+}
+
 static const struct test_case test_cases[] = {
 	TEST_CASE(x86_64_4_9_to_6_1),
 	TEST_CASE(x86_64_6_12),
 	TEST_CASE(arm32),
 	TEST_CASE(x86_64_la57),
 	TEST_CASE(refusals),
+	TEST_CASE(captured),
 	{ NULL, NULL }
 };
 

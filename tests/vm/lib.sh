@@ -528,6 +528,8 @@ vm_build_initramfs() {
 	fi
 	cp "$ext4dist" "$stage/bin/ext4dist"
 	chmod 755 "$stage/bin/ext4dist"
+	# ext4slower: the same binary under the name make install links.
+	ln -s ext4dist "$stage/bin/ext4slower"
 	# The scenarios that need fixture paths run the test build (make).
 	[ ! -f "$ext4dist_test" ] || cp "$ext4dist_test" "$stage/bin/ext4dist-test"
 	cp "$VM_BUILD/workload" "$stage/bin/workload"

@@ -23,7 +23,11 @@ set -eu
 . /guest/instances.sh
 # shellcheck source=mounts.sh
 . /guest/mounts.sh
+# shellcheck source=slower.sh
+. /guest/slower.sh
 
+# ext4slower's threshold (ms) between cached reads and fsyncs of new data.
+SLOW_MS=${SLOW_MS:-1}
 # Distinct counts, so a mix-up between operations cannot pass.
 O=5 R=7 W=11 F=3
 WANT="open=$O read=$R write=$W fsync=$F"
@@ -436,6 +440,12 @@ run scenario_pid1_namespace
 run scenario_pid_namespaces
 run scenario_fatal_signals
 run scenario_prometheus_file
+run scenario_slower_every_call
+run scenario_slower_text
+run scenario_slower_threshold
+run scenario_slower_json
+run scenario_slower_lost
+run scenario_slower_names
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
