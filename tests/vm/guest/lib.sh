@@ -109,6 +109,10 @@ has_kprobe_pmu() { [ -e /sys/bus/event_source/devices/kprobe/type ]; }
 # 4.9 and 4.19 checked in their vmlinux: __vfs_read loads file->f_op from
 # 0x28); empty for a kernel not known here.
 want_fop_offset() {
+	# A 32-bit kernel: f_u 8, f_path 8, f_inode 4.
+	case "$(uname -m)" in
+	armv7*) echo 20; return 0 ;;
+	esac
 	case "$KERNEL" in
 	4.9.*|4.19.*|5.10.*|6.1.*) echo 40 ;;
 	6.12.*) echo 16 ;;
@@ -124,6 +128,18 @@ pid_ns_absent() {
 		"unshare: unshare(0x20000000): Invalid argument"
 	return 0
 }
+
+# ext4_ko_install / ext4_ko_remove: a module's file where a distribution
+# installs it (/lib/modules/<release>/kernel/fs/ext4/ext4.ko; the
+# initramfs holds the copy insmod loaded): without CONFIG_KALLSYMS_ALL
+# (armmp) it is the source of ext4_file_operations a real system offers.
+# Nothing for a built-in ext4.
+ext4_ko_install() {
+	[ -e /sys/module/ext4/initstate ] && [ -e /lib/modules/ext4.ko ] || return 0
+	mkdir -p "/lib/modules/$KERNEL/kernel/fs/ext4"
+	cp /lib/modules/ext4.ko "/lib/modules/$KERNEL/kernel/fs/ext4/ext4.ko"
+}
+ext4_ko_remove() { rm -rf "/lib/modules/$KERNEL"; }
 
 # ext4_builtin: ext4 is built into the kernel: registered, and no module
 # state for it (/sys/module/ext4/initstate exists only for a module).
