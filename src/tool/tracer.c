@@ -387,7 +387,7 @@ static int attach_prog(struct tracer *t, struct obj_prog *p,
 	err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
 	if (err)
 		return err;
-	t->rec.progs_loaded++;
+	tracer_note_load(t, p);
 	spec.prog_fd = p->fd;
 	link->perf_fd = -1;
 	err = t->ops->attach(&t->actx, &spec, link, eb);
@@ -671,7 +671,8 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 		err = bpf_obj_load_prog(&t->obj, ent, &t->lo, &t->load, eb);
 	if (err)
 		return err;
-	t->rec.progs_loaded += 2;
+	tracer_note_load(t, ret);
+	tracer_note_load(t, ent);
 	err = attach_kprobe_multi(ret->fd, PROBE_RETURN, funcs, by_addr,
 				  cookies, n, &t->multi_fd[0], eb);
 	if (err)

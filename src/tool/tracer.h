@@ -43,6 +43,10 @@ struct tracer_record {
 	int privileged;			/* privileges were enough */
 	int pmu_type;			/* the kprobe PMU's perf type, or -1 */
 	unsigned int progs_loaded;	/* programs through the verifier */
+	unsigned long insns_given;	/* their instructions, as sent */
+	unsigned long insns_processed;	/* the verifier's walk (5.16+) */
+	int processed_unknown;		/* some kernel count was 0 (< 5.16) */
+	int verified_only;		/* loaded by --check alone, unattached */
 	size_t nr_maps;			/* maps created */
 	const char *hist_type;		/* "percpu_array", or "array" before 4.6 */
 	int names_ok;			/* maps and programs have names (4.15+) */
@@ -77,6 +81,14 @@ unsigned int tracer_ops_mask(const struct tracer *t);
  * is not touched.
  */
 void tracer_probe_rest(struct tracer *t, const char *filesystems_path);
+/*
+ * verify.c, for --check when start-up stopped before loading programs:
+ * loads (and closes again) the programs a run would load on the path
+ * planned (the kprobe pairs when none), patched as a run patches them,
+ * counting them in the record.  0 when nothing was parsed yet.
+ */
+int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
+			     struct errbuf *eb);
 /* Why return probes go missing on the path in use, and what to do. */
 const char *tracer_missed_reason(const struct tracer *t);
 /* Detaches the entry probes only: calls in flight still reach a return. */

@@ -2,6 +2,7 @@
 #include "loader/obj/obj_load.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,10 +199,54 @@ static int load_with_log(struct bpf_prog_load_req *req,
 	return fd;
 }
 
+/*
+ * What the kernel made of p: its id and tag, sizes after the verifier
+ * and the JIT, how many instructions the verifier walked.
+ * BPF_OBJ_GET_INFO_BY_FD arrived in 4.13; verified_insns in 5.16 (0
+ * before).  A kernel with a shorter bpf_prog_info fills what it knows.
+ */
+static void prog_kinfo(struct obj_prog *p)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+
+	memset(&p->kinfo, 0, sizeof(p->kinfo));
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_info(p->fd, &info, &len))
+		return;
+	p->kinfo.known = 1;
+	p->kinfo.id = info.id;
+	memcpy(p->kinfo.tag, info.tag, sizeof(p->kinfo.tag));
+	p->kinfo.xlated_len = info.xlated_prog_len;
+	p->kinfo.jited_len = info.jited_prog_len;
+	if (len >= offsetof(struct bpf_prog_info, verified_insns) +
+		   sizeof(info.verified_insns))
+		p->kinfo.verified_insns = info.verified_insns;
+}
+
+static const char *jit_text(const struct obj_prog *p, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (p->kinfo.jited_len)
+		snprintf(buf, size, ", JIT %u bytes", p->kinfo.jited_len);
+	return buf;
+}
+
+const char *bpf_tag_text(const uint8_t tag[8], char *buf, size_t size)
+{
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 8 && 2 * i + 2 < size; i++)
+		snprintf(buf + 2 * i, size - 2 * i, "%02x", tag[i]);
+	return buf;
+}
+
 int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		      const struct obj_load_opts *o, struct obj_load_state *st,
 		      struct errbuf *eb)
 {
+	char jit[64], tag[17];
 	struct bpf_prog_load_req req = {
 		.type = BPF_PROG_TYPE_KPROBE,
 		.insns = p->insns,
@@ -244,19 +289,15 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 				  " (verifier log follows)" : "");
 	}
 	p->fd = fd;
-	if (vlog_level() >= 1) {
-		struct bpf_prog_info info;
-		uint32_t len = sizeof(info);
-		char jit[64] = "";
-
-		/* Sizes as the kernel keeps them (OBJ_GET_INFO_BY_FD: 4.13+). */
-		memset(&info, 0, sizeof(info));
-		if (bpf_obj_info(fd, &info, &len) == 0 && info.jited_prog_len)
-			snprintf(jit, sizeof(jit), ", JIT %u bytes",
-				 info.jited_prog_len);
-		vlog(1, "program %s loaded: %zu instructions%s, kern_version 0x%06x, fd %d",
-		     p->section, p->insn_cnt, jit, o->kern_version, fd);
-	}
+	prog_kinfo(p);
+	if (p->kinfo.known)
+		vlog(1, "program %s loaded: %zu instructions%s, kern_version 0x%06x, fd %d, kernel id %u, tag %s",
+		     p->section, p->insn_cnt, jit_text(p, jit, sizeof(jit)),
+		     o->kern_version, fd, p->kinfo.id,
+		     bpf_tag_text(p->kinfo.tag, tag, sizeof(tag)));
+	else
+		vlog(1, "program %s loaded: %zu instructions, kern_version 0x%06x, fd %d (no id or tag: BPF_OBJ_GET_INFO_BY_FD arrived in 4.13)",
+		     p->section, p->insn_cnt, o->kern_version, fd);
 	return 0;
 }
 

@@ -38,7 +38,8 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 /*
  * Loads one program as BPF_PROG_TYPE_KPROBE (kprobe_multi ones with
  * their expected attach type).  On a verifier rejection the log is kept
- * in st->verifier_log and eb names the program.
+ * in st->verifier_log and eb names the program.  On success p->kinfo
+ * holds what the kernel says of it (id, tag, sizes).
  */
 int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		      const struct obj_load_opts *o, struct obj_load_state *st,
@@ -48,6 +49,9 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 void bpf_obj_unload_prog(struct obj_prog *p);
 
 void obj_load_state_free(struct obj_load_state *st);
+
+/* A program tag as the kernel prints it: 16 hex digits (size >= 17). */
+const char *bpf_tag_text(const uint8_t tag[8], char *buf, size_t size);
 
 /* Human name of a map type for messages ("percpu_array"). */
 const char *map_type_name(uint32_t type);
