@@ -838,7 +838,7 @@ void tracer_stop_entries(struct tracer *t)
 		if (i % 2 == 1)
 			probe_detach(&t->actx, &t->links[i]);
 	if (t->multi_fd[1] >= 0)
-		close(t->multi_fd[1]);
+		kcall_close(t->multi_fd[1], "the kprobe_multi entry link: closing it removes every entry probe at once (entries first: calls in flight still meet their return)");
 	t->multi_fd[1] = -1;
 }
 
@@ -852,7 +852,7 @@ void tracer_stop(struct tracer *t)
 		probe_detach(&t->actx, &t->links[i]);
 	t->nr_links = 0;
 	if (t->multi_fd[0] >= 0)
-		close(t->multi_fd[0]);
+		kcall_close(t->multi_fd[0], "the kprobe_multi return link: closing it removes every return probe");
 	t->multi_fd[0] = -1;
 	if (t->actx_ready)
 		attach_ctx_release(&t->actx);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "loader/obj/bpf_sys.h"
+#include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
 #define LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
@@ -88,6 +89,9 @@ static int create_one(struct obj_map *m, const struct obj_load_opts *o,
 		     map_type_name(m->def.type), map_type_name(type));
 	for (;;) {
 		name = st->names_ok ? m->name : NULL;
+		kcall_why("map %s of the object's maps section: the fd returned goes into every instruction that names the map%s",
+			  m->name, name ? "" :
+			  " (no map_name: names arrived in 4.15)");
 		fd = bpf_map_create_fd(type, m->def.key_size,
 				       m->def.value_size, m->def.max_entries,
 				       m->def.map_flags, name);
@@ -189,6 +193,8 @@ static int load_with_log(struct bpf_prog_load_req *req,
 		req->log = log;
 		req->log_size = size;
 		req->log_level = 1;
+		kcall_why("the same program again, with a %zu-byte buffer for the verifier's log (log_level 1), to say why it was refused",
+			  size);
 		fd = bpf_prog_load_fd(req);
 		if (fd != -ENOSPC || size >= LOG_MAX)
 			break;
@@ -212,6 +218,8 @@ static void prog_kinfo(struct obj_prog *p)
 
 	memset(&p->kinfo, 0, sizeof(p->kinfo));
 	memset(&info, 0, sizeof(info));
+	kcall_why("what the kernel made of program %s (fd %d): its id, its tag, its size after the verifier and the JIT",
+		  p->section, p->fd);
 	if (bpf_obj_info(p->fd, &info, &len))
 		return;
 	p->kinfo.known = 1;
@@ -264,6 +272,9 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 	if (err)
 		return err;
 	/* First without a log (cheaper), then again to explain a refusal. */
+	kcall_why("program %s: %zu instructions, patched and relocated, through the verifier%s; the license for GPL-only helpers, kern_version checked against the running kernel's before 5.0",
+		  p->section, p->insn_cnt, p->multi ?
+		  ", for kprobe_multi links (expected_attach_type, 5.18+)" : "");
 	fd = bpf_prog_load_fd(&req);
 	if (fd == -EINVAL || fd == -EACCES)
 		fd = load_with_log(&req, st);
@@ -304,7 +315,8 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 void bpf_obj_unload_prog(struct obj_prog *p)
 {
 	if (p && p->fd >= 0) {
-		close(p->fd);
+		kcall_close(p->fd, "program %s no longer needed: the kernel frees it once no perf event or link holds it",
+			    p->section);
 		p->fd = -1;
 	}
 }
