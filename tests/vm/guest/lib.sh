@@ -33,8 +33,9 @@ out() {
 
 # out_file FILE PREFIX: a file's lines to both channels, each prefixed.
 out_file() {
+	local l
 	[ -s "$1" ] || { out "$2(empty)"; return 0; }
-	while IFS= read -r line || [ -n "$line" ]; do out "$2$line"; done < "$1"
+	while IFS= read -r l || [ -n "$l" ]; do out "$2$l"; done < "$1"
 }
 
 pass() { out "PASS $KERNEL $1"; }
