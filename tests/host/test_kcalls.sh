@@ -21,7 +21,7 @@ kcalls() {
 	strace -f -o "$TMP/$name.strace" -v -s 256 \
 		-e trace=bpf,perf_event_open,ioctl,close \
 		"$BIN" -vv --check "$@" > /dev/null 2> "$TMP/$name.err"
-	awk -v label="kernel calls of -vv --check ($name)" -f tests/lib/kcall_compare.awk \
+	awk -v label="kcalls-$name" -f tests/lib/kcall_compare.awk \
 		"$TMP/$name.strace" "$TMP/$name.err"
 }
 

@@ -11,7 +11,7 @@
 # The call of a line "name(args) = result", normalised: no comments, one
 # space between words.  Sets C_NAME, C_ARGS, C_RET; 0 if not a call.
 function parse(line,    i, depth, c, q) {
-	gsub(/\/\* [^*]* \*\//, "", line)
+	gsub(/ ?\/\* [^*]* \*\//, "", line)
 	gsub(/[ \t]+/, " ", line)
 	if (line !~ /^(bpf|perf_event_open|ioctl|close)\(/)
 		return 0
@@ -82,6 +82,26 @@ function leaves(args,    i, c, q, depth, cur, n) {
 	return n
 }
 
+# strace -v decodes the arrays an address points to (the instructions,
+# kprobe_multi's addresses and cookies) where -v shows the address:
+# "k=[...]" becomes "k=DECODED".
+function arrays_decoded(args,    i, j, c, depth, out) {
+	out = ""
+	while ((i = index(args, "=[")) > 0) {
+		depth = 0
+		for (j = i + 1; j <= length(args); j++) {
+			c = substr(args, j, 1)
+			if (c == "[")
+				depth++
+			else if (c == "]" && --depth == 0)
+				break
+		}
+		out = out substr(args, 1, i) "DECODED"
+		args = substr(args, j + 1)
+	}
+	return out args
+}
+
 # The first argument: a command or an fd.
 function first(args) {
 	sub(/^\{/, "", args)
@@ -97,11 +117,7 @@ FNR == NR {
 	sub(/^[0-9]+ +/, "")	# strace -f: the pid
 	if (!parse($0))
 		next
-	# strace -v decodes the instructions where -v shows their address.
-	if ((i = index(C_ARGS, "insns=[")) > 0) {
-		rest = substr(C_ARGS, i + 7)
-		C_ARGS = substr(C_ARGS, 1, i + 5) "DECODED" substr(rest, index(rest, "}]") + 2)
-	}
+	C_ARGS = arrays_decoded(C_ARGS)
 	f = first(C_ARGS)
 	if (C_NAME == "close" || C_NAME == "ioctl") {
 		if (!(f in ours))
@@ -128,7 +144,7 @@ FNR == NR {
 	if (want_why) {
 		want_why = 0
 		if (line !~ /^# ./ || line ~ /^# \(no reason given\)/)
-			bad_why = bad_why "\n  after " V_LINE[nv] ": " line
+			bad_why = bad_why " | after " V_LINE[nv] ": " line
 	}
 	if (!parse(line))
 		next
@@ -142,7 +158,7 @@ FNR == NR {
 
 END {
 	if (want_why)
-		bad_why = bad_why "\n  after " V_LINE[nv] ": the end"
+		bad_why = bad_why " | after " V_LINE[nv] ": the end"
 	for (i = 1; i <= ns || i <= nv; i++) {
 		if (i > ns || i > nv) {
 			err = i > ns ? "-v has more calls than strace saw: " V_LINE[i] : \
@@ -151,7 +167,7 @@ END {
 		}
 		if (V_NAME[i] != S_NAME[i] || first(V_ARGS[i]) != first(S_ARGS[i]) ||
 		    V_RET[i] != S_RET[i]) {
-			err = "call " i " differs:\n  -v:     " V_LINE[i] "\n  strace: " S_LINE[i]
+			err = "call " i " differs: -v: " V_LINE[i] " | strace: " S_LINE[i]
 			break
 		}
 		delete have
@@ -169,7 +185,7 @@ END {
 				break
 		}
 		if (j <= n) {
-			err = "call " i ": " LEAF[j] " is not what strace saw:\n  -v:     " V_LINE[i] "\n  strace: " S_LINE[i]
+			err = "call " i ": " LEAF[j] " is not what strace saw: -v: " V_LINE[i] " | strace: " S_LINE[i]
 			break
 		}
 	}
@@ -180,7 +196,7 @@ END {
 	else
 		print "PASS " label ": " nv " kernel calls in -v, each as strace saw it, in its order, with its values"
 	if (bad_why != "")
-		print "FAIL " label ": a call line of -v without its \"# why\" line:" bad_why
+		print "FAIL " label "-why: a call line of -v without its \"# why\" line:" bad_why
 	else
-		print "PASS " label ": every call line of -v has its \"# why\" line"
+		print "PASS " label "-why: every call line of -v has its \"# why\" line"
 }

@@ -1,0 +1,56 @@
+# shellcheck shell=dash disable=SC3043 # busybox ash has local
+# What a learner reads, checked against the kernel: -v narrates every
+# kernel call as strace records it, over real traced runs on every attach
+# path this kernel has (kprobe_multi links, the kprobe PMU, tracefs
+# kprobe_events).  Sourced by scenarios.sh; needs /mnt/ext4.
+
+# kcalls_judge FILE: the comparer's PASS/FAIL lines (on stdin) as this
+# suite's, FILE shown with a failure.
+kcalls_judge() {
+	local verdict name
+	while IFS= read -r verdict; do
+		case $verdict in
+		"PASS "*) name=${verdict#PASS }; pass "${name%%:*}" ;;
+		"FAIL "*) name=${verdict#FAIL }; fail "${name%%:*}" "${name#*: }" "$1" ;;
+		esac
+	done
+}
+
+# One traced run per attach path under strace: the maps, the loads, the
+# probes (perf_event_open and its ioctls, or kprobe_events and the
+# tracepoint, or the links), one interval's map reads, the teardown.
+scenario_kcalls_strace() {
+	local path name paths="pmu tracefs"
+	if ! command -v strace > /dev/null; then
+		fail kcalls-strace "no strace in the guest: the host had none to put in the initramfs (apt-get install strace)"
+		return 0
+	fi
+	ext4dist --check > "$WORK/kcalls.check" 2>&1 || true
+	grep -q '^kprobe_multi  *yes' "$WORK/kcalls.check" && paths="multi $paths"
+	for path in $paths; do
+		name=kcalls-strace-$path
+		( sleep 0.4; dd if=/dev/zero of=/mnt/ext4/kcalls bs=4k count=1 conv=fsync 2>/dev/null ) &
+		strace -f -o "$WORK/$name.strace" -v -s 256 \
+			-e trace=bpf,perf_event_open,ioctl,close \
+			ext4dist -vv --attach=$path --ops read,fsync 1 1 \
+			> "$WORK/$name.out" 2> "$WORK/$name.err" || {
+			fail "$name" "ext4dist -vv --attach=$path under strace exited $?" "$WORK/$name.err"
+			wait
+			continue
+		}
+		wait
+		awk -v label="$name" -f /guest/kcall_compare.awk \
+			"$WORK/$name.strace" "$WORK/$name.err" > "$WORK/$name.verdict"
+		kcalls_judge "$WORK/$name.strace" < "$WORK/$name.verdict"
+		# The calls a learner looks for on this path are there at all.
+		case $path in
+		pmu) check "$name-pmu-opens" "$(grep -c '^ext4dist: perf_event_open({type=0x[0-9a-f]*, config=0\(x1\)\{0,1\}, .*config1=0x[0-9a-f]*, config2=' "$WORK/$name.err")" 4 "$WORK/$name.err" ;;
+		tracefs) check "$name-definitions" "$(grep -c '^ext4dist: write(/sys/kernel/tracing/kprobe_events, "[pr][0-9]*:kprobes/' "$WORK/$name.err")" 4 "$WORK/$name.err" ;;
+		multi) check "$name-links" "$(grep -c '^ext4dist: bpf(BPF_LINK_CREATE, .*cnt=2, ' "$WORK/$name.err")" 2 "$WORK/$name.err" ;;
+		esac
+		check "$name-set-bpf" "$(grep -c '^ext4dist: ioctl([0-9]*, PERF_EVENT_IOC_SET_BPF, [0-9]*) = 0$' "$WORK/$name.err")" \
+			"$([ "$path" = multi ] && echo 0 || echo 4)" "$WORK/$name.err"
+		check "$name-map-reads" "$([ "$(grep -c '^ext4dist: bpf(BPF_MAP_LOOKUP_ELEM, ' "$WORK/$name.err")" -gt 0 ] && echo yes)" yes "$WORK/$name.err"
+	done
+	rm -f /mnt/ext4/kcalls
+}
