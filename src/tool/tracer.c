@@ -686,21 +686,29 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 	return 0;
 }
 
-static int start(struct tracer *t, const struct tracer_config *cfg,
-		 struct errbuf *eb)
+/* Up to maps made and constants patched: nothing attached. */
+static int prepare(struct tracer *t, const struct tracer_config *cfg,
+		   struct errbuf *eb)
 {
-	int err;
-
 	t->fs = cfg->fs;
 	t->ops_mask = cfg->ops_mask;
 	t->pretend = cfg->pretend;
+	t->verifier_log = cfg->verifier_log;
 	if (privileges_check())
 		return errbuf_set(eb, -EPERM,
 				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
 	t->rec.privileged = 1;
 	attach_ctx_init(&t->actx, TOOL_NAME, cfg->sysfs_kprobe, cfg->tracefs);
 	t->actx_ready = 1;
-	err = load_object(t, cfg, eb);
+	return load_object(t, cfg, eb);
+}
+
+static int start(struct tracer *t, const struct tracer_config *cfg,
+		 struct errbuf *eb)
+{
+	int err;
+
+	err = prepare(t, cfg, eb);
 	if (err)
 		return err;
 	t->rec.nr_maps = t->obj.nr_maps;
@@ -774,6 +782,18 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	t->rec.verifier_log = t->load.verifier_log && t->load.verifier_log[0] ?
 			      t->load.verifier_log : NULL;
 	return err;
+}
+
+int tracer_prepare(struct tracer *t, const struct tracer_config *cfg,
+		   struct errbuf *eb)
+{
+	init(t);
+	return prepare(t, cfg, eb);
+}
+
+const struct bpf_obj *tracer_obj(const struct tracer *t)
+{
+	return &t->obj;
 }
 
 const struct tracer_record *tracer_record(const struct tracer *t)

@@ -24,6 +24,7 @@ struct tracer_config {
 	unsigned long long fops_addr;	/* 0 = look it up */
 	struct obj_load_opts load;	/* --pretend's map fallbacks */
 	unsigned int pretend;		/* bit per enum args_pretend */
+	int verifier_log;		/* --verifier-log: every load's log */
 	/* Test-only overrides of system paths; NULL = the real ones. */
 	const char *kallsyms_path;
 	const char *sysfs_kprobe;
@@ -72,6 +73,14 @@ void tracer_free(struct tracer *t);
 /* Everything up to attached probes.  On failure, eb says why. */
 int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 		 struct errbuf *eb);
+/*
+ * Start-up up to the maps made and the run's constants patched, nothing
+ * attached (--dump-bpf=xlated); tracer_verify_unattached() then loads.
+ */
+int tracer_prepare(struct tracer *t, const struct tracer_config *cfg,
+		   struct errbuf *eb);
+/* The object as loaded: maps with their fds, constants patched. */
+const struct bpf_obj *tracer_obj(const struct tracer *t);
 /* What start-up found and decided (for --check, and errors). */
 const struct tracer_record *tracer_record(const struct tracer *t);
 const struct fs_table *tracer_fs(const struct tracer *t);
@@ -89,6 +98,13 @@ void tracer_probe_rest(struct tracer *t, const char *filesystems_path);
  */
 int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
 			     struct errbuf *eb);
+/*
+ * The same, calling each(arg, t, p) with every program while it is
+ * loaded (p->fd open), before it is closed again.
+ */
+int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
+		       void (*each)(void *arg, const struct obj_prog *p),
+		       void *arg, struct errbuf *eb);
 /* Why return probes go missing on the path in use, and what to do. */
 const char *tracer_missed_reason(const struct tracer *t);
 /* Detaches the entry probes only: calls in flight still reach a return. */

@@ -13,6 +13,7 @@ struct tracer {
 	const struct fs_table *fs;
 	unsigned int ops_mask;
 	unsigned int pretend;		/* bit per enum args_pretend */
+	int verifier_log;		/* print each load's verifier log */
 	struct bpf_obj obj;
 	struct obj_load_state load;
 	struct obj_load_opts lo;

@@ -10,12 +10,17 @@
  * false and skip everything after it as dead code.
  */
 #include <errno.h>
+#include <stdio.h>
 
 #include "loader/loader.h"
 #include "tool/tracer_priv.h"
 
 void tracer_note_load(struct tracer *t, const struct obj_prog *p)
 {
+	if (t->verifier_log && t->load.verifier_log)
+		fprintf(stderr, "--- verifier log of %s (accepted: %zu instructions given, %u processed) ---\n%s--- end of the verifier log of %s ---\n",
+			p->section, p->insn_cnt, p->kinfo.verified_insns,
+			t->load.verifier_log, p->section);
 	t->rec.progs_loaded++;
 	t->rec.insns_given += p->insn_cnt;
 	t->rec.insns_processed += p->kinfo.verified_insns;
@@ -23,8 +28,14 @@ void tracer_note_load(struct tracer *t, const struct obj_prog *p)
 		t->rec.processed_unknown = 1;
 }
 
+struct verify_each {
+	void (*fn)(void *arg, const struct obj_prog *p);
+	void *arg;
+};
+
 /* Loads p (patched as it is), counts it, closes it again. */
-static int verify_one(struct tracer *t, struct obj_prog *p, struct errbuf *eb)
+static int verify_one(struct tracer *t, struct obj_prog *p,
+		      const struct verify_each *each, struct errbuf *eb)
 {
 	int err;
 
@@ -35,6 +46,8 @@ static int verify_one(struct tracer *t, struct obj_prog *p, struct errbuf *eb)
 	if (err)
 		return err;
 	tracer_note_load(t, p);
+	if (each && each->fn)
+		each->fn(each->arg, p);
 	bpf_obj_unload_prog(p);
 	return 0;
 }
@@ -45,18 +58,27 @@ static const char *twin(const struct tracer *t)
 	return t->percpu ? NULL : PROG_ATOMIC;
 }
 
-static int verify_multi(struct tracer *t, struct errbuf *eb)
+static int verify_multi(struct tracer *t, const struct verify_each *each,
+			struct errbuf *eb)
 {
 	int err = verify_one(t, bpf_obj_find_multi(&t->obj, PROBE_RETURN,
-						   "ext4", twin(t)), eb);
+						   "ext4", twin(t)), each, eb);
 
 	return err ? err : verify_one(t, bpf_obj_find_multi(&t->obj,
-					PROBE_ENTRY, "ext4", twin(t)), eb);
+					PROBE_ENTRY, "ext4", twin(t)), each, eb);
 }
 
 int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
 			     struct errbuf *eb)
 {
+	return tracer_verify_each(t, cfg, NULL, NULL, eb);
+}
+
+int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
+		       void (*fn)(void *arg, const struct obj_prog *p),
+		       void *arg, struct errbuf *eb)
+{
+	const struct verify_each each = { fn, arg };
 	unsigned int op;
 	int err = 0;
 
@@ -65,7 +87,7 @@ int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
 		return 0;
 	t->rec.verified_only = 1;
 	if (t->rec.planned && t->rec.attach.path == ATTACH_MULTI)
-		return verify_multi(t, eb);
+		return verify_multi(t, &each, eb);
 	/*
 	 * The generic read path's f_op constants come from its probe,
 	 * which needs an attach path: 0 here, as harmless to the verifier
@@ -83,10 +105,11 @@ int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
 		if (op == OP_READ && cfg->read_generic)
 			func = t->fs->generic_read;
 		err = verify_one(t, bpf_obj_find_prog(&t->obj, PROBE_RETURN,
-						      func, twin(t)), eb);
+						      func, twin(t)), &each, eb);
 		if (!err)
 			err = verify_one(t, bpf_obj_find_prog(&t->obj,
-						PROBE_ENTRY, func, twin(t)), eb);
+						PROBE_ENTRY, func, twin(t)),
+					 &each, eb);
 	}
 	return err;
 }

@@ -128,3 +128,28 @@ run_bin "$BIN" -p 4194304
 expect_eq "-p of no process: exit status" "$RC" 1
 expect_eq "-p of no process: message" "$ERR" \
 	"ext4dist: no process with PID 4194304 (-p): nothing to trace"
+
+# --dump-bpf=xlated: the programs of --check, as sent and as the kernel
+# keeps them, the maps named by fd and by id, the patched constants named.
+run_bin "$BIN" --dump-bpf=xlated --ops open
+expect_eq "--dump-bpf=xlated: exit status" "$RC" 0
+expect_eq "--dump-bpf=xlated: both programs of open" \
+	"$(grep -c '^program k\(ret\)\{0,1\}probe/ext4_file_open: kernel id [0-9]*, tag [0-9a-f]\{16\}, JIT [0-9]* bytes$' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: each as sent" \
+	"$(grep -c '^  sent: \(160\|60\) instructions' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: each as the kernel keeps it" \
+	"$(grep -c '^  kernel: [0-9]* instructions after the verifier (BPF_OBJ_GET_INFO_BY_FD, xlated_prog_insns)$' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: map start by its fd as sent" \
+	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map start: its fd, as the relocation put it' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: map start by its id as kept" \
+	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map start: the kernel keeps its address here and shows its id [0-9]*$' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: the PID filter patched, named" \
+	"$(grep -c 'r1 = 0x0 ll  *; PATCH_TGID patched: 0$' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
+
+# --verifier-log: the log of every accepted load, framed, on stderr.
+run_bin "$BIN" --check --verifier-log --ops open
+expect_eq "--verifier-log: one log per program" \
+	"$(grep -c '^--- verifier log of k\(ret\)\{0,1\}probe/ext4_file_open (accepted: \(160\|60\) instructions given, [0-9]* processed) ---$' "$TMP/err")" 2
+expect_eq "--verifier-log: the verifier's own count in each" \
+	"$(grep -c '^processed [0-9]* insns' "$TMP/err")" 2

@@ -176,7 +176,8 @@ static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 
 /* Loads with the verifier log on, growing the buffer until it fits. */
 static int load_with_log(struct bpf_prog_load_req *req,
-			 struct obj_load_state *st)
+			 struct obj_load_state *st, const char *why,
+			 uint32_t level)
 {
 	size_t size = LOG_MIN;
 	char *log = NULL;
@@ -192,10 +193,17 @@ static int load_with_log(struct bpf_prog_load_req *req,
 		log = nl;
 		req->log = log;
 		req->log_size = size;
-		req->log_level = 1;
-		kcall_why("the same program again, with a %zu-byte buffer for the verifier's log (log_level 1), to say why it was refused",
-			  size);
+		req->log_level = level;
+		kcall_why("%s, with a %zu-byte buffer for the verifier's log (log_level %u: %s)%s",
+			  why, size, level, level == 2 ?
+			  "every state of its walk, 5.2+" : "what it found",
+			  size > LOG_MIN ? "; the last buffer was too small (ENOSPC)" : "");
 		fd = bpf_prog_load_fd(req);
+		/* Level 2 (every state of the walk) arrived in 5.2. */
+		if (fd == -EINVAL && level == 2 && !log[0]) {
+			level = 1;
+			continue;
+		}
 		if (fd != -ENOSPC || size >= LOG_MAX)
 			break;
 		size *= 4;
@@ -275,9 +283,12 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 	kcall_why("program %s: %zu instructions, patched and relocated, through the verifier%s; the license for GPL-only helpers, kern_version checked against the running kernel's before 5.0",
 		  p->section, p->insn_cnt, p->multi ?
 		  ", for kprobe_multi links (expected_attach_type, 5.18+)" : "");
-	fd = bpf_prog_load_fd(&req);
-	if (fd == -EINVAL || fd == -EACCES)
-		fd = load_with_log(&req, st);
+	if (o->log_always)
+		fd = load_with_log(&req, st, "the same, for --verifier-log", 2);
+	else
+		fd = bpf_prog_load_fd(&req);
+	if (!o->log_always && (fd == -EINVAL || fd == -EACCES))
+		fd = load_with_log(&req, st, "the same program again, to say why it was refused", 1);
 	if (fd < 0) {
 		if (fd == -EPERM)
 			return errbuf_set(eb, fd,

@@ -16,6 +16,7 @@ struct obj_load_opts {
 	uint32_t kern_version;	/* written as the program's kern_version */
 	int no_percpu;		/* as before 4.6: per-CPU arrays are plain */
 	int no_names;		/* as before 4.15: no map/program names */
+	int log_always;		/* keep the verifier's log of every load */
 };
 
 /* What actually happened, for -v, --check and tests. */
