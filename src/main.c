@@ -79,7 +79,9 @@ int main(int argc, char **argv)
 	config_from_args(&args, &cfg, &tracefs);
 	if (args.dump_bpf) {
 		err = args.dump_bpf == DUMP_BPF_XLATED ?
-		      dump_xlated(stdout, &cfg, &eb) : dump_bpf(stdout, &eb);
+		      dump_xlated(stdout, &cfg, &eb) :
+		      args.dump_bpf == DUMP_BPF_ELF ? dump_elf(stdout, &eb) :
+		      dump_bpf(stdout, &eb);
 		if (err)
 			fprintf(stderr, "ext4dist: %s\n", eb.msg);
 		return err ? 1 : 0;

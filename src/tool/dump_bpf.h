@@ -27,4 +27,11 @@ int dump_bpf(FILE *out, struct errbuf *eb);
  */
 int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb);
 
+/*
+ * --dump-bpf=elf (dump_elf.c): the object's sections, then each
+ * relocation with the instruction's bytes before and after the loader
+ * rewrites it (the maps created for their fds where allowed).
+ */
+int dump_elf(FILE *out, struct errbuf *eb);
+
 #endif

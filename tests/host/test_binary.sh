@@ -153,3 +153,31 @@ expect_eq "--verifier-log: one log per program" \
 	"$(grep -c '^--- verifier log of k\(ret\)\{0,1\}probe/ext4_file_open (accepted: \(160\|60\) instructions given, [0-9]* processed) ---$' "$TMP/err")" 2
 expect_eq "--verifier-log: the verifier's own count in each" \
 	"$(grep -c '^processed [0-9]* insns' "$TMP/err")" 2
+
+# --dump-bpf=elf against llvm-objdump of the same object (the one make
+# embeds): every section's index, name and size, every relocation's
+# section, offset and symbol; and one relocated instruction's bytes.
+if command -v llvm-objdump > /dev/null && [ -f build/ext4dist.bpf.o ]; then
+	run_bin "$BIN" --dump-bpf=elf
+	expect_eq "--dump-bpf=elf: exit status" "$RC" 0
+	llvm-objdump -h build/ext4dist.bpf.o | awk '$1 ~ /^[0-9]+$/ && $1 > 0 { print $1, $2, $3 }' |
+		while read -r i n s; do printf '%d %s %x\n' "$i" "$n" "0x$s"; done > "$TMP/sections.llvm"
+	sed -n 's/^  \[ *\([0-9]*\)\] \([^ ]*\)  *[A-Z_]*  *[-A][-X] size 0x\([0-9a-f]*\).*/\1 \2 \3/p' "$TMP/out" > "$TMP/sections.ours"
+	expect_eq "--dump-bpf=elf: sections as llvm-objdump -h lists them" \
+		"$(diff "$TMP/sections.llvm" "$TMP/sections.ours" > "$TMP/sections.diff" && echo same || head -5 "$TMP/sections.diff")" same
+	llvm-objdump -r build/ext4dist.bpf.o | awk '
+		/^RELOCATION RECORDS FOR \[/ { sec = substr($4, 2, length($4) - 3); next }
+		$2 ~ /^R_BPF/ { print sec, $1, $3 }' |
+		while read -r s o v; do printf '%s 0x%x %s\n' "$s" "0x$o" "$v"; done > "$TMP/relocs.llvm"
+	awk '/^relocations of / { sec = $3; next }
+		$1 == "offset" && $3 == "R_BPF_64_64" { sub(/:$/, "", $4); print sec, $2, $4 }' "$TMP/out" > "$TMP/relocs.ours"
+	expect_eq "--dump-bpf=elf: relocations as llvm-objdump -r lists them" \
+		"$(diff "$TMP/relocs.llvm" "$TMP/relocs.ours" > "$TMP/relocs.diff" && echo same || head -5 "$TMP/relocs.diff")" same
+	expect_eq "--dump-bpf=elf: a relocated instruction's bytes before and after" \
+		"$(grep -A2 '^  offset 0x90 R_BPF_64_64 start: instruction 18 loads map start$' "$TMP/out" | head -3 | tail -2 |
+			sed 's/^ *\(before\|after\): *\(.\{48\}\).*(\(src_reg.*\))$/\1 \2 \3/; s/^ *\(before\): *\(.\{48\}\).*/\1 \2/')" \
+		"before 18 01 00 00 00 00 00 00  00 00 00 00 00 00 00 00
+after 18 11 00 00 03 00 00 00  00 00 00 00 00 00 00 00 src_reg 0 -> 1 BPF_PSEUDO_MAP_FD, imm 0 -> fd 3"
+else
+	fail "--dump-bpf=elf against llvm-objdump" "llvm-objdump (llvm) or build/ext4dist.bpf.o missing"
+fi

@@ -149,6 +149,17 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 	return 0;
 }
 
+void bpf_obj_reloc_insn(const struct bpf_obj *obj, const struct obj_reloc *r,
+			const struct bpf_insn in[2], struct bpf_insn out[2])
+{
+	out[0] = in[0];
+	out[1] = in[1];
+	/* "this ld_imm64 loads the map whose fd is imm" (BPF_PSEUDO_MAP_FD). */
+	out[0].src_reg = BPF_PSEUDO_MAP_FD;
+	out[0].imm = obj->maps[r->map].fd;
+	out[1].imm = 0;
+}
+
 static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 			struct errbuf *eb)
 {
@@ -162,9 +173,7 @@ static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 			return errbuf_set(eb, -EBADF,
 					  "%s: map %s was not created before the program",
 					  p->section, m->name);
-		in->src_reg = BPF_PSEUDO_MAP_FD;
-		in->imm = m->fd;
-		in[1].imm = 0;
+		bpf_obj_reloc_insn(obj, &p->relocs[i], in, in);
 		vlog(2, "%s: instruction %zu now loads map %s (fd %d)",
 		     p->section, p->relocs[i].insn, m->name, m->fd);
 	}

@@ -32,6 +32,14 @@ struct obj_load_state {
 int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 			uint64_t value);
 
+/*
+ * The ld_imm64 in[0..1] as relocation r rewrites it: src_reg
+ * BPF_PSEUDO_MAP_FD and imm the fd of r's map (-1 if not created yet).
+ * in and out may be the same.
+ */
+void bpf_obj_reloc_insn(const struct bpf_obj *obj, const struct obj_reloc *r,
+			const struct bpf_insn in[2], struct bpf_insn out[2]);
+
 /* Creates every map of obj; fills obj->maps[i].fd and the map's real type. */
 int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 			struct obj_load_state *st, struct errbuf *eb);
