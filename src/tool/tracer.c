@@ -238,7 +238,7 @@ static int sysmap_hint(struct tracer *t, const struct tracer_config *cfg,
 		 release);
 	if (access(t->sysmap_path, R_OK))
 		return errbuf_set(why, -ENOENT,
-				  "%s is not a module, and there is no %s",
+				  "%s is built in, and there is no %s",
 				  t->fs->module, t->sysmap_path);
 	hits = sysmap_resolve_many(t->sysmap_path, cfg->kallsyms_path,
 				   t->fn_names, n + READ_PATH_NR_SYMS,
@@ -295,9 +295,16 @@ static void resolve_addresses(struct tracer *t, const struct tracer_config *cfg)
 	}
 	snprintf(base, sizeof(base), "/lib/modules/%s/%s", u.release,
 		 t->fs->module_file);
-	if (access(dir, F_OK) || modsym_ko_path(base, ko, sizeof(ko))) {
+	snprintf(ko, sizeof(ko), "%s/initstate", dir);
+	if (access(ko, F_OK)) {
+		/* Built in (no module state): System.map may know. */
 		if (sysmap_hint(t, cfg, u.release, &why) == 0)
 			return;
+		goto by_name;
+	}
+	if (modsym_ko_path(base, ko, sizeof(ko))) {
+		errbuf_set(&why, -ENOENT, "%s is a module without its file %s",
+			   t->fs->module, base);
 		goto by_name;
 	}
 	n = fn_list(t, 0);
