@@ -54,3 +54,23 @@ scenario_kcalls_strace() {
 	done
 	rm -f /mnt/ext4/kcalls
 }
+
+# What the kernel made of the programs: --dump-bpf=xlated shows each one
+# as sent and as kept, maps by fd and by id; --verifier-log the verifier's
+# log of each accepted load; --check how many instructions it walked.
+scenario_kernel_views() {
+	local name=xlated
+	ext4dist --dump-bpf=xlated --ops open > "$WORK/$name.out" 2> "$WORK/$name.err" ||
+		{ fail "$name" "exit $?" "$WORK/$name.err"; return 0; }
+	check "$name-programs" "$(grep -c '^program k\(ret\)\{0,1\}probe/ext4_file_open: kernel id [0-9]*, tag [0-9a-f]\{16\}, JIT [0-9]* bytes$' "$WORK/$name.out")" 2 "$WORK/$name.out"
+	check "$name-kept" "$(grep -c '^  kernel: [0-9]* instructions after the verifier' "$WORK/$name.out")" 2 "$WORK/$name.out"
+	check "$name-map-ids" "$(grep -c '; map start: the kernel keeps its address here and shows its id [0-9]*$' "$WORK/$name.out")" 2 "$WORK/$name.out"
+	check "$name-pid-filter" "$(grep -c '; PATCH_TGID patched: 0$' "$WORK/$name.out")" 2 "$WORK/$name.out"
+	check "$name-decoded" "$(grep -c '\.insn' "$WORK/$name.out")" 0 "$WORK/$name.out"
+	name=verifier-log
+	ext4dist --check --verifier-log --ops fsync > "$WORK/$name.out" 2> "$WORK/$name.err" ||
+		{ fail "$name" "--check exit $?" "$WORK/$name.out" "$WORK/$name.err"; return 0; }
+	check "$name-framed" "$(grep -c '^--- verifier log of k\(ret\)\{0,1\}probe\(/ext4_sync_file\|\.multi/ext4/ip\) (accepted: [0-9]* instructions given, [0-9]* processed) ---$' "$WORK/$name.err")" 2 "$WORK/$name.err"
+	check "$name-counts" "$(grep -c '^processed [0-9]* insns' "$WORK/$name.err")" 2 "$WORK/$name.err"
+	check "$name-check-row" "$(grep -c '^bpf programs  *yes: 2 programs patched as a run patches them and verified: [0-9]* instructions given to the verifier, [0-9]* processed; ' "$WORK/$name.out")" 1 "$WORK/$name.out"
+}

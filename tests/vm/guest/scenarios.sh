@@ -449,6 +449,7 @@ run scenario_pid_namespaces
 run scenario_fatal_signals
 run scenario_prometheus_file
 run scenario_kcalls_strace
+run scenario_kernel_views
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
