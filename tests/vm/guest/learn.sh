@@ -22,7 +22,12 @@ kcalls_judge() {
 scenario_kcalls_strace() {
 	local path name n paths=""
 	if ! command -v strace > /dev/null; then
-		fail kcalls-strace "no strace in the guest: the host had none to put in the initramfs (apt-get install strace)"
+		# The host's strace is put in x86_64 guests only.
+		if [ "$(uname -m)" = x86_64 ]; then
+			fail kcalls-strace "no strace in the guest: the host had none to put in the initramfs (apt-get install strace)"
+		else
+			out "SKIP $KERNEL kcalls-strace: no strace for $(uname -m) in this guest (the host's strace is x86_64); the x86_64 VM and the host test run it"
+		fi
 		return 0
 	fi
 	ext4dist --check > "$WORK/kcalls.check" 2>&1 || true
