@@ -153,6 +153,8 @@ static int scan_one(int at, const char *dir, int map_fd,
 		return -errno;
 	}
 	close(fd);
+	kcall_why("what the f_op probe copied of %s's struct file and inode as it was closed (empty: the probe did not run)",
+		  dir);
 	if (bpf_map_lookup(map_fd, &key, scan) == 0 && scan->file_ptr)
 		return 0;
 	return -ENOENT;

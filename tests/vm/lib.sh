@@ -496,6 +496,20 @@ vm_copy_modules() {
 	done
 }
 
+# vm_copy_strace STAGE: the host's strace with the shared libraries it
+# loads, at the same paths (Debian has no static strace package), for the
+# scenario that holds -v against it.  Without strace on the host the
+# scenario says so and fails.
+vm_copy_strace() {
+	local stage=$1 strace lib
+	strace=$(command -v strace) || return 0
+	cp "$strace" "$stage/bin/strace"
+	for lib in $(ldd "$strace" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
 # vm_build_initramfs KDIR OUT: initramfs (gzip'ed newc cpio) for KDIR.
 vm_build_initramfs() {
 	local kdir=$1 out=$2 stage applet busybox
@@ -535,6 +549,8 @@ vm_build_initramfs() {
 
 	cp "$VM_DIR/guest/init" "$stage/init"
 	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
+	cp "$VM_TOP/tests/lib/kcall_compare.awk" "$stage/guest/"
+	vm_copy_strace "$stage"
 	chmod 755 "$stage/init" "$stage"/guest/*.sh
 
 	# shellcheck disable=SC2086 # lists of module names

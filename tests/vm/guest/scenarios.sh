@@ -23,6 +23,8 @@ set -eu
 . /guest/instances.sh
 # shellcheck source=mounts.sh
 . /guest/mounts.sh
+# shellcheck source=learn.sh
+. /guest/learn.sh
 
 # Distinct counts, so a mix-up between operations cannot pass.
 O=5 R=7 W=11 F=3
@@ -441,6 +443,8 @@ run scenario_pid1_namespace
 run scenario_pid_namespaces
 run scenario_fatal_signals
 run scenario_prometheus_file
+run scenario_kcalls_strace
+run scenario_kernel_views
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
