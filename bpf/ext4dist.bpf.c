@@ -5,7 +5,7 @@
  * computes the latency, finds its log2 slot and counts it in the
  * operation's histogram, or counts why it cannot.
  *
- * Written for old kernels (README, "Legacy rules"): no global data, no
+ * Written for old kernels (4.9 onward): no global data, no
  * loops, no bpf-to-bpf calls, bpf_probe_read only, legacy "maps" section.
  * Run-time settings (PID filter, time unit, f_op filter) are immediates the
  * loader patches before loading: nothing is generated as source text.
@@ -493,7 +493,7 @@ KPROBE_FOUR("kretprobe.multi/ext4", multi_return, {
 /*
  * The same by address, where the loader knows each function's address
  * (from the kernel's kallsyms, through the loader's own syscall program,
- * loader/ksym_bpf.c) and patches it in: bpf_get_func_ip reads the hit's address from the run context, where
+ * src/loader/ksym/ksym_bpf.c) and patches it in: bpf_get_func_ip reads the hit's address from the run context, where
  * the cookie is found by a binary search over the link's addresses.
  */
 static __always_inline __u32 op_of_ip(__u64 ip)

@@ -56,6 +56,8 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->slow = a->slower;
 	cfg->slow_ns = a->min_ms ? (a->min_ms * 1000ULL + 1) * 1000ULL : 0;
 	cfg->slow_pages = a->ring_pages;
+	cfg->verifier_log = a->verifier_log;
+	cfg->load.log_always = a->verifier_log;
 }
 
 static void report_error(const struct tracer *t, const struct errbuf *eb,
@@ -87,13 +89,16 @@ int main(int argc, char **argv)
 	if (err)
 		return args_exit_code(err);
 	vlog_set(args.verbose, stderr, "ext4dist: ");
+	config_from_args(&args, &cfg, &tracefs);
 	if (args.dump_bpf) {
-		err = dump_bpf(stdout, &eb);
+		err = args.dump_bpf == DUMP_BPF_XLATED ?
+		      dump_xlated(stdout, &cfg, &eb) :
+		      args.dump_bpf == DUMP_BPF_ELF ? dump_elf(stdout, &eb) :
+		      dump_bpf(stdout, &eb);
 		if (err)
 			fprintf(stderr, "ext4dist: %s\n", eb.msg);
 		return err ? 1 : 0;
 	}
-	config_from_args(&args, &cfg, &tracefs);
 	/* --check follows a run to the end of its start-up: these too. */
 	if (args.prometheus &&
 	    report_prom_check_file(args.prometheus, eb.msg, sizeof(eb.msg))) {

@@ -13,6 +13,7 @@ packages=(
 	cppcheck clang-tidy                  # make lint
 	qemu-system-x86 busybox-static cpio  # the VM tests and demo
 	e2fsprogs kmod xz-utils zstd gzip
+	strace                               # -v checked against strace (tests/host/test_kcalls.sh, the VM)
 )
 missing=()
 for p in "${packages[@]}"; do

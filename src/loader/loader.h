@@ -14,7 +14,7 @@
  *   events/  the per-CPU perf rings bpf_perf_event_output() writes to
  *   ksym/    symbol addresses: kallsyms, System.map, module files, BPF
  *   kernel/  version code, privileges, CPUs, RCU grace periods
- *   util/    one-line error messages, the -v trace
+ *   util/    one-line error messages, the -v trace and its kernel calls
  */
 #ifndef EXT4DIST_LOADER_LOADER_H
 #define EXT4DIST_LOADER_LOADER_H
@@ -38,6 +38,7 @@
 #include "loader/obj/obj_load.h"
 #include "loader/util/errbuf.h"
 #include "loader/util/hex.h"
+#include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
 #endif

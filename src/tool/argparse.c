@@ -209,6 +209,9 @@ static int apply(struct argparse *ap, const struct argparse_opt *o,
 {
 	const char *val;
 
+	if (o->takes_value == ARGPARSE_OPTIONAL)
+		return explicit ? ap->spec->value(ap, o, explicit) :
+				  ap->spec->flag(ap, o);
 	if (!o->takes_value) {
 		if (explicit)
 			return argparse_value_error(ap, o->shown,

@@ -16,13 +16,17 @@
 /* Every usage error: argparse exits with status 2 on it. */
 #define ARGPARSE_ERR_USAGE (-EINVAL)
 
+/* argparse's nargs='?' without taking the next argument: --name or --name=V. */
+#define ARGPARSE_OPTIONAL 2
+
 struct argparse_opt {
 	char short_name;	/* -x, 0: long form only; never a digit,
 				   which would make "-1" an option */
 	const char *long_name;	/* --name without "--", NULL: short only */
 	const char *shown;	/* name in messages, as argparse joins them:
 				   "-p/--pid", "--ops", "-x" */
-	int takes_value;	/* else a flag */
+	int takes_value;	/* else a flag; ARGPARSE_OPTIONAL: a value
+				   only as --name=VALUE, else a flag */
 	int id;			/* the caller's, for its callbacks */
 };
 

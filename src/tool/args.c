@@ -71,7 +71,12 @@ static const char help_text[] =
 	"  --ring-pages N        with --slower: event ring pages per CPU, a power\n"
 	"                        of two (default 64)\n"
 	"  --check               report what this kernel supports, then exit\n"
-	"  --dump-bpf            print the embedded BPF programs, then exit\n"
+	"  --dump-bpf[=WHAT]     print the embedded BPF programs, then exit;\n"
+	"                        WHAT: text (default), xlated (also as the\n"
+	"                        kernel translated each one once loaded), elf\n"
+	"                        (sections, relocations, the bytes they change)\n"
+	"  --verifier-log        print the verifier's log of every program\n"
+	"                        loaded, also of those it accepts\n"
 	"  --version             show program's version number and exit\n"
 	"\n"
 	"examples:\n"
@@ -105,7 +110,8 @@ static const struct argparse_opt opt_defs[] = {
 	{ 0, "fops-addr", "--fops-addr", 1, OPT_FOPS_ADDR },
 	{ 0, "pretend", "--pretend", 1, OPT_PRETEND },
 	{ 0, "check", "--check", 0, OPT_CHECK },
-	{ 0, "dump-bpf", "--dump-bpf", 0, OPT_DUMP_BPF },
+	{ 0, "dump-bpf", "--dump-bpf", ARGPARSE_OPTIONAL, OPT_DUMP_BPF },
+	{ 0, "verifier-log", "--verifier-log", 0, OPT_VERIFIER_LOG },
 	{ 0, "version", "--version", 0, OPT_VERSION },
 	{ 0, "slower", "--slower", 1, OPT_SLOWER },
 	{ 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES },
@@ -134,6 +140,13 @@ static const char *const attach_choices[] = {
 static const char *const read_path_choices[] = {
 	[READ_PATH_AUTO] = "auto",
 	[READ_PATH_GENERIC] = "generic",
+};
+
+/* --dump-bpf=WHAT: index + 1 is the enum dump_bpf_mode. */
+static const char *const dump_choices[] = {
+	[DUMP_BPF_TEXT - 1] = "text",
+	[DUMP_BPF_XLATED - 1] = "xlated",
+	[DUMP_BPF_ELF - 1] = "elf",
 };
 
 static const char *const op_choices[NR_OPS] = {
@@ -311,6 +324,12 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 						    "not a power of two:", val,
 						    strlen(val), "");
 		return err;
+	case OPT_DUMP_BPF:
+		err = get_enum(ap, o->shown, val, dump_choices,
+			       NR_CHOICES(dump_choices), &v);
+		if (!err)
+			a->dump_bpf = (enum dump_bpf_mode)(v + 1);
+		return err;
 	default:
 #ifdef EXT4DIST_TEST_HOOKS
 		return test_hook(ap, o, val);
@@ -362,7 +381,10 @@ int args_flag(struct argparse *ap, const struct argparse_opt *o)
 		a->check = 1;
 		break;
 	case OPT_DUMP_BPF:
-		a->dump_bpf = 1;
+		a->dump_bpf = DUMP_BPF_TEXT;
+		break;
+	case OPT_VERIFIER_LOG:
+		a->verifier_log = 1;
 		break;
 	default:
 		return -EINVAL;	/* not reached */

@@ -8,6 +8,8 @@
 
 enum attach_mode { ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI };
 enum read_path_mode { READ_PATH_AUTO = 0, READ_PATH_GENERIC };
+enum dump_bpf_mode { DUMP_BPF_OFF = 0, DUMP_BPF_TEXT, DUMP_BPF_XLATED,
+		     DUMP_BPF_ELF };
 
 struct ext4dist_args {
 	int notimestamp;		/* -T */
@@ -19,7 +21,8 @@ struct ext4dist_args {
 	int json;			/* -j/--json */
 	int extended;			/* -e/--extended */
 	int check;			/* --check */
-	int dump_bpf;			/* --dump-bpf */
+	enum dump_bpf_mode dump_bpf;	/* --dump-bpf[=text|xlated|elf] */
+	int verifier_log;		/* --verifier-log */
 	const char *prometheus;		/* --prometheus FILE, NULL = off */
 	unsigned int ops_mask;		/* --ops, bit per enum ext4dist_op */
 	enum attach_mode attach;	/* --attach=pmu|tracefs|multi */

@@ -120,17 +120,38 @@ static void print_jit(FILE *out, const struct tracer_record *rec)
 	    on && rec->progs_loaded ? ": the programs above were compiled by it" : "");
 }
 
+/* How much code the verifier walked: its own count from 5.16. */
+static void processed_text(const struct tracer_record *rec, char *buf,
+			   size_t size)
+{
+	if (rec->processed_unknown)
+		snprintf(buf, size, "the kernel does not say how many it processed (verified_insns: 5.16+)");
+	else
+		snprintf(buf, size, "%lu processed", rec->insns_processed);
+}
+
+static void print_progs(FILE *out, const struct tracer_record *rec)
+{
+	char processed[128];
+
+	if (!rec->progs_loaded)
+		return;
+	processed_text(rec, processed, sizeof(processed));
+	row(out, "bpf programs", "yes: %u programs patched as a run patches them and verified: %lu instructions given to the verifier, %s; %zu maps (histograms in a %s map%s), %s",
+	    rec->progs_loaded, rec->insns_given, processed, rec->nr_maps,
+	    rec->hist_type,
+	    rec->names_ok ? ", named" : ", unnamed: kernel before 4.15",
+	    rec->percpu ? "plain adds" : "atomic adds (no per-CPU maps)");
+	if (rec->verified_only)
+		row(out, "", "loaded for this check alone and closed again: a run stops before loading them (see the verdict)");
+}
+
 static void print_plan(FILE *out, const struct fs_table *fs,
 		       const struct tracer_record *rec)
 {
 	if (rec->object[0])
 		row(out, "bpf object", "%s", rec->object);
-	if (rec->progs_loaded)
-		row(out, "bpf programs", "yes: %u programs patched and verified as a run loads them, %zu maps (histograms in a %s map%s), %s",
-		    rec->progs_loaded, rec->nr_maps, rec->hist_type,
-		    rec->names_ok ? ", named" : ", unnamed: kernel before 4.15",
-		    rec->percpu ? "plain adds" :
-		    "atomic adds (no per-CPU maps)");
+	print_progs(out, rec);
 	print_jit(out, rec);
 	if (rec->read_path[0])
 		row(out, "read path", "%s", rec->read_path);
@@ -148,7 +169,7 @@ static void print_plan(FILE *out, const struct fs_table *fs,
 
 int check_run(FILE *out, const struct tracer_config *cfg)
 {
-	struct errbuf eb = { "" };
+	struct errbuf eb = { "" }, veb = { "" };
 	const struct tracer_record *rec;
 	struct tracer *t = tracer_new();
 	struct utsname u;
@@ -168,6 +189,8 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	} else {
 		row(out, "privileges", "yes");
 		tracer_probe_rest(t, cfg->filesystems_path);
+		if (tracer_verify_unattached(t, cfg, &veb))
+			row(out, "bpf programs", "no: %s", veb.msg);
 		print_caps(out, rec);
 		print_fs(out, cfg->fs, rec);
 		print_plan(out, cfg->fs, rec);

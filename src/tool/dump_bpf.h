@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "loader/loader.h"
+#include "tool/tracer.h"
 
 /* The PATCH_* placeholders of ext4dist_abi.h by name; *n entries. */
 const struct bpf_disasm_name *dump_bpf_placeholders(size_t *n);
@@ -18,5 +19,19 @@ const struct bpf_disasm_name *dump_bpf_placeholders(size_t *n);
  * object does not parse, or writing to out failed).
  */
 int dump_bpf(FILE *out, struct errbuf *eb);
+
+/*
+ * --dump-bpf=xlated (dump_xlated.c): loads the programs a run would load
+ * (as --check does, nothing attached) and prints each as sent and as the
+ * kernel keeps it after the verifier, annotated.  Needs root.
+ */
+int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb);
+
+/*
+ * --dump-bpf=elf (dump_elf.c): the object's sections, then each
+ * relocation with the instruction's bytes before and after the loader
+ * rewrites it (the maps created for their fds where allowed).
+ */
+int dump_elf(FILE *out, struct errbuf *eb);
 
 #endif

@@ -55,31 +55,53 @@ static int inode_holds(const struct open_scan *s, unsigned int word,
 	return 0;
 }
 
-int read_path_find_fop_offset(const struct open_scan *scan, unsigned int word,
-			      unsigned long long *fop, struct errbuf *why)
+int read_path_fop_candidates(const struct open_scan *scan, unsigned int word,
+			     struct fop_candidates *c)
 {
-	unsigned int i, n = (unsigned int)sizeof(scan->file) / word, hits = 0;
-	int off = -ENOENT;
-	size_t used = 0;
+	unsigned int i, n = (unsigned int)sizeof(scan->file) / word;
 
 	if (word != 8 && word != 4)
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
+	c->n = 0;
+	for (i = 0; i < n && c->n < FOP_MAX_CANDIDATES; i++) {
 		unsigned long long v = word_at(scan->file, word, i);
 
 		if (!fop_like(scan, word, v) || !inode_holds(scan, word, v))
 			continue;
-		if (!hits++) {
-			off = (int)(i * word);
-			*fop = v;
-		}
-		if (why && used < sizeof(why->msg))
-			used += (size_t)snprintf(why->msg + used,
-						 sizeof(why->msg) - used,
-						 "%s%u: 0x%llx", hits > 1 ? ", " : "",
-						 i * word, v);
+		c->off[c->n] = (int)(i * word);
+		c->val[c->n] = v;
+		c->n++;
 	}
-	return hits > 1 ? -EEXIST : off;
+	return (int)c->n;
+}
+
+/* "16: 0x..., 212: 0x..." for messages. */
+static void candidates_text(const struct fop_candidates *c, char *buf,
+			    size_t len)
+{
+	size_t used = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < c->n && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d: 0x%llx",
+					 k ? ", " : "", c->off[k], c->val[k]);
+}
+
+int read_path_find_fop_offset(const struct open_scan *scan, unsigned int word,
+			      unsigned long long *fop, struct errbuf *why)
+{
+	struct fop_candidates c;
+	int n = read_path_fop_candidates(scan, word, &c);
+
+	if (n < 0)
+		return n;
+	if (why)
+		candidates_text(&c, why->msg, sizeof(why->msg));
+	if (n == 0)
+		return -ENOENT;
+	*fop = c.val[0];
+	return n > 1 ? -EEXIST : c.off[0];
 }
 
 /*
@@ -131,6 +153,8 @@ static int scan_one(int at, const char *dir, int map_fd,
 		return -errno;
 	}
 	close(fd);
+	kcall_why("what the f_op probe copied of %s's struct file and inode as it was closed (empty: the probe did not run)",
+		  dir);
 	if (bpf_map_lookup(map_fd, &key, scan) == 0 && scan->file_ptr)
 		return 0;
 	return -ENOENT;
@@ -194,13 +218,20 @@ static int scan_source(const struct read_path_env *env,
 }
 
 /*
- * The f_op offset, the f_op value the directory showed, and which source
- * showed it.
+ * What the directory showed: the words of struct file that could be f_op
+ * (one, unless another pointer of the file happens to be in the inode
+ * too), where, and through which source; the symbol source picks.
  */
+struct fop_seen {
+	struct fop_candidates c;
+	int pick;			/* index into c, -1 until chosen */
+	const struct scan_source *src;	/* NULL: the file system's own */
+	const char *release;		/* the ->release probed */
+	char which[512];		/* the directory opened and closed */
+};
+
 static int discover_fop_offset(const struct read_path_env *env,
-			       unsigned long long *dir_fop,
-			       const struct scan_source **used,
-			       struct errbuf *eb)
+			       struct fop_seen *seen, struct errbuf *eb)
 {
 	const struct scan_source own = {
 		.mount_types = env->fs->mount_types,
@@ -209,17 +240,18 @@ static int discover_fop_offset(const struct read_path_env *env,
 	};
 	struct obj_map *m = bpf_obj_find_map(env->obj, "open_scan");
 	struct open_scan scan = { 0 };
-	struct errbuf why = { "" };
-	char which[512] = "";
+	char list[300];
 	unsigned int tried = 0, simple = 0;
-	int err, off;
+	int err;
 
 	if (!m)
 		return errbuf_set(eb, -EINVAL,
 				  "BPF object lacks the f_op discovery map open_scan");
-	*used = NULL;
-	err = scan_source(env, &own, m->fd, &scan, which, sizeof(which),
-			  &tried, eb);
+	seen->src = NULL;
+	seen->pick = -1;
+	seen->release = env->fs->dir_release;
+	err = scan_source(env, &own, m->fd, &scan, seen->which,
+			  sizeof(seen->which), &tried, eb);
 	if (err == -ENOENT && tried)
 		return errbuf_set(eb, err,
 				  "cannot discover where struct file keeps f_op: opening and closing the root directory of %u mounted %s file system%s did not run %s",
@@ -229,9 +261,10 @@ static int discover_fop_offset(const struct read_path_env *env,
 		/* Nothing of its own mounted (yet): the kernel's. */
 		vlog(1, "f_op discovery: no %s file system is mounted: through the directories of tracefs or debugfs instead",
 		     env->fs->name);
-		*used = &simple_dirs;
-		err = scan_source(env, &simple_dirs, m->fd, &scan, which,
-				  sizeof(which), &simple, eb);
+		seen->src = &simple_dirs;
+		seen->release = simple_dirs.release;
+		err = scan_source(env, &simple_dirs, m->fd, &scan, seen->which,
+				  sizeof(seen->which), &simple, eb);
 		if (err == -ENOENT)
 			return errbuf_set(eb, err,
 					  "cannot discover where struct file keeps f_op: no %s file system is mounted, and %s: mount one first, or use the default read path",
@@ -242,19 +275,29 @@ static int discover_fop_offset(const struct read_path_env *env,
 	if (err)
 		return err;
 	/* The kernel's words: 8 bytes under a 32-bit ext4dist on arm64. */
-	off = read_path_find_fop_offset(&scan, karch_word(), dir_fop, &why);
-	if (off == -EEXIST)
-		return errbuf_set(eb, off,
-				  "cannot discover where struct file keeps f_op: closing %s showed several candidates (offset: value %s)",
-				  which, why.msg);
-	if (off < 0)
-		return errbuf_set(eb, off,
+	if (read_path_fop_candidates(&scan, karch_word(), &seen->c) <= 0)
+		return errbuf_set(eb, -ENOENT,
 				  "cannot discover where struct file keeps f_op: closing %s showed no word of struct file that struct inode holds too",
-				  which);
-	vlog(1, "f_op discovered at offset %d of struct file (by opening and closing %s under a probe on %s: f_op 0x%llx, as inode->i_fop)",
-	     off, which, *used ? (*used)->release : env->fs->dir_release,
-	     *dir_fop);
-	return off;
+				  seen->which);
+	if (seen->c.n == 1) {
+		seen->pick = 0;
+	} else {
+		candidates_text(&seen->c, list, sizeof(list));
+		vlog(1, "f_op discovery: closing %s showed %u words of struct file that struct inode holds too (offset: value %s): the symbol source picks",
+		     seen->which, seen->c.n, list);
+	}
+	return 0;
+}
+
+/* The candidate with value v, or -1. */
+static int seen_index(const struct fop_seen *seen, unsigned long long v)
+{
+	unsigned int k;
+
+	for (k = 0; k < seen->c.n; k++)
+		if (seen->c.val[k] == v)
+			return (int)k;
+	return -1;
 }
 
 /*
@@ -265,17 +308,24 @@ static int discover_fop_offset(const struct read_path_env *env,
 static int accept(const struct read_path_env *env, const char *source,
 		  const char *const *names,
 		  const unsigned long long *addr, const int *found,
-		  unsigned long long dir_fop, unsigned long long *fops,
+		  struct fop_seen *seen, unsigned long long *fops,
 		  char *what, size_t len, struct errbuf *why)
 {
+	char list[300];
+	int k;
+
 	if (!found[0] || !found[1])
 		return errbuf_set(why, -ENOENT, "%s: no %s", source,
 				  names[found[0] ? 1 : 0]);
-	if (addr[1] != dir_fop)
+	k = seen_index(seen, addr[1]);
+	if (k < 0) {
+		candidates_text(&seen->c, list, sizeof(list));
 		return errbuf_set(why, -ESTALE,
-				  "%s: %s at 0x%llx, but the kernel's is 0x%llx: not the running kernel's",
+				  "%s: %s at 0x%llx, but the kernel's is %s%s: not the running kernel's",
 				  source, names[1], addr[1],
-				  dir_fop);
+				  seen->c.n > 1 ? "one of " : "", list);
+	}
+	seen->pick = k;
 	*fops = addr[0];
 	snprintf(what, len, "%s = 0x%llx from %s", env->fs->fops_symbol,
 		 addr[0], source);
@@ -286,7 +336,7 @@ static int accept(const struct read_path_env *env, const char *source,
 }
 
 static int from_kallsyms(const struct read_path_env *env, const char *path,
-			 const char *const *names, unsigned long long dir_fop,
+			 const char *const *names, struct fop_seen *seen,
 			 unsigned long long *fops, char *what, size_t len,
 			 struct errbuf *why)
 {
@@ -313,7 +363,7 @@ static int from_kallsyms(const struct read_path_env *env, const char *path,
 		return errbuf_set(why, -ENOENT,
 				  "no %s in %s (the kernel should be built with CONFIG_KALLSYMS_ALL)",
 				  env->fs->fops_symbol, path);
-	return accept(env, path, names, addr, found, dir_fop, fops, what, len, why);
+	return accept(env, path, names, addr, found, seen, fops, what, len, why);
 }
 
 void read_path_symbols(const struct fs_table *fs,
@@ -342,7 +392,7 @@ static void from_set(const struct sym_set *set, const char *const *names,
 }
 
 static int from_sysmap(const struct read_path_env *env,
-		       const char *const *names, unsigned long long dir_fop,
+		       const char *const *names, struct fop_seen *seen,
 		       unsigned long long *fops, char *what, size_t len,
 		       struct errbuf *why)
 {
@@ -370,25 +420,33 @@ static int from_sysmap(const struct read_path_env *env,
 	if (n < 0)
 		return n;
 check:
-	n = accept(env, path, names, addr, found, dir_fop, fops, what, len, why);
+	n = accept(env, path, names, addr, found, seen, fops, what, len, why);
 	/* Its directories' f_op where the probe saw it: the map is this kernel's. */
-	if (n != -ESTALE && found[1] && addr[1] == dir_fop && env->sysmap_agrees)
+	if (found[1] && seen_index(seen, addr[1]) >= 0 && env->sysmap_agrees)
 		*env->sysmap_agrees = 1;
 	return n;
 }
 
+/*
+ * The module's own symbol table, from its file on disk.  Where the file
+ * is the very build the kernel loaded (build ids equal), its address of
+ * the files' f_op holds by itself, and picks among several candidates
+ * through the directories' f_op when the module has that symbol; any
+ * other file must show the directories' f_op the probe saw.
+ */
 static int from_module(const struct read_path_env *env,
-		       const char *const *names, unsigned long long dir_fop,
+		       const char *const *names, struct fop_seen *seen,
 		       unsigned long long *fops, char *what, size_t len,
 		       struct errbuf *why)
 {
-	char sections[256], base[512], ko[600], source[1000];
-	unsigned long long addr[2];
-	int found[2], n;
+	char dir[256], sections[300], base[512], ko[600], source[1000];
+	unsigned long long addr[2] = { 0, 0 };
+	struct errbuf same = { "" };
+	int found[2] = { 0, 0 }, n, k;
 	struct utsname u;
 
-	snprintf(sections, sizeof(sections), "/sys/module/%s/sections",
-		 env->fs->module);
+	snprintf(dir, sizeof(dir), "/sys/module/%s", env->fs->module);
+	snprintf(sections, sizeof(sections), "%s/sections", dir);
 	if (access(sections, F_OK))
 		return errbuf_set(why, -ENOENT, "%s is not a loaded module",
 				  env->fs->module);
@@ -398,34 +456,90 @@ static int from_module(const struct read_path_env *env,
 		 env->fs->module_file);
 	if (modsym_ko_path(base, ko, sizeof(ko)))
 		return errbuf_set(why, -ENOENT, "no module file %s", base);
-	n = modsym_resolve_many(ko, sections, names, 2, addr, found, why);
-	if (n < 0)
-		return n;
 	snprintf(source, sizeof(source), "%s plus %s", ko, sections);
-	return accept(env, source, names, addr, found, dir_fop, fops, what, len, why);
+	n = modsym_resolve_loaded(ko, dir, names, 2, addr, found, &same);
+	if (n < 0 || !found[0]) {
+		vlog(1, "module file: not taken on its build id alone: %s",
+		     n < 0 ? same.msg : "no files' f_op in it");
+		n = modsym_resolve_many(ko, sections, names, 2, addr, found,
+					why);
+		if (n < 0)
+			return n;
+		return accept(env, source, names, addr, found, seen, fops,
+			      what, len, why);
+	}
+	k = found[1] ? seen_index(seen, addr[1]) : -1;
+	if (k < 0 && seen->c.n > 1)
+		return errbuf_set(why, -ENOENT,
+				  "%s (the loaded build): no %s among the words the probe saw, to tell f_op from the others",
+				  source, names[1]);
+	seen->pick = k < 0 ? 0 : k;
+	*fops = addr[0];
+	snprintf(what, len, "%s = 0x%llx from %s", env->fs->fops_symbol,
+		 addr[0], source);
+	vlog(1, "%s found in %s: 0x%llx (the module file is the build the kernel loaded)",
+	     env->fs->fops_symbol, source, addr[0]);
+	return 0;
+}
+
+/*
+ * --fops-addr: nothing to check it against.  With one candidate that is
+ * f_op; with several, the one near the given address (a file system's
+ * file and directory operations are neighbours in its read-only data).
+ */
+static int from_option(const struct read_path_env *env, struct fop_seen *seen,
+		       unsigned long long *fops, char *what, size_t len,
+		       struct errbuf *eb)
+{
+	unsigned long long near = 1ULL << 20, d;
+	char list[300];
+	unsigned int k;
+	int pick = -1;
+
+	for (k = 0; k < seen->c.n; k++) {
+		d = seen->c.val[k] > env->fops_addr ?
+		    seen->c.val[k] - env->fops_addr :
+		    env->fops_addr - seen->c.val[k];
+		if (seen->c.n == 1 || d < near) {
+			if (pick >= 0) {
+				pick = -2;
+				break;
+			}
+			pick = (int)k;
+		}
+	}
+	if (pick < 0) {
+		candidates_text(&seen->c, list, sizeof(list));
+		return errbuf_set(eb, -EEXIST,
+				  "cannot discover where struct file keeps f_op: closing %s showed several candidates (offset: value %s), %s within 1 MiB of --fops-addr 0x%llx",
+				  seen->which, list, pick == -2 ? "more than one" :
+				  "none", env->fops_addr);
+	}
+	seen->pick = pick;
+	*fops = env->fops_addr;
+	snprintf(what, len, "%s = 0x%llx from --fops-addr",
+		 env->fs->fops_symbol, *fops);
+	vlog(1, "%s", what);
+	return 0;
 }
 
 /* The address of the files' f_op, from the first source that agrees. */
 static int fops_address(const struct read_path_env *env,
-			const char *dir_fops_symbol, unsigned long long dir_fop, unsigned long long *fops,
-			char *what, size_t len, struct errbuf *eb)
+			const char *dir_fops_symbol, struct fop_seen *seen,
+			unsigned long long *fops, char *what, size_t len,
+			struct errbuf *eb)
 {
 	const char *names[2] = { env->fs->fops_symbol, dir_fops_symbol };
 	const char *kpath = env->kallsyms_path ? env->kallsyms_path :
 						 KALLSYMS_PATH;
 	struct errbuf map = { "" }, ks = { "" }, mod = { "" };
 
-	if (env->fops_addr) {
-		*fops = env->fops_addr;
-		snprintf(what, len, "%s = 0x%llx from --fops-addr",
-			 env->fs->fops_symbol, *fops);
-		vlog(1, "%s", what);
-		return 0;
-	}
+	if (env->fops_addr)
+		return from_option(env, seen, fops, what, len, eb);
 	/* A file read costs less than the kernel formatting kallsyms. */
-	if (!from_sysmap(env, names, dir_fop, fops, what, len, &map) ||
-	    !from_kallsyms(env, kpath, names, dir_fop, fops, what, len, &ks) ||
-	    !from_module(env, names, dir_fop, fops, what, len, &mod))
+	if (!from_sysmap(env, names, seen, fops, what, len, &map) ||
+	    !from_kallsyms(env, kpath, names, seen, fops, what, len, &ks) ||
+	    !from_module(env, names, seen, fops, what, len, &mod))
 		return 0;
 	vlog(1, "System.map: %s", map.msg);
 	vlog(1, "kallsyms: %s", ks.msg);
@@ -438,19 +552,22 @@ static int fops_address(const struct read_path_env *env,
 int read_path_prepare_generic(const struct read_path_env *env, char *what,
 			      size_t what_len, struct errbuf *eb)
 {
-	const struct scan_source *src = NULL;
-	unsigned long long fops = 0, dir_fop = 0;
+	struct fop_seen seen;
+	unsigned long long fops = 0;
 	size_t used;
 	int err, off;
 
-	off = discover_fop_offset(env, &dir_fop, &src, eb);
-	if (off < 0)
-		return off;
-	err = fops_address(env, src ? src->dir_fops_symbol :
-			   env->fs->dir_fops_symbol, dir_fop, &fops, what,
+	err = discover_fop_offset(env, &seen, eb);
+	if (err)
+		return err;
+	err = fops_address(env, seen.src ? seen.src->dir_fops_symbol :
+			   env->fs->dir_fops_symbol, &seen, &fops, what,
 			   what_len, eb);
 	if (err)
 		return err;
+	off = seen.c.off[seen.pick];
+	vlog(1, "f_op discovered at offset %d of struct file (by opening and closing %s under a probe on %s: f_op 0x%llx, as inode->i_fop)",
+	     off, seen.which, seen.release, seen.c.val[seen.pick]);
 	used = strlen(what);
 	snprintf(what + used, what_len - used, "; f_op at offset %d", off);
 	bpf_obj_patch_imm64(env->obj, PATCH_FOPS, fops);

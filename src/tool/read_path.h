@@ -66,6 +66,21 @@ void read_path_symbols(const struct fs_table *fs,
 		       const char *names[READ_PATH_NR_SYMS]);
 
 /*
+ * The words of a scan taken in ->release(inode, file) that could be f_op:
+ * kernel addresses (not pointing into either object) that the inode holds
+ * too, as inode->i_fop; word is the kernel's pointer size (8 or 4).
+ * Returns how many (at most FOP_MAX_CANDIDATES), or -EINVAL.
+ */
+#define FOP_MAX_CANDIDATES 4
+struct fop_candidates {
+	unsigned int n;
+	int off[FOP_MAX_CANDIDATES];			/* byte offsets */
+	unsigned long long val[FOP_MAX_CANDIDATES];	/* their values */
+};
+int read_path_fop_candidates(const struct open_scan *scan, unsigned int word,
+			     struct fop_candidates *c);
+
+/*
  * From a scan taken in ->release(inode, file), the offset of f_op in struct
  * file: of the words of the file, the one kernel address (not pointing
  * into either object) that the inode holds too, as inode->i_fop.  word is

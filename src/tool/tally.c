@@ -32,12 +32,17 @@ static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)
 	int err;
 
 	memset(out, 0, sizeof(*out));
+	kcall_why("histogram buffer %u (%s): %zu value%s of %zu bytes, one per possible CPU of a per-CPU map, summed here",
+		  key, report_op_name(key % NR_OPS), n, n == 1 ? "" : "s",
+		  sizeof(*vals));
 	err = bpf_map_lookup(t->hist_fd, &key, vals);
 	if (err)
 		return err;
 	for (c = 0; c < n; c++)
 		add_hist(out, &vals[c]);
 	memset(vals, 0, n * sizeof(*vals));
+	kcall_why("histogram buffer %u zeroed for its next turn (no program writes it now: the epoch points at the other one)",
+		  key);
 	return bpf_map_update(t->hist_fd, &key, vals, BPF_ANY);
 }
 
@@ -49,6 +54,7 @@ static int read_calls(struct tracer *t, unsigned int op, struct op_calls *out)
 	int err;
 
 	memset(out, 0, sizeof(*out));
+	kcall_why("calls entered and missed of %s so far, per CPU", report_op_name(op));
 	err = bpf_map_lookup(t->calls_fd, &op, vals);
 	if (err)
 		return err;
@@ -89,6 +95,8 @@ int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
 	int err;
 
 	/* New returns go to the other buffer from now on ... */
+	kcall_why("epoch %u: returns count into buffer %u from now on, so buffer %u can be read whole",
+		  old + 1, (old + 1) & 1, old & 1);
 	err = bpf_map_update(t->ctl_fd, &zero, &ctl, BPF_ANY);
 	if (err)
 		return err;

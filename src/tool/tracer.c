@@ -288,7 +288,7 @@ static int sysmap_hint(struct tracer *t, const struct tracer_config *cfg,
 		 release);
 	if (access(t->sysmap_path, R_OK))
 		return errbuf_set(why, -ENOENT,
-				  "%s is not a module, and there is no %s",
+				  "%s is built in, and there is no %s",
 				  t->fs->module, t->sysmap_path);
 	hits = sysmap_resolve_many(t->sysmap_path, cfg->kallsyms_path,
 				   t->fn_names, n + READ_PATH_NR_SYMS,
@@ -345,9 +345,16 @@ static void resolve_addresses(struct tracer *t, const struct tracer_config *cfg)
 	}
 	snprintf(base, sizeof(base), "/lib/modules/%s/%s", u.release,
 		 t->fs->module_file);
-	if (access(dir, F_OK) || modsym_ko_path(base, ko, sizeof(ko))) {
+	snprintf(ko, sizeof(ko), "%s/initstate", dir);
+	if (access(ko, F_OK)) {
+		/* Built in (no module state): System.map may know. */
 		if (sysmap_hint(t, cfg, u.release, &why) == 0)
 			return;
+		goto by_name;
+	}
+	if (modsym_ko_path(base, ko, sizeof(ko))) {
+		errbuf_set(&why, -ENOENT, "%s is a module without its file %s",
+			   t->fs->module, base);
 		goto by_name;
 	}
 	n = fn_list(t, 0);
@@ -437,7 +444,7 @@ static int attach_prog(struct tracer *t, struct obj_prog *p,
 	err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
 	if (err)
 		return err;
-	t->rec.progs_loaded++;
+	tracer_note_load(t, p);
 	spec.prog_fd = p->fd;
 	link->perf_fd = -1;
 	err = t->ops->attach(&t->actx, &spec, link, eb);
@@ -815,7 +822,8 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 		err = bpf_obj_load_prog(&t->obj, ent, &t->lo, &t->load, eb);
 	if (err)
 		return err;
-	t->rec.progs_loaded += 2;
+	tracer_note_load(t, ret);
+	tracer_note_load(t, ent);
 	err = attach_kprobe_multi(ret->fd, PROBE_RETURN, funcs, by_addr,
 				  cookies, n, &t->multi_fd[0], eb);
 	if (err)
@@ -829,24 +837,32 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 	return 0;
 }
 
-static int start(struct tracer *t, const struct tracer_config *cfg,
-		 struct errbuf *eb)
+/* Up to maps made and constants patched: nothing attached. */
+static int prepare(struct tracer *t, const struct tracer_config *cfg,
+		   struct errbuf *eb)
 {
-	int err;
-
 	t->fs = cfg->fs;
 	t->ops_mask = cfg->ops_mask;
 	t->pretend = cfg->pretend;
 	if (cfg->slow && (cfg->ops_mask & (1u << OP_GETATTR)))
 		return errbuf_set(eb, -EINVAL,
 				  "getattr has no slow mode (BCC's ext4slower traces read, write, open and fsync): leave getattr out of --ops");
+	t->verifier_log = cfg->verifier_log;
 	if (privileges_check())
 		return errbuf_set(eb, -EPERM,
 				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
 	t->rec.privileged = 1;
 	attach_ctx_init(&t->actx, TOOL_NAME, cfg->sysfs_kprobe, cfg->tracefs);
 	t->actx_ready = 1;
-	err = load_object(t, cfg, eb);
+	return load_object(t, cfg, eb);
+}
+
+static int start(struct tracer *t, const struct tracer_config *cfg,
+		 struct errbuf *eb)
+{
+	int err;
+
+	err = prepare(t, cfg, eb);
 	if (err)
 		return err;
 	t->rec.nr_maps = maps_created(&t->obj);
@@ -934,6 +950,18 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	return err;
 }
 
+int tracer_prepare(struct tracer *t, const struct tracer_config *cfg,
+		   struct errbuf *eb)
+{
+	init(t);
+	return prepare(t, cfg, eb);
+}
+
+const struct bpf_obj *tracer_obj(const struct tracer *t)
+{
+	return &t->obj;
+}
+
 const struct tracer_record *tracer_record(const struct tracer *t)
 {
 	return &t->rec;
@@ -996,7 +1024,7 @@ void tracer_stop_entries(struct tracer *t)
 		if (i % 2 == 1)
 			probe_detach(&t->actx, &t->links[i]);
 	if (t->multi_fd[1] >= 0)
-		close(t->multi_fd[1]);
+		kcall_close(t->multi_fd[1], "the kprobe_multi entry link: closing it removes every entry probe at once (entries first: calls in flight still meet their return)");
 	t->multi_fd[1] = -1;
 }
 
@@ -1010,7 +1038,7 @@ void tracer_stop(struct tracer *t)
 		probe_detach(&t->actx, &t->links[i]);
 	t->nr_links = 0;
 	if (t->multi_fd[0] >= 0)
-		close(t->multi_fd[0]);
+		kcall_close(t->multi_fd[0], "the kprobe_multi return link: closing it removes every return probe");
 	t->multi_fd[0] = -1;
 	if (t->actx_ready)
 		attach_ctx_release(&t->actx);

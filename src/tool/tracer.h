@@ -31,6 +31,7 @@ struct tracer_config {
 	int slow;
 	unsigned long long slow_ns;
 	unsigned int slow_pages;
+	int verifier_log;		/* --verifier-log: every load's log */
 	/* Test-only overrides of system paths; NULL = the real ones. */
 	const char *kallsyms_path;
 	const char *sysfs_kprobe;
@@ -50,6 +51,10 @@ struct tracer_record {
 	int privileged;			/* privileges were enough */
 	int pmu_type;			/* the kprobe PMU's perf type, or -1 */
 	unsigned int progs_loaded;	/* programs through the verifier */
+	unsigned long insns_given;	/* their instructions, as sent */
+	unsigned long insns_processed;	/* the verifier's walk (5.16+) */
+	int processed_unknown;		/* some kernel count was 0 (< 5.16) */
+	int verified_only;		/* loaded by --check alone, unattached */
 	size_t nr_maps;			/* maps created */
 	const char *hist_type;		/* "percpu_array", or "array" before 4.6 */
 	int names_ok;			/* maps and programs have names (4.15+) */
@@ -76,6 +81,14 @@ void tracer_free(struct tracer *t);
 /* Everything up to attached probes.  On failure, eb says why. */
 int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 		 struct errbuf *eb);
+/*
+ * Start-up up to the maps made and the run's constants patched, nothing
+ * attached (--dump-bpf=xlated); tracer_verify_unattached() then loads.
+ */
+int tracer_prepare(struct tracer *t, const struct tracer_config *cfg,
+		   struct errbuf *eb);
+/* The object as loaded: maps with their fds, constants patched. */
+const struct bpf_obj *tracer_obj(const struct tracer *t);
 /* What start-up found and decided (for --check, and errors). */
 const struct tracer_record *tracer_record(const struct tracer *t);
 const struct fs_table *tracer_fs(const struct tracer *t);
@@ -85,6 +98,21 @@ unsigned int tracer_ops_mask(const struct tracer *t);
  * is not touched.
  */
 void tracer_probe_rest(struct tracer *t, const char *filesystems_path);
+/*
+ * verify.c, for --check when start-up stopped before loading programs:
+ * loads (and closes again) the programs a run would load on the path
+ * planned (the kprobe pairs when none), patched as a run patches them,
+ * counting them in the record.  0 when nothing was parsed yet.
+ */
+int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
+			     struct errbuf *eb);
+/*
+ * The same, calling each(arg, t, p) with every program while it is
+ * loaded (p->fd open), before it is closed again.
+ */
+int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
+		       void (*each)(void *arg, const struct obj_prog *p),
+		       void *arg, struct errbuf *eb);
 /* Why return probes go missing on the path in use, and what to do. */
 const char *tracer_missed_reason(const struct tracer *t);
 /* Detaches the entry probes only: calls in flight still reach a return. */

@@ -13,6 +13,7 @@ struct tracer {
 	const struct fs_table *fs;
 	unsigned int ops_mask;
 	unsigned int pretend;		/* bit per enum args_pretend */
+	int verifier_log;		/* print each load's verifier log */
 	struct bpf_obj obj;
 	struct obj_load_state load;
 	struct obj_load_opts lo;
@@ -53,5 +54,8 @@ struct tracer {
 	char sysmap_path[300];		/* the map the addresses came from */
 	struct tracer_record rec;
 };
+
+/* verify.c: one more program through the verifier, in the record. */
+void tracer_note_load(struct tracer *t, const struct obj_prog *p);
 
 #endif

@@ -110,16 +110,34 @@ expect_eq "ext4dist --slower with an interval: exit status 2" "$RC" 2
 
 # --check on this host: it must explain that kprobes are off.
 if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
+	kmaj=$(uname -r | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
 	run_bin "$BIN" --check
 	expect_eq "--check: exit status" "$RC" 1
 	expect_eq "--check: privileges" "$(grep '^privileges ' "$TMP/out")" \
 		"privileges             yes"
-	# A run stops before loading programs here: so does --check.
-	expect_eq "--check: no program loaded" "$(grep -c '^bpf programs ' "$TMP/out")" 0
+	# A run stops before loading programs here; --check still hands the
+	# verifier the 8 programs a kprobe run would load (read, write, open,
+	# fsync: return and entry), patched as a run patches them: every
+	# instruction of theirs was given, and the verifier walked at least
+	# as many (with the placeholders unpatched it proves the PID test
+	# false and walks 14 of each).
+	"$BIN" --dump-bpf > "$TMP/dump"
+	given=$(awk '$2 == "section" && $3 ~ /^k(ret)?probe\/ext4_(file_read_iter|file_write_iter|file_open|sync_file),$/ { n += $4 } END { print n }' "$TMP/dump")
+	progs=$(sed -n 's/^bpf programs  *yes: \([0-9]*\) programs patched as a run patches them and verified: \([0-9]*\) instructions given to the verifier, \([0-9]*\) processed; .*/\1 \2 \3/p' "$TMP/out")
+	expect_eq "--check: 8 programs verified with every instruction of theirs" \
+		"${progs% *}" "8 $given"
+	expect_eq "--check: the verifier walked the patched code, not 14 instructions each" \
+		"$([ -n "$progs" ] && [ "${progs##* }" -ge "$given" ] && echo yes)" yes
+	expect_eq "--check: programs unattached" "$(grep -A1 '^bpf programs ' "$TMP/out" | tail -n 1)" \
+		"                       loaded for this check alone and closed again: a run stops before loading them (see the verdict)"
 	expect_eq "--check: kprobe_multi" "$(grep '^kprobe_multi ' "$TMP/out")" \
 		"kprobe_multi           no: no kprobe_multi links here: a test link on one address that cannot be read was refused with \"Operation not supported\" before that address was looked at (they need 5.18+ with CONFIG_FPROBE)"
 	expect_eq "--check: kprobe PMU" "$(grep '^kprobe PMU ' "$TMP/out")" \
-		"kprobe PMU             no: /sys/bus/event_source/devices/kprobe/type missing: kernel before 4.17, or no kprobes"
+		"kprobe PMU             no: /sys/bus/event_source/devices/kprobe/type missing: kernel $kmaj has it only with kprobes (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS): built without them"
+	# -v says the same, not "kernel before 4.17" on a kernel after it.
+	"$BIN" -v --check > /dev/null 2> "$TMP/verr"
+	expect_eq "-v --check: why no kprobe PMU" "$(grep '^ext4dist: no kprobe PMU' "$TMP/verr")" \
+		"ext4dist: no kprobe PMU (/sys/bus/event_source/devices/kprobe/type absent: kernel $kmaj has it only with kprobes (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS): built without them)"
 	expect_eq "--check: kprobe_events" "$(grep '^kprobe_events ' "$TMP/out")" \
 		"kprobe_events          no: no kprobe_events in /sys/kernel/tracing"
 	expect_eq "--check: attach path" "$(grep '^attach path ' "$TMP/out")" \
@@ -151,3 +169,56 @@ run_bin "$BIN" -p 4194304
 expect_eq "-p of no process: exit status" "$RC" 1
 expect_eq "-p of no process: message" "$ERR" \
 	"ext4dist: no process with PID 4194304 (-p): nothing to trace"
+
+# --dump-bpf=xlated: the programs of --check, as sent and as the kernel
+# keeps them, the maps named by fd and by id, the patched constants named.
+run_bin "$BIN" --dump-bpf=xlated --ops open
+expect_eq "--dump-bpf=xlated: exit status" "$RC" 0
+expect_eq "--dump-bpf=xlated: both programs of open" \
+	"$(grep -c '^program k\(ret\)\{0,1\}probe/ext4_file_open: kernel id [0-9]*, tag [0-9a-f]\{16\}, JIT [0-9]* bytes$' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: each as sent" \
+	"$(grep -c '^  sent: \(160\|60\) instructions' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: each as the kernel keeps it" \
+	"$(grep -c '^  kernel: [0-9]* instructions after the verifier (BPF_OBJ_GET_INFO_BY_FD, xlated_prog_insns)$' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: map start by its fd as sent" \
+	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map start: its fd, as the relocation put it' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: map start by its id as kept" \
+	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map start: the kernel keeps its address here and shows its id [0-9]*$' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: the PID filter patched, named" \
+	"$(grep -c 'r1 = 0x0 ll  *; PATCH_TGID patched: 0$' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
+
+# --verifier-log: the log of every accepted load, framed, on stderr.
+run_bin "$BIN" --check --verifier-log --ops open
+expect_eq "--verifier-log: one log per program" \
+	"$(grep -c '^--- verifier log of k\(ret\)\{0,1\}probe/ext4_file_open (accepted: \(160\|60\) instructions given, [0-9]* processed) ---$' "$TMP/err")" 2
+expect_eq "--verifier-log: the verifier's own count in each" \
+	"$(grep -c '^processed [0-9]* insns' "$TMP/err")" 2
+
+# --dump-bpf=elf against llvm-objdump of the same object (the one make
+# embeds): every section's index, name and size, every relocation's
+# section, offset and symbol; and one relocated instruction's bytes.
+if command -v llvm-objdump > /dev/null && [ -f build/ext4dist.bpf.o ]; then
+	run_bin "$BIN" --dump-bpf=elf
+	expect_eq "--dump-bpf=elf: exit status" "$RC" 0
+	llvm-objdump -h build/ext4dist.bpf.o | awk '$1 ~ /^[0-9]+$/ && $1 > 0 { print $1, $2, $3 }' |
+		while read -r i n s; do printf '%d %s %x\n' "$i" "$n" "0x$s"; done > "$TMP/sections.llvm"
+	sed -n 's/^  \[ *\([0-9]*\)\] \([^ ]*\)  *[A-Z_]*  *[-A][-X] size 0x\([0-9a-f]*\).*/\1 \2 \3/p' "$TMP/out" > "$TMP/sections.ours"
+	expect_eq "--dump-bpf=elf: sections as llvm-objdump -h lists them" \
+		"$(diff "$TMP/sections.llvm" "$TMP/sections.ours" > "$TMP/sections.diff" && echo same || head -5 "$TMP/sections.diff")" same
+	llvm-objdump -r build/ext4dist.bpf.o | awk '
+		/^RELOCATION RECORDS FOR \[/ { sec = substr($4, 2, length($4) - 3); next }
+		$2 ~ /^R_BPF/ { print sec, $1, $3 }' |
+		while read -r s o v; do printf '%s 0x%x %s\n' "$s" "0x$o" "$v"; done > "$TMP/relocs.llvm"
+	awk '/^relocations of / { sec = $3; next }
+		$1 == "offset" && $3 == "R_BPF_64_64" { sub(/:$/, "", $4); print sec, $2, $4 }' "$TMP/out" > "$TMP/relocs.ours"
+	expect_eq "--dump-bpf=elf: relocations as llvm-objdump -r lists them" \
+		"$(diff "$TMP/relocs.llvm" "$TMP/relocs.ours" > "$TMP/relocs.diff" && echo same || head -5 "$TMP/relocs.diff")" same
+	expect_eq "--dump-bpf=elf: a relocated instruction's bytes before and after" \
+		"$(grep -A2 '^  offset 0x90 R_BPF_64_64 start: instruction 18 loads map start$' "$TMP/out" | head -3 | tail -2 |
+			sed 's/^ *\(before\|after\): *\(.\{48\}\).*(\(src_reg.*\))$/\1 \2 \3/; s/^ *\(before\): *\(.\{48\}\).*/\1 \2/')" \
+		"before 18 01 00 00 00 00 00 00  00 00 00 00 00 00 00 00
+after 18 11 00 00 03 00 00 00  00 00 00 00 00 00 00 00 src_reg 0 -> 1 BPF_PSEUDO_MAP_FD, imm 0 -> fd 3"
+else
+	fail "--dump-bpf=elf against llvm-objdump" "llvm-objdump (llvm) or build/ext4dist.bpf.o missing"
+fi

@@ -102,6 +102,31 @@ static void test_fop_offset_32(void)
 		  -EINVAL);
 }
 
+/*
+ * armmp 6.1 as seen in the VM: besides f_op, a heap pointer at byte 212
+ * of the file that the inode holds too.  Both are candidates, in order;
+ * the single-answer form says there are several.
+ */
+static void test_fop_candidates_32(void)
+{
+	struct fop_candidates c;
+	struct errbuf why = { "" };
+	unsigned long long fop = 0;
+	struct open_scan s;
+
+	arm32_scan(&s, 0xbf0be158ULL);
+	put_word(s.file, 4, 53, 0xc1c5f400ULL);
+	put_word(s.inode, 4, 60, 0xc1c5f400ULL);
+	check_int("two candidates", read_path_fop_candidates(&s, 4, &c), 2);
+	check_int("first: f_op's offset", c.off[0], 16);
+	check_int("first: f_op", (long long)c.val[0], 0xbf0be158LL);
+	check_int("second: the heap pointer's offset", c.off[1], 212);
+	check_int("one answer asked: several", read_path_find_fop_offset(&s, 4,
+		  &fop, &why), -EEXIST);
+	check_str("several, listed", why.msg,
+		  "16: 0xbf0be158, 212: 0xc1c5f400");
+}
+
 /* The vDSO of a 32-bit program is ELF32 (on a 64-bit kernel too). */
 static void test_vdso_elf32(void)
 {
@@ -280,6 +305,7 @@ static void test_jit32_programs(void)
 static const struct test_case test_cases[] = {
 	TEST_CASE(kernel_arch),
 	TEST_CASE(fop_offset_32),
+	TEST_CASE(fop_candidates_32),
 	TEST_CASE(vdso_elf32),
 	TEST_CASE(wide_sums),
 	TEST_CASE(jit32_programs),

@@ -337,6 +337,16 @@ static void test_own_options(void)
 	if (ok("--dump prefix", &r))
 		check_int("dump prefix flag", r.a.dump_bpf, 1);
 	run_free(&r);
+	run_args(&r, "--dump-bpf=xlated", "--verifier-log", NULL);
+	if (ok("--dump-bpf=xlated --verifier-log", &r)) {
+		check_int("dump xlated", r.a.dump_bpf, DUMP_BPF_XLATED);
+		check_int("verifier log flag", r.a.verifier_log, 1);
+	}
+	run_free(&r);
+	run_args(&r, "--dump-bpf=elf", NULL);
+	if (ok("--dump-bpf=elf", &r))
+		check_int("dump elf", r.a.dump_bpf, DUMP_BPF_ELF);
+	run_free(&r);
 }
 
 static void test_served(void)
@@ -513,7 +523,7 @@ static void test_syntax_errors(void)
 	FAILS("ambiguous prefix", "ambiguous option: --p could match --pid, "
 	      "--prometheus, --pretend", "--p", "5");
 	FAILS("ambiguous prefix with value", "ambiguous option: --ver=1 could "
-	      "match --verbose, --version", "--ver=1");
+	      "match --verbose, --verifier-log, --version", "--ver=1");
 	FAILS("unknown option beats interval 0", "unrecognized arguments: "
 	      "--bogus", "0", "--bogus");
 	FAILS("value error beats interval 0", "argument count: invalid int "

@@ -75,6 +75,8 @@ static const struct one_case cases[] = {
 	{ { INSN(BPF_ALU64 | BPF_DIV | BPF_X, 1, 2, 1, 0) }, 0, "r1 s/= r2", 0 },
 	{ { INSN(BPF_ALU64 | BPF_MOD | BPF_K, 1, 0, 1, 3) }, 0, "r1 s%= 3", 0 },
 	{ { INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 2, 8, 0) }, 0, "r1 = (s8)r2", 0 },
+	/* The kernel's own per-CPU address move (6.8), in translated code. */
+	{ { INSN(BPF_ALU64 | BPF_MOV | BPF_X, 0, 0, -1, 0) }, 0, "r0 = &(void __percpu *)(r0)", 0 },
 	{ { INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 2, 32, 0) }, 0, "r1 = (s32)r2", 0 },
 	/* ALU (32-bit). */
 	{ { INSN(BPF_ALU | BPF_ADD | BPF_K, 1, 0, 0, 1) }, 0, "w1 += 1", 0 },

@@ -41,7 +41,8 @@ for spec in "$@"; do
 	ARMHF_APPEND_EXTRA="ext4dist_runs=${BENCH_START_RUNS:-5}" \
 		vm_boot "$kdir" "$out/initramfs.cpio.gz" bench "$out/console.log" \
 		"$out/results.log" "$spec-jit" "$out/images/ext4.img" \
-		"$out/images/ext3.img" "$out/images/ext2.img" || rc=$?
+		"$out/images/ext3.img" "$out/images/ext2.img" \
+		"$out/images/bare.img" "$out/images/odd.img" || rc=$?
 	vm_results "$out/results.log" | sed -n 's/^BENCH //p' > "$out/records"
 	if ! grep -q '^done' "$out/records"; then
 		echo "FAIL armhf bench: $spec: the guest did not finish (qemu $rc); console tail:"

@@ -320,19 +320,6 @@ vm_build_initramfs() {
 	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
 }
 
-# vm_make_images DIR: as tests/vm/lib.sh's, each file system labelled
-# with its name, so the guest can check which disk is which.
-vm_make_images() {
-	local dir=$1 fs
-	mkdir -p "$dir/content"
-	head -c 262144 /dev/urandom > "$dir/content/data"
-	for fs in ext4 ext3 ext2; do
-		rm -f "$dir/$fs.img"
-		"mkfs.$fs" -q -F -b 4096 -L "$fs" -d "$dir/content" "$dir/$fs.img" 64M > /dev/null ||
-			return 1
-	done
-}
-
 # vm_boot KDIR INITRD MODE CONSOLE_LOG RESULTS_LOG KERNEL_SPEC IMAGE...:
 # qemu-system-arm (armmp) or qemu-system-aarch64 (arm64), TCG, one CPU.
 # The disks are virtio-mmio, given in reverse so that the first IMAGE

@@ -99,7 +99,8 @@ for spec in "$@"; do
 	rc=0
 	vm_boot "$kdir" "$out/initramfs.cpio.gz" check "$out/console.log" \
 		"$out/results.log" "$spec" "$out/images/ext4.img" \
-		"$out/images/ext3.img" "$out/images/ext2.img" || rc=$?
+		"$out/images/ext3.img" "$out/images/ext2.img" \
+		"$out/images/bare.img" "$out/images/odd.img" || rc=$?
 	echo "vm-armhf: $spec $kver finished in $(( $(date +%s) - start )) s" >&2
 	results=$(vm_results "$out/results.log" |
 		sed -E "s/^(PASS|FAIL|EXT4DIST-VM-START|EXT4DIST-VM-END) /\\1 armhf-$spec-/")

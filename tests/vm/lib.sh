@@ -496,6 +496,20 @@ vm_copy_modules() {
 	done
 }
 
+# vm_copy_strace STAGE: the host's strace with the shared libraries it
+# loads, at the same paths (Debian has no static strace package), for the
+# scenario that holds -v against it.  Without strace on the host the
+# scenario says so and fails.
+vm_copy_strace() {
+	local stage=$1 strace lib
+	strace=$(command -v strace) || return 0
+	cp "$strace" "$stage/bin/strace"
+	for lib in $(ldd "$strace" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
 # vm_build_initramfs KDIR OUT: initramfs (gzip'ed newc cpio) for KDIR.
 vm_build_initramfs() {
 	local kdir=$1 out=$2 stage applet busybox
@@ -537,6 +551,8 @@ vm_build_initramfs() {
 
 	cp "$VM_DIR/guest/init" "$stage/init"
 	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
+	cp "$VM_TOP/tests/lib/kcall_compare.awk" "$stage/guest/"
+	vm_copy_strace "$stage"
 	chmod 755 "$stage/init" "$stage"/guest/*.sh
 
 	# shellcheck disable=SC2086 # lists of module names
@@ -572,21 +588,22 @@ vm_copy_boot() {
 # "data" at the root (mkfs -d); and two small ext4 file systems without
 # any regular file: DIR/bare.img, as mkfs leaves it (only lost+found), and
 # DIR/odd.img, whose root holds only a directory (dir, with dir/sub) and
-# a symbolic link (link -> dir): no lost+found either.
+# a symbolic link (link -> dir): no lost+found either.  Each is labelled
+# with its name (the armhf guests check their disks' order by it).
 vm_make_images() {
 	local dir=$1 fs
 	mkdir -p "$dir/content"
 	head -c 262144 /dev/urandom > "$dir/content/data"
 	for fs in ext4 ext3 ext2; do
 		rm -f "$dir/$fs.img"
-		"mkfs.$fs" -q -F -b 4096 -d "$dir/content" "$dir/$fs.img" 64M > /dev/null ||
+		"mkfs.$fs" -q -F -b 4096 -L "$fs" -d "$dir/content" "$dir/$fs.img" 64M > /dev/null ||
 			return 1
 	done
 	rm -rf "$dir/odd" "$dir/bare.img" "$dir/odd.img"
 	mkdir -p "$dir/odd/dir/sub"
 	ln -s dir "$dir/odd/link"
-	mkfs.ext4 -q -F -b 4096 "$dir/bare.img" 8M > /dev/null &&
-	mkfs.ext4 -q -F -b 4096 -d "$dir/odd" "$dir/odd.img" 8M > /dev/null &&
+	mkfs.ext4 -q -F -b 4096 -L bare "$dir/bare.img" 8M > /dev/null &&
+	mkfs.ext4 -q -F -b 4096 -L odd -d "$dir/odd" "$dir/odd.img" 8M > /dev/null &&
 	debugfs -w -R "rmdir lost+found" "$dir/odd.img" > /dev/null 2>&1 ||
 		return 1
 	# debugfs says nothing when rmdir fails: the root's listing tells.

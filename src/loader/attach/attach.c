@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loader/kernel/kversion.h"
 #include "loader/util/small_file.h"
 #include "loader/util/vlog.h"
 
@@ -65,19 +66,38 @@ void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 				"/sys/bus/event_source/devices/kprobe");
 }
 
+/*
+ * Why there is no kprobe PMU: it arrived in 4.17, and it exists only in
+ * kernels built with kprobe events (CONFIG_KPROBE_EVENTS, which needs
+ * CONFIG_KPROBES).  The running kernel's version tells the two apart.
+ */
+static void pmu_absent_why(char *buf, size_t size)
+{
+	unsigned int code;
+	const char *source;
+
+	if (kversion_running(&code, &source))
+		snprintf(buf, size, "kernel before 4.17, or built without kprobes");
+	else if (code < kversion_code(4, 17, 0))
+		snprintf(buf, size, "kernel %u.%u is before 4.17, which added it",
+			 code >> 16, (code >> 8) & 0xff);
+	else
+		snprintf(buf, size, "kernel %u.%u has it only with kprobes (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS): built without them",
+			 code >> 16, (code >> 8) & 0xff);
+}
+
 int attach_probe_pmu(struct attach_ctx *ctx, struct errbuf *why)
 {
-	char path[512];
+	char path[512], reason[160];
 	int err;
 
 	snprintf(path, sizeof(path), "%s/type", ctx->sysfs_kprobe);
 	err = small_file_read_int(path, &ctx->pmu_type);
 	if (err || ctx->pmu_type < 0) {
 		ctx->pmu_type = -1;
-		vlog(1, "no kprobe PMU (%s absent: kernel before 4.17)", path);
-		return errbuf_set(why, -ENOENT,
-				  "%s missing: kernel before 4.17, or no kprobes",
-				  path);
+		pmu_absent_why(reason, sizeof(reason));
+		vlog(1, "no kprobe PMU (%s absent: %s)", path, reason);
+		return errbuf_set(why, -ENOENT, "%s missing: %s", path, reason);
 	}
 	ctx->pmu_retprobe_bit = read_retprobe_bit(ctx->sysfs_kprobe);
 	vlog(1, "kprobe PMU present: perf type %d, retprobe = config bit %d",

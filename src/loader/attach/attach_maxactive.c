@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
 /* 4.14 on document the syntax in tracefs's README. */
@@ -62,6 +63,7 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 	 * address is refused with EINVAL.
 	 */
 	snprintf(line, sizeof(line), "r4097:kprobes/%s 0\n", ev);
+	kcall_why("does kprobe_events take \"rN:\"? a return probe at address 0 with 4097 instances: E2BIG (too many) = yes, 4.12+; EINVAL = an address for a return probe, before 4.12; nothing is created");
 	err = tracefs_write(&ctx->tf, "kprobe_events", line);
 	if (err == -E2BIG) {
 		vlog(1, "kprobe_events takes \"rN:\" (it refused r4097 as too many)");
@@ -74,10 +76,13 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 	}
 	if (!err) {
 		snprintf(line, sizeof(line), "-:kprobes/%s\n", ev);
+		kcall_why("the kernel made that event after all: removed again");
 		tracefs_write(&ctx->tf, "kprobe_events", line);
 	}
 	/* Neither answer: a definition on func itself decides. */
 	snprintf(line, sizeof(line), "r1:kprobes/%s %s\n", ev, func);
+	kcall_why("neither answer: a return probe with 1 instance on %s decides (before 4.12 the event is named r_%s_0)",
+		  func, func);
 	err = tracefs_write(&ctx->tf, "kprobe_events", line);
 	if (err)
 		return errbuf_set(why, err,
@@ -85,12 +90,14 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 				  ev, func, strerror(-err));
 	if (event_exists(ctx, ev)) {
 		snprintf(line, sizeof(line), "-:kprobes/%s\n", ev);
+		kcall_why("the test event: removed again");
 		tracefs_write(&ctx->tf, "kprobe_events", line);
 		vlog(1, "kprobe_events takes \"rN:\" (tried on %s)", func);
 		return 0;
 	}
 	/* Before 4.12 the definition became event r_<func>_0: ours, remove it. */
 	snprintf(line, sizeof(line), "-:kprobes/r_%s_0\n", func);
+	kcall_why("the test event, as a kernel before 4.12 named it: removed again");
 	err = tracefs_write(&ctx->tf, "kprobe_events", line);
 	vlog(1, "kprobe_events ignores the count and name of \"r1:\" (before 4.12): the event it made as kprobes/r_%s_0 %s",
 	     func, err ? "could not be removed" : "is removed again");

@@ -16,6 +16,7 @@
 #include "loader/kernel/karch.h"
 #include "loader/obj/bpf_sys.h"
 #include "loader/obj/insn.h"
+#include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
 /* Functions in one link: ext4dist puts at most its operations there. */
@@ -43,13 +44,14 @@ int attach_kprobe_multi_available(struct errbuf *eb)
 	};
 	int fd, err;
 
+	kcall_why("does this kernel make kprobe_multi links? first a program of 2 instructions (r0 = 0; exit) loaded for them (expected_attach_type: before 5.18 unknown)");
 	fd = bpf_prog_load_fd(&req);
 	if (fd < 0)
 		return errbuf_set(eb, fd,
 				  "no kprobe_multi links here: loading a kprobe_multi program failed with \"%s\": the kernel does not know the attach type (they need 5.18+ with CONFIG_FPROBE)",
 				  strerror(-fd));
 	err = attach_kprobe_multi_probe(fd, eb);
-	close(fd);
+	kcall_close(fd, "the kprobe_multi question's program: answered, not needed");
 	return err;
 }
 
@@ -58,12 +60,13 @@ int attach_kprobe_multi_probe(int prog_fd, struct errbuf *eb)
 	const uint64_t *unreadable = (const uint64_t *)(uintptr_t)1;
 	int fd;
 
+	kcall_why("the question itself: one entry link (cnt 1) on address 1, which cannot be read: EFAULT means the kernel got as far as copying the address (it makes these links), EOPNOTSUPP that it was built without CONFIG_FPROBE, EINVAL that it is before 5.18; nothing is armed either way");
 	fd = bpf_link_create_kprobe_multi(prog_fd, 0, NULL, unreadable, NULL, 1);
 	if (fd == -EFAULT)
 		return 0;
 	if (fd >= 0) {
 		/* Not expected: some kernel read address 1. */
-		close(fd);
+		kcall_close(fd, "a link the question made, against expectation");
 		fd = -EIO;
 	}
 	return errbuf_set(eb, fd,
@@ -93,6 +96,8 @@ int attach_kprobe_multi_missed(int link_fd, unsigned long long *missed)
 	int err;
 
 	memset(&info, 0, sizeof(info));
+	kcall_why("how many hits kprobe_multi link fd %d missed (its \"missed\" count: 6.7+)",
+		  link_fd);
 	err = bpf_obj_info(link_fd, &info, &len);
 	if (err)
 		return err;
@@ -147,6 +152,11 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 		pack_kernel_words(words, addrs, NULL, n);
 	else
 		pack_kernel_words(words, NULL, funcs, n);
+	kcall_why("the %s link: program fd %d on %u function%s (first %s) by %s, cookie i = the operation of function i%s; closing the link fd removes them all",
+		  what, prog_fd, n, n == 1 ? "" : "s", funcs[0],
+		  addrs ? "address (addrs: the kernel skips its symbol lookup)" :
+		  "name (syms: the kernel looks each one up)",
+		  kind == PROBE_RETURN ? ", BPF_F_KPROBE_MULTI_RETURN: on return" : "");
 	fd = bpf_link_create_kprobe_multi(prog_fd,
 					  kind == PROBE_RETURN ?
 					  BPF_F_KPROBE_MULTI_RETURN : 0,

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "loader/attach/perf_event.h"
+#include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
 static int pmu_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
@@ -31,6 +32,11 @@ static int pmu_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
 		attr.config2 = 0;				/* probe_offset */
 	}
 	snprintf(what, sizeof(what), "%s %s", kind, spec->func);
+	kcall_why("%s: a kprobe made by the kprobe PMU (type %d, 4.17+)%s; %s; it lives as long as this fd",
+		  what, ctx->pmu_type, spec->kind == PROBE_RETURN ?
+		  ", config bit for a return probe set" : "",
+		  spec->addr ? "config2 = the function's address (kprobe_addr), config1 0: no name to look up" :
+		  "config1 = a pointer to the function's name (kprobe_func), config2 = offset 0");
 	fd = perf_event_open_fd(&attr);
 	if (fd < 0) {
 		/* Unknown or blacklisted symbols: ENOENT, or EINVAL before 5.x. */
@@ -44,7 +50,7 @@ static int pmu_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
 	}
 	err = perf_set_bpf_and_enable(fd, spec->prog_fd, what, eb);
 	if (err) {
-		close(fd);
+		kcall_close(fd, "%s: its program could not be attached: the probe goes", what);
 		return err;
 	}
 	link->ops = &attach_pmu_ops;
@@ -65,7 +71,7 @@ static void pmu_detach(struct attach_ctx *ctx, struct probe_link *link)
 {
 	(void)ctx;
 	if (link->perf_fd >= 0)
-		close(link->perf_fd);
+		kcall_close(link->perf_fd, "a kprobe PMU event: closing it removes the kprobe (nothing to clean up in tracefs)");
 	link->perf_fd = -1;
 }
 

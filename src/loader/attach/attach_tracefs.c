@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "loader/attach/perf_event.h"
+#include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
 #define GROUP "kprobes"
@@ -18,6 +19,8 @@ static int remove_event(struct attach_ctx *ctx, const char *event)
 	char line[128];
 
 	snprintf(line, sizeof(line), "-:" GROUP "/%s\n", event);
+	kcall_why("remove event %s/%s: \"-:\" undefines it (EBUSY while a perf fd holds it)",
+		  GROUP, event);
 	return tracefs_write(&ctx->tf, "kprobe_events", line);
 }
 
@@ -54,6 +57,12 @@ again:
 		snprintf(place, sizeof(place), "%s", spec->func);
 	snprintf(def, sizeof(def), "%c%s:" GROUP "/%s %s\n",
 		 ret ? 'r' : 'p', maxactive, event, place);
+	kcall_why("define the %s: \"%c%s:\" = %s%s, event %s in group " GROUP ", at %s",
+		  what, ret ? 'r' : 'p', maxactive,
+		  ret ? "a return probe" : "an entry probe",
+		  maxactive[0] ? " with that many instances (4.12+)" : "",
+		  event, by_addr ? "the function's address (no name lookup)" :
+		  "the function's name");
 	err = tracefs_write(&ctx->tf, "kprobe_events", def);
 	/* Before 4.12 a return probe must name a symbol: by name then. */
 	if (err == -EINVAL && ret && by_addr) {
@@ -99,6 +108,8 @@ static int open_tracepoint(int id)
 	attr.config = (unsigned long long)id;
 	attr.sample_period = 1;
 	attr.wakeup_events = 1;
+	kcall_why("the kprobe_events definition as a perf event: tracepoint id %d from events/kprobes/<event>/id; while this fd is open the definition cannot be removed",
+		  id);
 	return perf_event_open_fd(&attr);
 }
 
@@ -146,7 +157,7 @@ static int define_and_open(struct attach_ctx *ctx,
 		goto err_remove;
 	}
 	if (!event_is(ctx, event, *id)) {
-		close(*fd);
+		kcall_close(*fd, "event %s/%s went away before our fd held it: defined again", GROUP, event);
 		return -EAGAIN;
 	}
 	return 0;
@@ -181,7 +192,7 @@ static int tracefs_attach(struct attach_ctx *ctx,
 		return err;
 	err = perf_set_bpf_and_enable(fd, spec->prog_fd, what, eb);
 	if (err) {
-		close(fd);
+		kcall_close(fd, "%s: its program could not be attached", what);
 		remove_event(ctx, event);
 		return err;
 	}
@@ -199,7 +210,8 @@ static void tracefs_detach(struct attach_ctx *ctx, struct probe_link *link)
 
 	/* The event is busy while a perf fd holds it: close first. */
 	if (link->perf_fd >= 0)
-		close(link->perf_fd);
+		kcall_close(link->perf_fd, "event %s/%s: closed first, since the kernel refuses to remove an event in use (EBUSY)",
+			    GROUP, link->event);
 	link->perf_fd = -1;
 	if (!link->event[0])
 		return;

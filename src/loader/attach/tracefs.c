@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
 static const struct tracefs_paths default_paths = {
@@ -145,6 +146,10 @@ int tracefs_write(const struct tracefs *tf, const char *name,
 	else if ((size_t)n != len)
 		err = -EIO;
 	close(fd);
+	/* The tracing dir's path, the line without its newline. */
+	kcall_log(1, n < 0 ? err : n, "write(%s/%s, \"%.*s\\n\", %zu)", tf->dir,
+		  name, (int)(len && line[len - 1] == '\n' ? len - 1 : len),
+		  line, len);
 	return err;
 }
 

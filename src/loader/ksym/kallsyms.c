@@ -52,6 +52,16 @@ static int reader_fill(struct line_reader *r)
 	return 0;
 }
 
+/* Opens path (NULL: /proc/kallsyms) for reading lines; -1 with errno. */
+static int reader_open(struct line_reader *r, const char *path)
+{
+	r->fd = open(path ? path : KALLSYMS_PATH, O_RDONLY | O_CLOEXEC);
+	r->eof = 0;
+	r->start = r->end = 0;
+	r->too_long = 0;
+	return r->fd < 0 ? -1 : 0;
+}
+
 /* Drops everything up to and including the next '\n' (or up to EOF). */
 static int reader_skip_line(struct line_reader *r)
 {
@@ -302,12 +312,8 @@ int kallsyms_lookup(const char *path, const char *const *names, size_t n,
 	if (n)
 		memset(out, 0, n * sizeof(*out));
 
-	r.fd = open(path ? path : KALLSYMS_PATH, O_RDONLY | O_CLOEXEC);
-	if (r.fd < 0)
+	if (reader_open(&r, path))
 		return -errno;
-	r.eof = 0;
-	r.start = r.end = 0;
-	r.too_long = 0;
 
 	while ((ret = reader_next(&r, &line, &len)) > 0) {
 		/*
@@ -363,12 +369,8 @@ int kallsyms_first_text(const char *path, char *name, size_t size,
 	size_t len = 0;
 	int ret, zeros = 0;
 
-	r.fd = open(path ? path : KALLSYMS_PATH, O_RDONLY | O_CLOEXEC);
-	if (r.fd < 0)
+	if (reader_open(&r, path))
 		return -errno;
-	r.eof = 0;
-	r.start = r.end = 0;
-	r.too_long = 0;
 	while ((ret = reader_next(&r, &line, &len)) > 0) {
 		if (parse_line(line, len, &l) || !is_text_type(l.type) ||
 		    l.module_len)

@@ -15,6 +15,7 @@
 
 #include "loader/obj/bpf_sys.h"
 #include "loader/obj/insn.h"
+#include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
 #define NAME_LEN 64
@@ -73,6 +74,8 @@ int ksym_bpf_lookup(const char *const *names, unsigned int n,
 			return errbuf_set(eb, -ENAMETOOLONG,
 					  "symbol lookup: name '%s' is empty or longer than %d bytes",
 					  names[i], NAME_LEN - 1);
+	kcall_why("a syscall program of the loader's own (%zu instructions, sleepable, 5.16+) that calls bpf_kallsyms_lookup_name: the kernel's own symbol addresses without reading /proc/kallsyms",
+		  req.insn_cnt);
 	fd = bpf_prog_load_fd(&req);
 	if (fd < 0)
 		return errbuf_set(eb, fd,
@@ -81,6 +84,8 @@ int ksym_bpf_lookup(const char *const *names, unsigned int n,
 	for (i = 0; i < n && !err; i++) {
 		memset(&ctx, 0, sizeof(ctx));
 		memcpy(ctx.name, names[i], strlen(names[i]));
+		kcall_why("run it once on a context holding \"%s\": the kernel writes the address back into the context",
+			  names[i]);
 		err = bpf_prog_run_ctx(fd, &ctx, sizeof(ctx), &ret);
 		if (err) {
 			errbuf_set(eb, err,
@@ -97,6 +102,6 @@ int ksym_bpf_lookup(const char *const *names, unsigned int n,
 		}
 	}
 	/* Needed once: the program is not kept loaded. */
-	close(fd);
+	kcall_close(fd, "the symbol lookup program: needed once");
 	return err;
 }

@@ -218,6 +218,36 @@ static int same_build(Elf *e, const char *module_dir, struct errbuf *eb)
 	return 0;
 }
 
+/*
+ * Run-time addresses of the places found: each section's base where the
+ * kernel loaded it (sections_dir, /sys/module/<name>/sections) plus the
+ * symbol's offset in it.  Returns hits, or the first failure.
+ */
+static int places_to_addrs(const char *sections_dir,
+			   const struct modsym_place *place, const int *found,
+			   size_t n, int hits, unsigned long long *addrs,
+			   struct errbuf *eb)
+{
+	unsigned long long base = 0;
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		if (!found[i])
+			continue;
+		err = modsym_section_addr(sections_dir, place[i].section, &base);
+		if (err == -EPERM)
+			return errbuf_set(eb, err,
+					  "%s/%s: address hidden (needs CAP_SYSLOG)",
+					  sections_dir, place[i].section);
+		if (err)
+			return errbuf_set(eb, err, "%s/%s: %s", sections_dir,
+					  place[i].section, strerror(-err));
+		addrs[i] = base + place[i].offset;
+	}
+	return hits;
+}
+
 int modsym_resolve_loaded(const char *ko_path, const char *module_dir,
 			  const char *const *names, size_t n,
 			  unsigned long long *addrs, int *found,
@@ -226,8 +256,6 @@ int modsym_resolve_loaded(const char *ko_path, const char *module_dir,
 	struct modsym_place place[MODSYM_MANY_MAX] = { 0 };
 	char sections[512];
 	struct module_image file;
-	unsigned long long base = 0;
-	size_t i;
 	Elf *e;
 	int hits, err;
 
@@ -253,16 +281,7 @@ int modsym_resolve_loaded(const char *ko_path, const char *module_dir,
 		       errbuf_set(eb, hits, "%s: not a valid relocatable ELF file",
 				  ko_path) : hits;
 	snprintf(sections, sizeof(sections), "%s/sections", module_dir);
-	for (i = 0; i < n; i++) {
-		if (!found[i])
-			continue;
-		err = modsym_section_addr(sections, place[i].section, &base);
-		if (err)
-			return errbuf_set(eb, err, "%s/%s: %s", sections,
-					  place[i].section, strerror(-err));
-		addrs[i] = base + place[i].offset;
-	}
-	return hits;
+	return places_to_addrs(sections, place, found, n, hits, addrs, eb);
 }
 
 int modsym_find(const char *ko_path, const char *sym, char *section,
@@ -348,30 +367,16 @@ int modsym_resolve_many(const char *ko_path, const char *sections_dir,
 			struct errbuf *eb)
 {
 	struct modsym_place place[MODSYM_MANY_MAX] = { 0 };
-	unsigned long long base = 0;
-	size_t i;
-	int hits, err;
+	int hits;
 
 	if (n > MODSYM_MANY_MAX)
 		return -E2BIG;
+	if (!sections_dir)
+		return -EINVAL;
 	hits = modsym_find_many(ko_path, names, n, place, found, eb);
 	if (hits <= 0)
 		return hits;
-	for (i = 0; i < n; i++) {
-		if (!found[i])
-			continue;
-		err = modsym_section_addr(sections_dir, place[i].section, &base);
-		if (err == -EPERM)
-			return errbuf_set(eb, err,
-					  "%s/%s: address hidden (needs CAP_SYSLOG)",
-					  sections_dir, place[i].section);
-		if (err)
-			return errbuf_set(eb, err, "%s/%s: %s", sections_dir ?
-					  sections_dir : "(null)",
-					  place[i].section, strerror(-err));
-		addrs[i] = base + place[i].offset;
-	}
-	return hits;
+	return places_to_addrs(sections_dir, place, found, n, hits, addrs, eb);
 }
 
 int modsym_resolve(const char *ko_path, const char *sections_dir,

@@ -196,6 +196,15 @@ static int print_alu(const struct bpf_insn *in, char *buf, size_t len)
 			 src);
 		return 0;
 	}
+	/*
+	 * BPF_ADDR_PERCPU (6.8): a per-CPU address made this CPU's; only
+	 * the kernel writes it, inlining per-CPU array lookups.
+	 */
+	if (op == BPF_MOV && is_x && is64 && in->off == -1) {
+		snprintf(buf, len, "r%u = &(void __percpu *)(r%u)", in->dst_reg,
+			 in->src_reg);
+		return 0;
+	}
 	if ((op == BPF_DIV || op == BPF_MOD) && in->off == 1) {
 		snprintf(buf, len, "%c%u s%s %s", r, in->dst_reg,
 			 alu_ops[op >> 4], src);

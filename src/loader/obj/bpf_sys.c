@@ -2,15 +2,145 @@
 #include "loader/obj/bpf_sys.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "loader/util/kcall.h"
+
+/* "NULL" or "0x..." as strace prints a pointer. */
+static const char *ptr_text(uint64_t p, char *buf, size_t size)
+{
+	if (!p)
+		return "NULL";
+	snprintf(buf, size, "0x%llx", (unsigned long long)p);
+	return buf;
+}
+
+static const char *map_type_text(uint32_t t, char *buf, size_t size)
+{
+	static const char *const names[] = {
+		[BPF_MAP_TYPE_HASH] = "BPF_MAP_TYPE_HASH",
+		[BPF_MAP_TYPE_ARRAY] = "BPF_MAP_TYPE_ARRAY",
+		[BPF_MAP_TYPE_PERCPU_HASH] = "BPF_MAP_TYPE_PERCPU_HASH",
+		[BPF_MAP_TYPE_PERCPU_ARRAY] = "BPF_MAP_TYPE_PERCPU_ARRAY",
+	};
+
+	if (t < sizeof(names) / sizeof(names[0]) && names[t])
+		return names[t];
+	snprintf(buf, size, "%u", t);
+	return buf;
+}
+
+static void narrate_map_create(const union bpf_attr *a, long ret)
+{
+	char t[32];
+
+	kcall_log(1, ret, "bpf(BPF_MAP_CREATE, {map_type=%s, key_size=%u, value_size=%u, max_entries=%u, map_flags=%u, map_name=\"%s\"}, %zu)",
+		  map_type_text(a->map_type, t, sizeof(t)), a->key_size,
+		  a->value_size, a->max_entries, a->map_flags, a->map_name,
+		  sizeof(*a));
+}
+
+/* Element calls run every interval: -vv. */
+static void narrate_elem(const char *cmd, const union bpf_attr *a, long ret)
+{
+	char k[24], v[24];
+
+	kcall_log(2, ret, "bpf(%s, {map_fd=%u, key=%s, %s=%s, flags=%s}, %zu)",
+		  cmd, a->map_fd, ptr_text(a->key, k, sizeof(k)),
+		  strcmp(cmd, "BPF_MAP_GET_NEXT_KEY") ? "value" : "next_key",
+		  ptr_text(a->value, v, sizeof(v)),
+		  a->flags == BPF_ANY ? "BPF_ANY" : "BPF_EXIST", sizeof(*a));
+}
+
+static void narrate_prog_load(const union bpf_attr *a, long ret)
+{
+	const char *type = a->prog_type == BPF_PROG_TYPE_KPROBE ?
+			   "BPF_PROG_TYPE_KPROBE" :
+			   a->prog_type == BPF_PROG_TYPE_SYSCALL ?
+			   "BPF_PROG_TYPE_SYSCALL" : "?";
+	char insns[24], log[24], eat[64] = "";
+
+	/* strace names 0 after the first enum value: left out then. */
+	if (a->expected_attach_type == BPF_TRACE_KPROBE_MULTI)
+		snprintf(eat, sizeof(eat),
+			 ", expected_attach_type=BPF_TRACE_KPROBE_MULTI");
+	kcall_log(1, ret, "bpf(BPF_PROG_LOAD, {prog_type=%s, insn_cnt=%u, insns=%s, license=\"%s\", log_level=%u, log_size=%u, log_buf=%s, kern_version=KERNEL_VERSION(%u, %u, %u), prog_flags=%s, prog_name=\"%s\"%s}, %zu)",
+		  type, a->insn_cnt, ptr_text(a->insns, insns, sizeof(insns)),
+		  (const char *)(uintptr_t)a->license, a->log_level,
+		  a->log_size, ptr_text(a->log_buf, log, sizeof(log)),
+		  a->kern_version >> 16, (a->kern_version >> 8) & 0xff,
+		  a->kern_version & 0xff,
+		  a->prog_flags == BPF_F_SLEEPABLE ? "BPF_F_SLEEPABLE" :
+		  a->prog_flags ? "?" : "0", a->prog_name, eat, sizeof(*a));
+}
+
+static void narrate_link_create(const union bpf_attr *a, long ret)
+{
+	char syms[24], addrs[24], cookies[24];
+
+	kcall_log(1, ret, "bpf(BPF_LINK_CREATE, {link_create={prog_fd=%u, target_fd=%u, attach_type=BPF_TRACE_KPROBE_MULTI, flags=%u, kprobe_multi={flags=%s, cnt=%u, syms=%s, addrs=%s, cookies=%s}}}, %zu)",
+		  a->link_create.prog_fd, a->link_create.target_fd,
+		  a->link_create.flags,
+		  a->link_create.kprobe_multi.flags ?
+		  "BPF_F_KPROBE_MULTI_RETURN" : "0",
+		  a->link_create.kprobe_multi.cnt,
+		  ptr_text(a->link_create.kprobe_multi.syms, syms, sizeof(syms)),
+		  ptr_text(a->link_create.kprobe_multi.addrs, addrs,
+			   sizeof(addrs)),
+		  ptr_text(a->link_create.kprobe_multi.cookies, cookies,
+			   sizeof(cookies)), sizeof(*a));
+}
+
+/* The attr as it was handed over: the kernel writes some of it back. */
+static void narrate(int cmd, const union bpf_attr *a, long ret)
+{
+	char p[24];
+
+	switch (cmd) {
+	case BPF_MAP_CREATE:
+		narrate_map_create(a, ret);
+		break;
+	case BPF_MAP_LOOKUP_ELEM:
+		narrate_elem("BPF_MAP_LOOKUP_ELEM", a, ret);
+		break;
+	case BPF_MAP_UPDATE_ELEM:
+		narrate_elem("BPF_MAP_UPDATE_ELEM", a, ret);
+		break;
+	case BPF_MAP_GET_NEXT_KEY:
+		narrate_elem("BPF_MAP_GET_NEXT_KEY", a, ret);
+		break;
+	case BPF_PROG_LOAD:
+		narrate_prog_load(a, ret);
+		break;
+	case BPF_LINK_CREATE:
+		narrate_link_create(a, ret);
+		break;
+	case BPF_PROG_TEST_RUN:
+		kcall_log(1, ret, "bpf(BPF_PROG_TEST_RUN, {test={prog_fd=%u, ctx_size_in=%u, ctx_in=%s}}, %zu)",
+			  a->test.prog_fd, a->test.ctx_size_in,
+			  ptr_text(a->test.ctx_in, p, sizeof(p)), sizeof(*a));
+		break;
+	case BPF_OBJ_GET_INFO_BY_FD:
+		kcall_log(1, ret, "bpf(BPF_OBJ_GET_INFO_BY_FD, {info={bpf_fd=%u, info_len=%u, info=%s}}, %zu)",
+			  a->info.bpf_fd, a->info.info_len,
+			  ptr_text(a->info.info, p, sizeof(p)), sizeof(*a));
+		break;
+	default:
+		kcall_log(1, ret, "bpf(%d, ..., %zu)", cmd, sizeof(*a));
+	}
+}
+
 static int sys_bpf(int cmd, union bpf_attr *attr)
 {
+	union bpf_attr in = *attr;
 	long ret = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+	int err = ret < 0 ? -errno : (int)ret;
 
-	return ret < 0 ? -errno : (int)ret;
+	narrate(cmd, &in, err);
+	return err;
 }
 
 static uint64_t ptr_u64(const void *p)

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loader/util/kcall.h"
+
 #ifndef EM_BPF
 #define EM_BPF 247
 #endif
@@ -541,13 +543,17 @@ void bpf_obj_free(struct bpf_obj *obj)
 
 	for (i = 0; i < obj->nr_progs; i++) {
 		if (obj->progs[i].fd >= 0)
-			close(obj->progs[i].fd);
+			kcall_close(obj->progs[i].fd,
+				    "program %s: the object is freed (the kernel keeps the program while an event or link holds it)",
+				    obj->progs[i].section);
 		free(obj->progs[i].insns);
 		free(obj->progs[i].relocs);
 	}
 	for (i = 0; i < obj->nr_maps; i++)
 		if (obj->maps[i].fd >= 0)
-			close(obj->maps[i].fd);
+			kcall_close(obj->maps[i].fd,
+				    "map %s: the object is freed; the map goes with the last program using it",
+				    obj->maps[i].name);
 	free(obj->progs);
 	free(obj->maps);
 	memset(obj, 0, sizeof(*obj));

@@ -27,6 +27,19 @@ struct obj_reloc {
 	size_t map;		/* index into obj->maps */
 };
 
+/*
+ * What the kernel says of a loaded program (BPF_OBJ_GET_INFO_BY_FD,
+ * 4.13+); all 0 when it cannot say.
+ */
+struct obj_prog_kinfo {
+	int known;			/* the kernel answered */
+	uint32_t id;			/* its program id (bpftool prog show) */
+	uint8_t tag[8];			/* hash of the instructions it was given */
+	uint32_t xlated_len;		/* bytes after the verifier's rewrites */
+	uint32_t jited_len;		/* 0: interpreted */
+	uint32_t verified_insns;	/* instructions processed, 5.16+ */
+};
+
 struct obj_prog {
 	char section[128];	/* "kprobe/ext4_file_open" */
 	char name[64];		/* function symbol, "" if none */
@@ -39,6 +52,7 @@ struct obj_prog {
 	struct obj_reloc *relocs;
 	size_t nr_relocs;
 	int fd;			/* -1 until loaded */
+	struct obj_prog_kinfo kinfo;	/* of the last load */
 };
 
 struct bpf_obj {

@@ -2,12 +2,14 @@
 #include "loader/obj/obj_load.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "loader/obj/bpf_sys.h"
+#include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
 #define LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
@@ -87,6 +89,9 @@ static int create_one(struct obj_map *m, const struct obj_load_opts *o,
 		     map_type_name(m->def.type), map_type_name(type));
 	for (;;) {
 		name = st->names_ok ? m->name : NULL;
+		kcall_why("map %s of the object's maps section: the fd returned goes into every instruction that names the map%s",
+			  m->name, name ? "" :
+			  " (no map_name: names arrived in 4.15)");
 		fd = bpf_map_create_fd(type, m->def.key_size,
 				       m->def.value_size, m->def.max_entries,
 				       m->def.map_flags, name);
@@ -154,6 +159,17 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 	return 0;
 }
 
+void bpf_obj_reloc_insn(const struct bpf_obj *obj, const struct obj_reloc *r,
+			const struct bpf_insn in[2], struct bpf_insn out[2])
+{
+	out[0] = in[0];
+	out[1] = in[1];
+	/* "this ld_imm64 loads the map whose fd is imm" (BPF_PSEUDO_MAP_FD). */
+	out[0].src_reg = BPF_PSEUDO_MAP_FD;
+	out[0].imm = obj->maps[r->map].fd;
+	out[1].imm = 0;
+}
+
 static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 			struct errbuf *eb)
 {
@@ -167,9 +183,7 @@ static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 			return errbuf_set(eb, -EBADF,
 					  "%s: map %s was not created before the program",
 					  p->section, m->name);
-		in->src_reg = BPF_PSEUDO_MAP_FD;
-		in->imm = m->fd;
-		in[1].imm = 0;
+		bpf_obj_reloc_insn(obj, &p->relocs[i], in, in);
 		vlog(2, "%s: instruction %zu now loads map %s (fd %d)",
 		     p->section, p->relocs[i].insn, m->name, m->fd);
 	}
@@ -181,7 +195,8 @@ static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 
 /* Loads with the verifier log on, growing the buffer until it fits. */
 static int load_with_log(struct bpf_prog_load_req *req,
-			 struct obj_load_state *st)
+			 struct obj_load_state *st, const char *why,
+			 uint32_t level)
 {
 	size_t size = LOG_MIN;
 	char *log = NULL;
@@ -197,8 +212,17 @@ static int load_with_log(struct bpf_prog_load_req *req,
 		log = nl;
 		req->log = log;
 		req->log_size = size;
-		req->log_level = 1;
+		req->log_level = level;
+		kcall_why("%s, with a %zu-byte buffer for the verifier's log (log_level %u: %s)%s",
+			  why, size, level, level == 2 ?
+			  "every state of its walk, 5.2+" : "what it found",
+			  size > LOG_MIN ? "; the last buffer was too small (ENOSPC)" : "");
 		fd = bpf_prog_load_fd(req);
+		/* Level 2 (every state of the walk) arrived in 5.2. */
+		if (fd == -EINVAL && level == 2 && !log[0]) {
+			level = 1;
+			continue;
+		}
 		if (fd != -ENOSPC || size >= LOG_MAX)
 			break;
 		size *= 4;
@@ -208,10 +232,56 @@ static int load_with_log(struct bpf_prog_load_req *req,
 	return fd;
 }
 
+/*
+ * What the kernel made of p: its id and tag, sizes after the verifier
+ * and the JIT, how many instructions the verifier walked.
+ * BPF_OBJ_GET_INFO_BY_FD arrived in 4.13; verified_insns in 5.16 (0
+ * before).  A kernel with a shorter bpf_prog_info fills what it knows.
+ */
+static void prog_kinfo(struct obj_prog *p)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+
+	memset(&p->kinfo, 0, sizeof(p->kinfo));
+	memset(&info, 0, sizeof(info));
+	kcall_why("what the kernel made of program %s (fd %d): its id, its tag, its size after the verifier and the JIT",
+		  p->section, p->fd);
+	if (bpf_obj_info(p->fd, &info, &len))
+		return;
+	p->kinfo.known = 1;
+	p->kinfo.id = info.id;
+	memcpy(p->kinfo.tag, info.tag, sizeof(p->kinfo.tag));
+	p->kinfo.xlated_len = info.xlated_prog_len;
+	p->kinfo.jited_len = info.jited_prog_len;
+	if (len >= offsetof(struct bpf_prog_info, verified_insns) +
+		   sizeof(info.verified_insns))
+		p->kinfo.verified_insns = info.verified_insns;
+}
+
+static const char *jit_text(const struct obj_prog *p, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (p->kinfo.jited_len)
+		snprintf(buf, size, ", JIT %u bytes", p->kinfo.jited_len);
+	return buf;
+}
+
+const char *bpf_tag_text(const uint8_t tag[8], char *buf, size_t size)
+{
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 8 && 2 * i + 2 < size; i++)
+		snprintf(buf + 2 * i, size - 2 * i, "%02x", tag[i]);
+	return buf;
+}
+
 int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		      const struct obj_load_opts *o, struct obj_load_state *st,
 		      struct errbuf *eb)
 {
+	char jit[64], tag[17];
 	struct bpf_prog_load_req req = {
 		.type = BPF_PROG_TYPE_KPROBE,
 		.insns = p->insns,
@@ -229,9 +299,15 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 	if (err)
 		return err;
 	/* First without a log (cheaper), then again to explain a refusal. */
-	fd = bpf_prog_load_fd(&req);
-	if (fd == -EINVAL || fd == -EACCES)
-		fd = load_with_log(&req, st);
+	kcall_why("program %s: %zu instructions, patched and relocated, through the verifier%s; the license for GPL-only helpers, kern_version checked against the running kernel's before 5.0",
+		  p->section, p->insn_cnt, p->multi ?
+		  ", for kprobe_multi links (expected_attach_type, 5.18+)" : "");
+	if (o->log_always)
+		fd = load_with_log(&req, st, "the same, for --verifier-log", 2);
+	else
+		fd = bpf_prog_load_fd(&req);
+	if (!o->log_always && (fd == -EINVAL || fd == -EACCES))
+		fd = load_with_log(&req, st, "the same program again, to say why it was refused", 1);
 	if (fd < 0) {
 		if (fd == -EPERM)
 			return errbuf_set(eb, fd,
@@ -254,26 +330,23 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 				  " (verifier log follows)" : "");
 	}
 	p->fd = fd;
-	if (vlog_level() >= 1) {
-		struct bpf_prog_info info;
-		uint32_t len = sizeof(info);
-		char jit[64] = "";
-
-		/* Sizes as the kernel keeps them (OBJ_GET_INFO_BY_FD: 4.13+). */
-		memset(&info, 0, sizeof(info));
-		if (bpf_obj_info(fd, &info, &len) == 0 && info.jited_prog_len)
-			snprintf(jit, sizeof(jit), ", JIT %u bytes",
-				 info.jited_prog_len);
-		vlog(1, "program %s loaded: %zu instructions%s, kern_version 0x%06x, fd %d",
-		     p->section, p->insn_cnt, jit, o->kern_version, fd);
-	}
+	prog_kinfo(p);
+	if (p->kinfo.known)
+		vlog(1, "program %s loaded: %zu instructions%s, kern_version 0x%06x, fd %d, kernel id %u, tag %s",
+		     p->section, p->insn_cnt, jit_text(p, jit, sizeof(jit)),
+		     o->kern_version, fd, p->kinfo.id,
+		     bpf_tag_text(p->kinfo.tag, tag, sizeof(tag)));
+	else
+		vlog(1, "program %s loaded: %zu instructions, kern_version 0x%06x, fd %d (no id or tag: BPF_OBJ_GET_INFO_BY_FD arrived in 4.13)",
+		     p->section, p->insn_cnt, o->kern_version, fd);
 	return 0;
 }
 
 void bpf_obj_unload_prog(struct obj_prog *p)
 {
 	if (p && p->fd >= 0) {
-		close(p->fd);
+		kcall_close(p->fd, "program %s no longer needed: the kernel frees it once no perf event or link holds it",
+			    p->section);
 		p->fd = -1;
 	}
 }

@@ -18,6 +18,7 @@ struct obj_load_opts {
 	int no_names;		/* as before 4.15: no map/program names */
 	/* Maps not to create (a mode that does not use them), NULL-ended. */
 	const char *const *skip_maps;
+	int log_always;		/* keep the verifier's log of every load */
 };
 
 /* What actually happened, for -v, --check and tests. */
@@ -34,6 +35,14 @@ int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 			uint64_t value);
 
 /*
+ * The ld_imm64 in[0..1] as relocation r rewrites it: src_reg
+ * BPF_PSEUDO_MAP_FD and imm the fd of r's map (-1 if not created yet).
+ * in and out may be the same.
+ */
+void bpf_obj_reloc_insn(const struct bpf_obj *obj, const struct obj_reloc *r,
+			const struct bpf_insn in[2], struct bpf_insn out[2]);
+
+/*
  * Creates every map of obj but o->skip_maps; fills obj->maps[i].fd and the
  * map's real type.  A program that uses a skipped map cannot be loaded.
  */
@@ -43,7 +52,8 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 /*
  * Loads one program as BPF_PROG_TYPE_KPROBE (kprobe_multi ones with
  * their expected attach type).  On a verifier rejection the log is kept
- * in st->verifier_log and eb names the program.
+ * in st->verifier_log and eb names the program.  On success p->kinfo
+ * holds what the kernel says of it (id, tag, sizes).
  */
 int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		      const struct obj_load_opts *o, struct obj_load_state *st,
@@ -53,6 +63,9 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 void bpf_obj_unload_prog(struct obj_prog *p);
 
 void obj_load_state_free(struct obj_load_state *st);
+
+/* A program tag as the kernel prints it: 16 hex digits (size >= 17). */
+const char *bpf_tag_text(const uint8_t tag[8], char *buf, size_t size);
 
 /* Human name of a map type for messages ("percpu_array"). */
 const char *map_type_name(uint32_t type);

@@ -1,17 +1,17 @@
 #!/bin/sh
 # shellcheck shell=dash
-# vda, vdb, vdc must be the ext4, ext3 and ext2 images (tests/vm/guest
-# mounts them by those names): their labels say which is which, read from
+# vda to vde must be the ext4, ext3, ext2, bare and odd images
+# (tests/vm/guest mounts them by those names): their labels say which is which, read from
 # the superblock (s_volume_name, byte 1024 + 120; busybox-static has no
 # blkid).
 # shellcheck source=SCRIPTDIR/../../vm/guest/lib.sh
 . /guest/lib.sh
 got=""
-for d in vda vdb vdc; do
+for d in vda vdb vdc vdd vde; do
 	got="$got $(dd if="/dev/$d" bs=1 skip=1144 count=16 2>/dev/null | tr -d '\000')"
 done
-if [ "$got" != " ext4 ext3 ext2" ]; then
-	out "FAIL $KERNEL vm-disk-order: labels of vda vdb vdc:$got, want ext4 ext3 ext2"
+if [ "$got" != " ext4 ext3 ext2 bare odd" ]; then
+	out "FAIL $KERNEL vm-disk-order: labels of vda to vde:$got, want ext4 ext3 ext2 bare odd"
 	exit 1
 fi
 pass vm-disk-order

@@ -33,8 +33,9 @@ out() {
 
 # out_file FILE PREFIX: a file's lines to both channels, each prefixed.
 out_file() {
+	local l
 	[ -s "$1" ] || { out "$2(empty)"; return 0; }
-	while IFS= read -r line || [ -n "$line" ]; do out "$2$line"; done < "$1"
+	while IFS= read -r l || [ -n "$l" ]; do out "$2$l"; done < "$1"
 }
 
 pass() { out "PASS $KERNEL $1"; }
@@ -108,21 +109,37 @@ has_kprobe_pmu() { [ -e /sys/bus/event_source/devices/kprobe/type ]; }
 # 4.9 and 4.19 checked in their vmlinux: __vfs_read loads file->f_op from
 # 0x28); empty for a kernel not known here.
 want_fop_offset() {
+	# A 32-bit kernel: f_u 8, f_path 8, f_inode 4.
+	case "$(uname -m)" in
+	armv7*) echo 20; return 0 ;;
+	esac
 	case "$KERNEL" in
 	4.9.*|4.19.*|5.10.*|6.1.*) echo 40 ;;
 	6.12.*) echo 16 ;;
 	esac
 }
 
-# pid_ns_absent NAME: the kernel is built without PID namespaces (the
-# vanilla 4.9 and 4.19 have no CONFIG_NAMESPACES): then NAME checks that
-# unshare -p is refused and returns 0; else returns 1.
+# pid_ns_absent NAME: the kernel is built without PID namespaces (no
+# /proc/self/ns/pid: the vanilla 4.9 and 4.19 have no CONFIG_NAMESPACES):
+# then NAME checks that unshare -p is refused and returns 0; else 1.
 pid_ns_absent() {
-	! grep -q '^CONFIG_PID_NS=y' "/boot/config-$KERNEL" || return 1
+	[ ! -e /proc/self/ns/pid ] || return 1
 	check "$1" "$(unshare -fp true 2>&1)" \
 		"unshare: unshare(0x20000000): Invalid argument"
 	return 0
 }
+
+# ext4_ko_install / ext4_ko_remove: a module's file where a distribution
+# installs it (/lib/modules/<release>/kernel/fs/ext4/ext4.ko; the
+# initramfs holds the copy insmod loaded): without CONFIG_KALLSYMS_ALL
+# (armmp) it is the source of ext4_file_operations a real system offers.
+# Nothing for a built-in ext4.
+ext4_ko_install() {
+	[ -e /sys/module/ext4/initstate ] && [ -e /lib/modules/ext4.ko ] || return 0
+	mkdir -p "/lib/modules/$KERNEL/kernel/fs/ext4"
+	cp /lib/modules/ext4.ko "/lib/modules/$KERNEL/kernel/fs/ext4/ext4.ko"
+}
+ext4_ko_remove() { rm -rf "/lib/modules/$KERNEL"; }
 
 # ext4_builtin: ext4 is built into the kernel: registered, and no module
 # state for it (/sys/module/ext4/initstate exists only for a module).

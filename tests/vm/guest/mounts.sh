@@ -67,9 +67,11 @@ generic_read_alone() {
 		"ext4 $opts: $root"
 	fs_listing "$mnt" > "$WORK/$name.before"
 
+	ext4_ko_install
 	TRACED_HOOK=mount_ext4_now traced_run "$name" "/mnt/ext4/$name" \
 		"$O" "$R" "$W" "$F" --read-path=generic -v -p @PID@ || rc=1
 	TRACED_HOOK=
+	ext4_ko_remove
 	if [ "$rc" = 0 ]; then
 		expect_counts "$name" "$WANT"
 		check "$name-fop-offset" \

@@ -25,6 +25,8 @@ set -eu
 . /guest/mounts.sh
 # shellcheck source=slower.sh
 . /guest/slower.sh
+# shellcheck source=learn.sh
+. /guest/learn.sh
 
 # ext4slower's threshold (ms) between cached reads and fsyncs of new data.
 SLOW_MS=${SLOW_MS:-1}
@@ -115,6 +117,9 @@ ext4_mounted_later() {
 	local want_off rc=0 tracefs_was
 	tracefs_was=$(grep -c ' tracefs ' /proc/mounts || true)
 	mkdir -p /mnt/ext4
+	# Without CONFIG_KALLSYMS_ALL (armmp) the module's file is the one
+	# source of the files' f_op that needs no ext4 directory.
+	ext4_ko_install
 	TRACED_HOOK=mount_ext4_now traced_run ext4-mounted-later /mnt/ext4/later \
 		$O $R $W $F --read-path=generic -v -p @PID@ || rc=1
 	TRACED_HOOK=
@@ -127,6 +132,7 @@ ext4_mounted_later() {
 			"$ERR"
 	fi
 	if grep -q ' /mnt/ext4 ' /proc/mounts; then umount /mnt/ext4; fi
+	ext4_ko_remove
 	# tracefs as it was (the checks above mount it): the next scenario
 	# starts without it.
 	if [ "$tracefs_was" = 0 ]; then
@@ -420,6 +426,7 @@ run scenario_ext23
 run scenario_unprivileged
 run scenario_check_report
 run scenario_check_agrees
+run scenario_missing_function
 run scenario_by_address
 run scenario_generic_read
 run scenario_fops_sources
@@ -446,6 +453,8 @@ run scenario_slower_threshold
 run scenario_slower_json
 run scenario_slower_lost
 run scenario_slower_names
+run scenario_kcalls_strace
+run scenario_kernel_views
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
