@@ -2,7 +2,8 @@
 # make demo: boots the Debian 6.1 kernel in qemu, runs plain `ext4dist`
 # while a mixed workload (large and small files: opens, reads, writes,
 # fsyncs, cat, cp) runs on an ext4 disk, stops it with Ctrl-C (SIGINT) and
-# shows its output as a user would see it.  Same cache as run.sh.
+# shows its output as a user would see it; then the same for `ext4slower
+# 1` over a shorter workload.  Same cache as run.sh.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -46,3 +47,16 @@ echo "ext4_file_write_iter, ext4_file_open, ext4_sync_file) by latency bucket"
 echo "in microseconds; fsyncs are the slow ones because they wait for the disk."
 end=$(grep '^DEMO-OUTPUT-END' <<< "$results")
 [ "${end##*rc=}" = 0 ] || { echo "demo: ext4dist exited ${end##*rc=}" >&2; exit 1; }
+if ! grep -q '^SLOWER-OUTPUT-END' <<< "$results"; then
+	echo "demo: no ext4slower output" >&2
+	grep '^DEMO-FAILED\|^    ' <<< "$results" >&2 || true
+	exit 1
+fi
+echo
+echo "# Then, while 2 files get 64 KiB writes, reads and 2 fsyncs each and a"
+echo "# small file a few calls, each operation slower than 1 ms as it ends:"
+echo "\$ ext4slower 1"
+sed -n '/^SLOWER-OUTPUT-BEGIN/,/^SLOWER-OUTPUT-END/p' <<< "$results" |
+	sed '1d;$d'
+end=$(grep '^SLOWER-OUTPUT-END' <<< "$results")
+[ "${end##*rc=}" = 0 ] || { echo "demo: ext4slower exited ${end##*rc=}" >&2; exit 1; }

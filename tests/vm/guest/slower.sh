@@ -75,7 +75,7 @@ slow_run() {
 	if ! slow_wait_header "$EPID" "$OUT" "$ERR" "$(slow_header_of $args)" ||
 	   { [ -n "$pid2" ] &&
 	     ! slow_wait_header "$pid2" "$OUT2" "$ERR2" "$(slow_header_of $args2)"; }; then
-		fail "$name" "no header from 'ext4slower$args' ${pid2:+or 'ext4slower$args2' }within 60 s" \
+		fail "$name" "no header from ext4slower$args${pid2:+ or ext4slower$args2} within 60 s" \
 			"$OUT" "$ERR" ${pid2:+"$ERR2"}
 		kill -9 "$EPID" "$WPID" $pid2 2>/dev/null || true
 		noise_stop
@@ -129,6 +129,11 @@ slow_accounted() {
 	END { printf "O=%d R=%d W=%d S=%d\n", n["O"], n["R"], n["W"], n["S"] }'
 }
 
+# untimed_total ERR: every call ext4slower's warnings say was not timed.
+untimed_total() {
+	untimed "$1" | awk '{ for (i = 1; i <= NF; i++) { sub(/^[a-z]*=/, "", $i); s += $i } } END { print s + 0 }'
+}
+
 # slow_bad FILE PID NAME BS: CSV events of PID whose comm, name, bytes or
 # offset are not the workload's (ret 0 for O and S, BS for R and W; the
 # writes at 0, BS, 2 BS ...), one line each.
@@ -175,7 +180,7 @@ scenario_slower_text() {
 	check "$name-banner" "$(head -1 "$OUT")" "Tracing ext4 operations"
 	bad=$(tail -n +3 "$OUT" | grep -v -E "^[0-9]{2}:[0-9]{2}:[0-9]{2} workload       $WPID +[RWOS] [0-9]+ +[0-9]+ +[0-9]+\.[0-9]{2} slow-b$" || true)
 	check "$name-rows" "$bad" "" "$OUT"
-	check "$name-count" "$(( $(tail -n +3 "$OUT" | wc -l) + $(untimed "$ERR" | tr ' =' '\n\n' | awk 'NR % 2 == 0 { s += $1 } END { print s }') ))" 10 "$OUT" "$ERR"
+	check "$name-count" "$(( $(tail -n +3 "$OUT" | wc -l) + $(untimed_total "$ERR") ))" 10 "$OUT" "$ERR"
 	# The fixed columns: 8 time, 14 comm, 6 pid, then T.
 	check "$name-columns" "$(tail -n +3 "$OUT" | cut -c 32-33 | sort -u | tr -d '\n')" \
 		"O R S W " "$OUT"
@@ -186,19 +191,20 @@ scenario_slower_text() {
 # image and take milliseconds; reads of cached data and opens do not.  A
 # second ext4slower at min_ms 0 sees every call with its latency at the
 # same time: the threshold run prints exactly those above SLOW_MS (calls
-# within 0.1 ms of it, where the two runs' clocks may disagree, aside),
-# and with this workload exactly the fsyncs.
+# within 0.5 ms of it aside: under emulation on a busy host the two runs'
+# probes of one call are up to some 400 us apart), and with this workload
+# exactly the fsyncs.
 scenario_slower_threshold() {
 	local name=slower-threshold want got others
 	# No noise: its calls would use up the kretprobe instances of 4.x.
-	SLOW_NOISE=0 SLOW_TWIN="-j -p @PID@ 0" WORKLOAD_OPTS="-b 4096" \
+	SLOW_NOISE=0 SLOW_TWIN="-v -j -p @PID@ 0" WORKLOAD_OPTS="-b 4096" \
 		slow_run "$name" /mnt/ext4/slow-c 2 40 4 4 \
 		-j -p @PID@ "$SLOW_MS" || return 0
 	want=$(awk -F, -v p="$WPID" -v us="$((SLOW_MS * 1000))" '
-		$3 == p && ($7 > us + 100 || $7 < us - 100) && $7 > us { print $4, $5, $6 }' "$OUT2")
+		$3 == p && ($7 > us + 500 || $7 < us - 500) && $7 > us { print $4, $5, $6 }' "$OUT2")
 	got=$(awk -F, -v p="$WPID" -v us="$((SLOW_MS * 1000))" -v w2="$OUT2" '
-		$3 == p && ($7 > us + 100 || $7 < us - 100) { print $4, $5, $6 }' "$OUT")
-	check "$name-as-every-call-shows" "$got" "$want" "$OUT" "$OUT2"
+		$3 == p && ($7 > us + 500 || $7 < us - 500) { print $4, $5, $6 }' "$OUT")
+	check "$name-as-every-call-shows" "$got" "$want" "$OUT" "$OUT2" "$ERR" "$ERR2"
 	# Under emulation a cached read now and then takes milliseconds too:
 	# then the every-call run shows it, and the check above holds it.
 	others=$(awk -F, -v p="$WPID" -v us="$((SLOW_MS * 1000))" '
@@ -221,7 +227,7 @@ scenario_slower_json() {
 	local name=slower-json n
 	slow_run "$name" /mnt/ext4/slow-d 1 2 2 1 --json -p @PID@ 0 || return 0
 	n=$(grep -c "^{\"time\":[0-9]*,\"end_ns\":[0-9]*,\"comm\":\"workload\",\"pid\":$WPID,\"tid\":$WPID,\"op\":\"[a-z]*\",\"ret\":[0-9]*,\"offset\":[0-9]*,\"latency_ns\":[0-9]*,\"file\":\"slow-d\"}$" "$OUT" || true)
-	check "$name-objects" "$((n + $(untimed "$ERR" | tr ' =' '\n\n' | awk 'NR % 2 == 0 { s += $1 } END { print s }')))" 6 "$OUT" "$ERR"
+	check "$name-objects" "$((n + $(untimed_total "$ERR")))" 6 "$OUT" "$ERR"
 	slow_end "$name"
 }
 
