@@ -70,12 +70,18 @@ if awk '$3 == "ext4_file_read_iter" { f = 1 } END { exit !f }' /proc/kallsyms; t
 	read_func=ext4_file_read_iter
 fi
 
+# Slow mode's columns (section slower): "slow", ext4slower with a
+# threshold no call reaches (its programs, no event), and "slowall",
+# ext4slower 0 (an event per call, read and printed as CSV).
+slowmodes=""
+if want slower; then slowmodes="slow slowall"; fi
+
 b "env kernel=$KERNEL cpus=$(grep -c ^processor /proc/cpuinfo)" \
 	"clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
 	"bpf_jit_enable=$(cat /proc/sys/net/core/bpf_jit_enable)" \
 	"bpf_stats_enabled=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo none)" \
 	"binary_bytes=$(stat -c %s /bin/ext4dist)" \
-	"modes=$(echo $modes | tr ' ' ,) default_mode=$default_mode read_func=$read_func" \
+	"modes=$(echo $modes $slowmodes | tr ' ' ,) default_mode=$default_mode read_func=$read_func" \
 	"ftrace_functions=$(wc -l < "$TRACEFS/available_filter_functions")"
 [ "$stats" = 1 ] ||
 	skip prog-stats "no kernel.bpf_stats_enabled (5.1+): no per-program run time"
@@ -114,6 +120,46 @@ while [ "$r" -lt "$ROUNDS" ]; do
 		[ "$RC" = 0 ] || b "error what=ext4dist-exit mode=$mode rc=$RC"
 		# The histogram totals it printed (the workload's ops are in).
 		b "counted mode=$mode round=$r $(counts "$WORK/e.out")"
+	done
+	r=$((r + 1))
+done
+
+# --- slow mode (ext4slower), on the default attach path: ns per
+# operation and per program as above, and for slowall the events sent,
+# read and lost (-v's count) over the same workload on this one CPU.
+r=0
+want slower || r=$ROUNDS
+while [ "$r" -lt "$ROUNDS" ]; do
+	for mode in $slowmodes; do
+		rm -f "$WORK/s.out" "$WORK/s.err"
+		min_ms=100000
+		[ "$mode" = slow ] || min_ms=0
+		ext4slower -v -j --attach=$default_mode $min_ms > "$WORK/s.out" 2> "$WORK/s.err" &
+		pid=$!
+		i=0
+		while ! grep -q '^ENDTIME_us,' "$WORK/s.out" 2>/dev/null; do
+			i=$((i + 1))
+			if ! running "$pid" || [ "$i" -gt 1200 ]; then break; fi
+			sleep 0.05
+		done
+		if ! running "$pid"; then
+			b "error what=no-header mode=$mode"
+			out_file "$WORK/s.err" "    | "
+			continue
+		fi
+		if [ "$stats" = 1 ]; then
+			bout bench_probe around --pid "$pid" --tag "$mode" -- \
+				/bin/opbench /mnt/ext4 "$OPS_N" "$OPS_REPS" "$mode"
+		else
+			bout opbench /mnt/ext4 "$OPS_N" "$OPS_REPS" "$mode"
+		fi
+		kill -INT "$pid"
+		wait_exit "$pid" 30 || true
+		[ "$RC" = 0 ] || b "error what=ext4slower-exit mode=$mode rc=$RC"
+		sed -n "s/^ext4dist: events: \([0-9]*\) sent, \([0-9]*\) received, \([0-9]*\) refused by the kernel.*/slowevents mode=$mode round=$r sent=\1 received=\2 refused=\3/p" \
+			"$WORK/s.err" > "$WORK/s.rec"
+		lost=$(sed -n 's/^ext4dist: warning: \([0-9]*\) events* lost.*/\1/p' "$WORK/s.err")
+		while IFS= read -r line; do b "$line lost=${lost:-0} printed=$(($(wc -l < "$WORK/s.out") - 1))"; done < "$WORK/s.rec"
 	done
 	r=$((r + 1))
 done

@@ -55,6 +55,13 @@ $1 == "prog" {
 	next
 }
 $1 == "rss" { kv(); if (V["vmhwm_kb"] + 0 > RSSHWM[V["mode"]]) RSSHWM[V["mode"]] = V["vmhwm_kb"] + 0; next }
+$1 == "slowevents" {
+	kv()
+	SLOWSEEN[R] = 1
+	SLOWSENT[R, V["mode"]] += V["sent"]; SLOWRECV[R, V["mode"]] += V["received"]
+	SLOWLOST[R, V["mode"]] += V["lost"]; SLOWROUNDS[R, V["mode"]]++
+	next
+}
 $1 == "counted" { kv(); COUNTED[R, V["mode"]] = $0; next }
 $1 == "startup" {
 	kv()
@@ -143,8 +150,22 @@ function tables(R, title,   i, j, o, u, p, t, pr, m, n, bcc, M, nm, v, fl, rss) 
 	}
 
 	print ""
-	if (nv == 0) { print "4. Per-event cost of alternative designs: not measured in this run"; return }
-	printf "4. Per-event cost of alternative designs on ext4_file_read_iter (%s attach, %s rounds x %s preads, medians)\n",
+	if (!(R in SLOWSEEN)) print "4. Slow mode (ext4slower): not measured in this run"
+	else {
+		print "4. Slow mode (ext4slower): events over the workload of table 1, summed over rounds, one CPU"
+		printf "%-8s %10s %10s %8s %14s\n", "mode", "sent", "read", "lost", "events/s (pread)"
+		for (j = 1; j <= 2; j++) {
+			m = (j == 1 ? "slow" : "slowall")
+			p = opns(R, m, "pread_4k")
+			printf "%-8s %10d %10d %8d %14s\n", m, SLOWSENT[R, m], SLOWRECV[R, m], SLOWLOST[R, m],
+				(m == "slowall" && p > 0 ? sprintf("%.0f", 1e9 / p) : "-")
+		}
+		print "   slow: a threshold no call reaches (the slow programs, no event); slowall: min_ms 0, an event per call"
+	}
+
+	print ""
+	if (nv == 0) { print "5. Per-event cost of alternative designs: not measured in this run"; return }
+	printf "5. Per-event cost of alternative designs on ext4_file_read_iter (%s attach, %s rounds x %s preads, medians)\n",
 		VR[R, "untraced", "attach"], VR[R, "untraced", "rounds"], VR[R, "untraced", "iters"]
 	printf "%-8s %7s %7s %7s %7s %7s %8s %6s %7s %9s %9s %7s %7s\n", "variant", "entry", "return", "total", "min", "vs bcc",
 		"pread ns", "ratio", "events", "insns e/r", "JIT e/r", "attach", "detach"
