@@ -15,6 +15,7 @@
 
 CC      ?= gcc
 CLANG   ?= clang
+LLVM_STRIP ?= llvm-strip
 PREFIX  ?= /usr/local
 BUILD   ?= build
 VERSION := 0.1.0
@@ -168,13 +169,17 @@ bpf: $(BPF_OBJ) $(BPF_OBJ64)
 $(FLAGS_FILE):
 	$(shell mkdir -p $(@D))$(file >$@,$(FLAGS_NOW))
 
+# The local symbols (jump labels) go: nothing reads them, and the object
+# is carried in every binary.
 $(BPF_OBJ): $(BPF_SRC) $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_$(BPF_ARCH) $(DEPFLAGS) -c $< -o $@
+	$(LLVM_STRIP) --strip-unneeded $@
 
 $(BUILD)/ext4dist-arm64.bpf.o: $(BPF_SRC) $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_arm64 $(DEPFLAGS) -c $< -o $@
+	$(LLVM_STRIP) --strip-unneeded $@
 
 $(BUILD)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)

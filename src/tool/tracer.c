@@ -213,7 +213,8 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		break;
 	}
 	c->state = err ? CAP_NO : CAP_YES;
-	snprintf(c->why, sizeof(c->why), "%s", why.msg);
+	snprintf(c->why, sizeof(c->why), "%.*s", (int)sizeof(c->why) - 1,
+		 why.msg);
 	if (id == CAP_PMU && !err)
 		t->rec.pmu_type = t->actx.pmu_type;
 }

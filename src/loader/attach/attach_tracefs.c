@@ -140,7 +140,11 @@ static int define_and_open(struct attach_ctx *ctx,
 	if (err)
 		return err;
 	err = read_event_id(ctx, event, id);
-	if (err == -ENOENT)
+	/*
+	 * Gone already, or going (4.19 answers ENODEV for the id of an
+	 * event whose directory a concurrent removal is tearing down).
+	 */
+	if (err == -ENOENT || err == -ENODEV)
 		return -EAGAIN;
 	if (err) {
 		errbuf_set(eb, err, "cannot read the id of event %s/%s: %s",
