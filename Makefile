@@ -189,10 +189,17 @@ $(HOOKS_ARGS_OBJ): src/tool/args.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) -c $< -o $@
 
-$(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ) $(BPF_OBJ64)
+# Embedded gzip-compressed (-n: no name or time, the same bytes every
+# build), with each object's size for the room it is inflated into.
+%.bpf.o.gz: %.bpf.o
+	gzip -9n -c $< > $@
+
+$(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ:=.gz) $(BPF_OBJ64:=.gz)
 	@mkdir -p $(@D)
-	$(CC) -c -DBPF_OBJ_PATH='"$(BPF_OBJ)"' \
-		$(if $(BPF_OBJ64),-DBPF_OBJ64_PATH='"$(BPF_OBJ64)"') $< -o $@
+	$(CC) -c -DBPF_OBJ_GZ_PATH='"$(BPF_OBJ).gz"' \
+		-DBPF_OBJ_SIZE=$$(wc -c < $(BPF_OBJ)) \
+		$(if $(BPF_OBJ64),-DBPF_OBJ64_GZ_PATH='"$(BPF_OBJ64).gz"' \
+		-DBPF_OBJ64_SIZE=$$(wc -c < $(BPF_OBJ64))) $< -o $@
 
 $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	rm -f $@

@@ -1,30 +1,62 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The compiled BPF objects, embedded so the binary needs no file beside
- * it: the one for kernels of this binary's architecture and, in a 32-bit
- * ARM build, the one for 64-bit ARM kernels (BPF_OBJ64_PATH; empty
- * elsewhere).  Lengths are .long, section types %progbits: both mean the
- * same to the x86, arm64 and 32-bit ARM assemblers (ARM's takes @ for a
- * comment, and .quad would be a bignum there).
+ * The compiled BPF objects, embedded gzip-compressed so the binary needs
+ * no file beside it and stays small (a BPF object is mostly zeros and
+ * repeated instructions: 175 KB of it compress to 15): the one for
+ * kernels of this binary's architecture and, in a 32-bit ARM build, the
+ * one for 64-bit ARM kernels (BPF_OBJ64_GZ_PATH; empty elsewhere).
+ * Each is inflated at its first use into room of its own in .bss
+ * (BPF_OBJ_SIZE, BPF_OBJ64_SIZE: the sizes before compression), which
+ * costs the file nothing.  Lengths are .long, section types %progbits and
+ * %nobits: both mean the same to the x86, arm64 and 32-bit ARM
+ * assemblers (ARM's takes @ for a comment, and .quad would be a bignum
+ * there).
  */
 	.section .rodata
 	.balign 8
+	.global ext4dist_bpf_obj_gz
+	.global ext4dist_bpf_obj_gz_len
+	.global ext4dist_bpf_obj_cap
+	.global ext4dist_bpf_obj64_gz
+	.global ext4dist_bpf_obj64_gz_len
+	.global ext4dist_bpf_obj64_cap
+ext4dist_bpf_obj_gz:
+	.incbin BPF_OBJ_GZ_PATH
+ext4dist_bpf_obj_gz_end:
+	.balign 8
+ext4dist_bpf_obj64_gz:
+#ifdef BPF_OBJ64_GZ_PATH
+	.incbin BPF_OBJ64_GZ_PATH
+#endif
+ext4dist_bpf_obj64_gz_end:
+	.balign 4
+ext4dist_bpf_obj_gz_len:
+	.long ext4dist_bpf_obj_gz_end - ext4dist_bpf_obj_gz
+ext4dist_bpf_obj64_gz_len:
+	.long ext4dist_bpf_obj64_gz_end - ext4dist_bpf_obj64_gz
+ext4dist_bpf_obj_cap:
+	.long BPF_OBJ_SIZE
+ext4dist_bpf_obj64_cap:
+#ifdef BPF_OBJ64_SIZE
+	.long BPF_OBJ64_SIZE
+#else
+	.long 0
+#endif
+
+/* Where they are inflated: two names each, read-only and writable. */
+	.section .bss,"aw",%nobits
+	.balign 8
 	.global ext4dist_bpf_obj
-	.global ext4dist_bpf_obj_len
+	.global ext4dist_bpf_obj_room
 	.global ext4dist_bpf_obj64
-	.global ext4dist_bpf_obj64_len
+	.global ext4dist_bpf_obj64_room
 ext4dist_bpf_obj:
-	.incbin BPF_OBJ_PATH
-ext4dist_bpf_obj_end:
+ext4dist_bpf_obj_room:
+	.skip BPF_OBJ_SIZE
 	.balign 8
 ext4dist_bpf_obj64:
-#ifdef BPF_OBJ64_PATH
-	.incbin BPF_OBJ64_PATH
+ext4dist_bpf_obj64_room:
+#ifdef BPF_OBJ64_SIZE
+	.skip BPF_OBJ64_SIZE
 #endif
-ext4dist_bpf_obj64_end:
-	.balign 4
-ext4dist_bpf_obj_len:
-	.long ext4dist_bpf_obj_end - ext4dist_bpf_obj
-ext4dist_bpf_obj64_len:
-	.long ext4dist_bpf_obj64_end - ext4dist_bpf_obj64
 	.section .note.GNU-stack,"",%progbits

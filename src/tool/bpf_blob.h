@@ -6,15 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* For kernels of this binary's architecture. */
+/*
+ * For kernels of this binary's architecture: embedded compressed
+ * (bpf_blob.S), inflated here by ext4dist_bpf_obj_size() or
+ * bpf_blob_for(), whichever comes first.
+ */
 extern const char ext4dist_bpf_obj[];
-/* Its size, computed by the assembler (bpf_blob.S). */
-extern const uint32_t ext4dist_bpf_obj_len;
-
-static inline size_t ext4dist_bpf_obj_size(void)
-{
-	return (size_t)ext4dist_bpf_obj_len;
-}
+/* Its size, once inflated; 0 if it could not be (a build error). */
+size_t ext4dist_bpf_obj_size(void);
 
 /* One embedded object and the kernels it is for. */
 struct bpf_blob {
@@ -25,7 +24,8 @@ struct bpf_blob {
 
 /*
  * The object for kernels of bpf_arch (struct karch): this binary's own,
- * or in a 32-bit ARM build the arm64 one.  -ENOENT when it carries none.
+ * or in a 32-bit ARM build the arm64 one, inflated.  -ENOENT when it
+ * carries none, -EINVAL when it does not inflate to its recorded size.
  */
 int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b);
 
