@@ -141,6 +141,8 @@ vm_build_initramfs() {
 		return 1
 	fi
 	cp "$ARM64_BIN" "$stage/bin/ext4dist"
+	# ext4slower: the same binary under the name make install links.
+	ln -s ext4dist "$stage/bin/ext4slower"
 	# The scenarios that need fixture paths run the test build (make
 	# ARCH=arm64 builds both).
 	[ ! -f "$ARM64_TEST_BIN" ] || cp "$ARM64_TEST_BIN" "$stage/bin/ext4dist-test"

@@ -298,6 +298,8 @@ vm_build_initramfs() {
 		return 1
 	fi
 	cp "$ARMHF_BIN" "$stage/bin/ext4dist"
+	# ext4slower: the same binary under the name make install links.
+	ln -s ext4dist "$stage/bin/ext4slower"
 	[ ! -f "$ARMHF_TEST_BIN" ] || cp "$ARMHF_TEST_BIN" "$stage/bin/ext4dist-test"
 	cp "$VM_BUILD/workload" "$stage/bin/workload"
 	[ ! -e "$VM_BUILD/runas" ] || cp "$VM_BUILD/runas" "$stage/bin/runas"
