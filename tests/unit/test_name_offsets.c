@@ -309,7 +309,7 @@ static void check_capture(const char *file, const char *label)
 
 static void test_captured(void)
 {
-	static const char *const kernels[] = { "4.9", "4.19", "6.1", "6.12" };
+	static const char *const kernels[] = { "4.9", "4.19", "6.1", "6.12", "armhf-6.1" };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
