@@ -299,7 +299,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	enum ret_kind kind = RET_STOLEN;
 	struct start_slot *s;
 	struct op_hist *h;
-	__u64 rec, delta = 0, slot = 0, file = 0, pos = 0;
+	__u64 rec, delta = 0, slot, file = 0, pos = 0;
 
 	if (want && (id >> 32) != want)
 		return 0;
@@ -313,9 +313,6 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 		s->rec[op] = 0;
 		delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
 		kind = return_kind(ctx, op);
-		slot = log2_slot(delta, factor);
-		if (slot >= NR_SLOTS)
-			slot = NR_SLOTS - 1;
 	}
 	if (slow && SLOW_OK(op) && kind != RET_STOLEN) {
 		struct slow_extra *x = bpf_map_lookup_elem(&slow_start, &key);
@@ -326,40 +323,49 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 			if (x->tag[op] != rec)
 				kind = RET_STOLEN;
 		}
+		/*
+		 * As BCC's ext4slower: errors and queued calls have events
+		 * too.  Before the histogram's lookup, whose pointer must
+		 * not be kept across the event's helper calls (4.9).
+		 */
+		if (kind != RET_STOLEN &&
+		    delta >= PATCHED_CONST(PATCH_SLOW_NS))
+			send_event(ctx, op, id, delta, file, pos, atomic);
 	}
-	/*
-	 * The 6.1 verifier loses the bound above when clang tests one copy
-	 * of slot and indexes with another; a mask it cannot miss, kept
-	 * from being optimised away by an empty asm.
-	 */
-	asm volatile("" : "+r"(slot));
-	slot &= NR_SLOTS - 1;
 	h = hist_of(op);
 	if (!h)
 		return 0;
 	switch (kind) {
 	case RET_STOLEN:
 		COUNT(atomic, h, stolen);
-		break;
+		return 0;
 	case RET_QUEUED:
 		COUNT(atomic, h, queued);
-		break;
+		return 0;
 	case RET_ERROR:
 		COUNT(atomic, h, errors);
-		break;
+		return 0;
 	default:
-		if (atomic)
-			__sync_fetch_and_add(&h->slots[slot], 1);
-		else
-			h->slots[slot]++;
-		ADD(atomic, h, sum_ns, delta);
-		if (delta > h->max_ns)
-			h->max_ns = delta;
+		break;
 	}
-	/* As BCC's ext4slower: errors and queued calls have events too. */
-	if (slow && SLOW_OK(op) && kind != RET_STOLEN &&
-	    delta >= PATCHED_CONST(PATCH_SLOW_NS))
-		send_event(ctx, op, id, delta, file, pos, atomic);
+	ADD(atomic, h, sum_ns, delta);
+	if (delta > h->max_ns)
+		h->max_ns = delta;
+	/*
+	 * The slot last: each step of log2_slot() branches, and the
+	 * verifier walks what follows once per value (up to 64), so little
+	 * may follow.  A latency below 2^56 ns over a factor of at least
+	 * 1000 needs fewer than NR_SLOTS slots; the mask is the bound the
+	 * verifier sees (behind an empty asm: 6.1's loses the bound when
+	 * clang tests one copy and indexes with another).
+	 */
+	slot = log2_slot(delta, factor);
+	asm volatile("" : "+r"(slot));
+	slot &= NR_SLOTS - 1;
+	if (atomic)
+		__sync_fetch_and_add(&h->slots[slot], 1);
+	else
+		h->slots[slot]++;
 	return 0;
 }
 

