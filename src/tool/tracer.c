@@ -607,8 +607,11 @@ static void prepare_names(struct tracer *t)
 		if (err) {
 			fprintf(stderr, "%s: file names will show as [unknown]: cannot find where the kernel keeps them: %s\n",
 				TOOL_NAME, why.msg);
+			/* The record keeps what fits; stderr had it whole. */
 			snprintf(t->rec.names, sizeof(t->rec.names),
-				 "unknown: %s", why.msg);
+				 "unknown: %.*s",
+				 (int)(sizeof(t->rec.names) - sizeof("unknown: ")),
+				 why.msg);
 		} else {
 			snprintf(t->rec.names, sizeof(t->rec.names),
 				 "f_path.dentry at %d, d_name.name at %d",
