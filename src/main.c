@@ -25,7 +25,7 @@ static void config_from_args(const struct ext4dist_args *a,
 			     struct tracefs_paths *tracefs)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->fs = &fs_ext4;
+	cfg->fs = a->fs;
 	cfg->kallsyms_path = a->test_kallsyms;
 	cfg->sysfs_kprobe = a->test_sysfs_kprobe;
 	if (a->test_tracing || a->test_debugfs ||
@@ -65,7 +65,7 @@ static void report_error(const struct tracer *t, const struct errbuf *eb,
 {
 	const char *log = tracer_record(t)->verifier_log;
 
-	fprintf(stderr, "ext4dist: %s\n",
+	fprintf(stderr, "%s: %s\n", tracer_fs(t)->tool,
 		eb->msg[0] ? eb->msg : strerror(-err));
 	if (log)
 		fprintf(stderr, "--- verifier log ---\n%s--- end of verifier log ---\n",
@@ -79,6 +79,7 @@ int main(int argc, char **argv)
 	struct tracefs_paths tracefs;
 	struct tracer *t;
 	struct errbuf eb = { "" };
+	static char prefix[32];
 	int err;
 
 	/* The same binary as ext4slower (make install links the name). */
@@ -88,7 +89,8 @@ int main(int argc, char **argv)
 		err = args_parse(argc, argv, &args, stdout, stderr);
 	if (err)
 		return args_exit_code(err);
-	vlog_set(args.verbose, stderr, "ext4dist: ");
+	snprintf(prefix, sizeof(prefix), "%s: ", args.fs->tool);
+	vlog_set(args.verbose, stderr, prefix);
 	config_from_args(&args, &cfg, &tracefs);
 	if (args.dump_bpf) {
 		err = args.dump_bpf == DUMP_BPF_XLATED ?
@@ -96,30 +98,30 @@ int main(int argc, char **argv)
 		      args.dump_bpf == DUMP_BPF_ELF ? dump_elf(stdout, &eb) :
 		      dump_bpf(stdout, &eb);
 		if (err)
-			fprintf(stderr, "ext4dist: %s\n", eb.msg);
+			fprintf(stderr, "%s: %s\n", args.fs->tool, eb.msg);
 		return err ? 1 : 0;
 	}
 	/* --check follows a run to the end of its start-up: these too. */
 	if (args.prometheus &&
 	    report_prom_check_file(args.prometheus, eb.msg, sizeof(eb.msg))) {
-		fprintf(stderr, "ext4dist: %s\n", eb.msg);
+		fprintf(stderr, "%s: %s\n", args.fs->tool, eb.msg);
 		return 1;
 	}
 	if (args.pid && pid_filter_resolve(args.pid, &cfg.tgid, &eb)) {
-		fprintf(stderr, "ext4dist: %s\n", eb.msg);
+		fprintf(stderr, "%s: %s\n", args.fs->tool, eb.msg);
 		return 1;
 	}
 	if (args.check)
 		return check_run(stdout, &cfg);
 	err = run_loop_signals_setup();
 	if (err) {
-		fprintf(stderr, "ext4dist: cannot set up signal handling: %s\n",
-			strerror(-err));
+		fprintf(stderr, "%s: cannot set up signal handling: %s\n",
+			args.fs->tool, strerror(-err));
 		return 1;
 	}
 	t = tracer_new();
 	if (!t) {
-		fprintf(stderr, "ext4dist: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n", args.fs->tool);
 		return 1;
 	}
 	err = tracer_start(t, &cfg, &eb);
@@ -132,8 +134,8 @@ int main(int argc, char **argv)
 			    run_loop(t, &args, stdout);
 	tracer_free(t);
 	if (err < 0) {
-		fprintf(stderr, "ext4dist: stopped: %s (probes removed)\n",
-			strerror(-err));
+		fprintf(stderr, "%s: stopped: %s (probes removed)\n",
+			args.fs->tool, strerror(-err));
 		return 1;
 	}
 	return run_loop_stopped_by(err, stderr);

@@ -18,13 +18,15 @@
 #define EXT4DIST_VERSION "unknown"
 #endif
 
-#define DEFAULT_OPS ((1u << OP_READ) | (1u << OP_WRITE) | (1u << OP_OPEN) | \
-		     (1u << OP_FSYNC))
-
 static const char usage_line[] =
 	"usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]\n";
 
-static const char help_text[] =
+/*
+ * The help in parts: those that speak of the generic read path only where
+ * the file system has one.  Its words (the tool's name, BCC's
+ * description) come from the file system's table (args_named()).
+ */
+static const char help_head[] =
 	"\n"
 	"Summarize ext4 operation latency\n"
 	"\n"
@@ -37,6 +39,9 @@ static const char help_text[] =
 	"  -T, --notimestamp     don't include timestamp on interval output\n"
 	"  -m, --milliseconds    output in milliseconds\n"
 	"  -p PID, --pid PID     trace this PID only\n"
+	"  -t TYPE, --type TYPE  the file system to trace: ext4 or xfs\n"
+	"                        (default: the one the name run as says, as\n"
+	"                        xfsdist and xfsslower say xfs; else ext4)\n"
 	"  -v, --verbose         explain each load and attach step (repeat "
 	"for more)\n"
 	"  -j, --json            print each output as one line of JSON\n"
@@ -53,17 +58,21 @@ static const char help_text[] =
 	"                        (5.18+) (default: auto, kprobe_multi links\n"
 	"                        where the kernel makes them, else tracefs\n"
 	"                        where it can size return probes (4.12+),\n"
-	"                        else the PMU, else tracefs)\n"
+	"                        else the PMU, else tracefs)\n";
+static const char help_read_path[] =
 	"  --read-path {auto,generic}\n"
 	"                        generic: probe generic_file_read_iter filtered\n"
 	"                        on ext4_file_operations, as on kernels < 4.10\n"
-	"                        (default: auto)\n"
+	"                        (default: auto)\n";
+static const char help_maxactive[] =
 	"  --maxactive N         kretprobe instances per probe, 1 to 4096\n"
 	"                        (default on tracefs: 4 per possible CPU, at\n"
-	"                        least 64; elsewhere the kernel's)\n"
+	"                        least 64; elsewhere the kernel's)\n";
+static const char help_fops_addr[] =
 	"  --fops-addr ADDR      address of ext4_file_operations (0x... or\n"
 	"                        decimal) instead of looking it up (System.map,\n"
-	"                        /proc/kallsyms, the module file)\n"
+	"                        /proc/kallsyms, the module file)\n";
+static const char help_tail[] =
 	"  --pretend LIST        behave as if the kernel lacked features, to see\n"
 	"                        the fallbacks of older kernels; comma separated,\n"
 	"                        from no-pmu, no-multi, no-percpu, no-names,\n"
@@ -102,6 +111,7 @@ static const struct argparse_opt opt_defs[] = {
 	{ 'T', "notimestamp", "-T/--notimestamp", 0, OPT_NOTIMESTAMP },
 	{ 'm', "milliseconds", "-m/--milliseconds", 0, OPT_MILLISECONDS },
 	{ 'p', "pid", "-p/--pid", 1, OPT_PID },
+	{ 't', "type", "-t/--type", 1, OPT_TYPE },
 	{ 'v', "verbose", "-v/--verbose", 0, OPT_VERBOSE },
 	{ 'j', "json", "-j/--json", 0, OPT_JSON },
 	{ 'e', "extended", "-e/--extended", 0, OPT_EXTENDED },
@@ -176,6 +186,95 @@ static const char *const pretend_choices[NR_PRETEND] = {
 static struct ext4dist_args *args_of(struct argparse *ap)
 {
 	return ((struct args_ctx *)argparse_ctx(ap))->a;
+}
+
+/* The words of ext4's table that name the tool, and the field of each. */
+static const char *table_word(const struct fs_table *fs, unsigned int i)
+{
+	const char *const words[] = {
+		fs->tool, fs->slower_tool, fs->title, fs->slower_title,
+		fs->fops_symbol,
+	};
+
+	return i < sizeof(words) / sizeof(words[0]) ? words[i] : NULL;
+}
+
+void args_named(char *buf, size_t len, const char *text,
+		const struct fs_table *fs)
+{
+	size_t n = 0;
+
+	while (*text && n + 1 < len) {
+		const char *from = NULL, *to = NULL;
+		unsigned int i;
+
+		for (i = 0; (from = table_word(&fs_ext4, i)); i++)
+			if (strncmp(text, from, strlen(from)) == 0) {
+				to = table_word(fs, i);
+				break;
+			}
+		if (!from) {
+			buf[n++] = *text++;
+			continue;
+		}
+		text += strlen(from);
+		while (*to && n + 1 < len)
+			buf[n++] = *to++;
+	}
+	buf[n] = '\0';
+}
+
+int args_put_named(FILE *f, const char *text, const struct fs_table *fs)
+{
+	char buf[4096];
+
+	args_named(buf, sizeof(buf), text, fs);
+	fputs(buf, f);
+	return ferror(f) ? -EIO : 0;
+}
+
+void args_fs_from_name(struct ext4dist_args *a, int argc, char **argv)
+{
+	int slower;
+
+	a->fs = argc > 0 && argv ? fs_by_tool(argv[0], &slower) : NULL;
+	if (!a->fs)
+		a->fs = &fs_ext4;
+}
+
+int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
+{
+	struct ext4dist_args *a = c->a;
+	struct errbuf eb = { "" };
+
+	if (!c->ops_given)
+		a->ops_mask = a->fs->default_ops;
+	if (!fs_check_wanted(a->fs, a->ops_mask,
+			     a->read_path == READ_PATH_GENERIC, &eb))
+		return 0;
+	fputs(usage, err);
+	fprintf(err, "%s: error: %s\n", a->slower ? a->fs->slower_tool :
+		a->fs->tool, eb.msg);
+	return ARGS_ERR_USAGE;
+}
+
+/* -t TYPE: the name of a table in fs_all[]. */
+static int get_type(struct argparse *ap, const char *opt, const char *s,
+		    const struct fs_table **fs)
+{
+	const char *names[8];
+	unsigned int n = 0;
+	int i;
+
+	while (n < sizeof(names) / sizeof(names[0]) && fs_all[n]) {
+		names[n] = fs_all[n]->name;
+		n++;
+	}
+	i = argparse_choice(ap, opt, s, names, n);
+	if (i < 0)
+		return i;
+	*fs = fs_all[i];
+	return 0;
 }
 
 int args_min_ms(struct argparse *ap, const char *opt, const char *s,
@@ -285,7 +384,10 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 	switch (o->id) {
 	case OPT_PID:
 		return get_u32(ap, o->shown, val, ARGS_PID_MAX, &a->pid);
+	case OPT_TYPE:
+		return get_type(ap, o->shown, val, &a->fs);
 	case OPT_OPS:
+		((struct args_ctx *)argparse_ctx(ap))->ops_given = 1;
 		return argparse_choice_list(ap, o->shown, "operation", val,
 					    op_choices, NR_OPS, &a->ops_mask);
 	case OPT_PROMETHEUS:
@@ -345,8 +447,24 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 /* -h and --version: print and stop, as argparse's actions do. */
 int args_served(struct args_ctx *c, const char *text1, const char *text2)
 {
-	fputs(text1, c->out);
-	fputs(text2, c->out);
+	args_put_named(c->out, text1, c->a->fs);
+	args_put_named(c->out, text2, c->a->fs);
+	return ferror(c->out) ? -EIO : ARGS_EXIT_OK;
+}
+
+/* -h: the parts of the help that apply to the file system. */
+static int help(struct args_ctx *c)
+{
+	int generic = c->a->fs->generic_read != NULL;
+
+	args_put_named(c->out, usage_line, c->a->fs);
+	args_put_named(c->out, help_head, c->a->fs);
+	if (generic)
+		args_put_named(c->out, help_read_path, c->a->fs);
+	args_put_named(c->out, help_maxactive, c->a->fs);
+	if (generic)
+		args_put_named(c->out, help_fops_addr, c->a->fs);
+	args_put_named(c->out, help_tail, c->a->fs);
 	return ferror(c->out) ? -EIO : ARGS_EXIT_OK;
 }
 
@@ -358,7 +476,7 @@ int args_flag(struct argparse *ap, const struct argparse_opt *o)
 
 	switch (o->id) {
 	case OPT_HELP:
-		return args_served(c, usage_line, help_text);
+		return help(c);
 	case OPT_VERSION:
 		return args_served(c, "ext4dist " EXT4DIST_VERSION, "\n");
 	case OPT_NOTIMESTAMP:
@@ -438,7 +556,8 @@ void args_defaults(struct ext4dist_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->count = ARGS_DEFAULT_COUNT;
-	a->ops_mask = DEFAULT_OPS;
+	a->fs = &fs_ext4;
+	a->ops_mask = fs_ext4.default_ops;
 	a->attach = ATTACH_AUTO;
 	a->read_path = READ_PATH_AUTO;
 	a->min_ms = ARGS_DEFAULT_MIN_MS;
@@ -449,19 +568,28 @@ int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 	       FILE *err)
 {
 	struct args_ctx c = { .a = a, .out = out };
+	struct argparse_spec named = spec;
+	char usage[128];
 	int ret;
 
 	args_defaults(a);
-	ret = argparse_parse(&spec, argc, argv, &c, err);
+	args_fs_from_name(a, argc, argv);
+	args_named(usage, sizeof(usage), usage_line, a->fs);
+	named.prog = a->fs->tool;
+	named.usage = usage;
+	ret = argparse_parse(&named, argc, argv, &c, err);
 	/* args.h promises its own constant, whatever the engine's is */
 	if (ret == ARGPARSE_ERR_USAGE)
 		return ARGS_ERR_USAGE;
 	if (ret)
 		return ret;
+	ret = args_finish_fs(&c, usage, err);
+	if (ret)
+		return ret;
 	if (a->slower && c.hist_only) {
-		fputs(usage_line, err);
-		fputs("ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, interval or count (the histogram mode's)\n",
-		      err);
+		fputs(usage, err);
+		args_put_named(err, "ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, interval or count (the histogram mode's)\n",
+			       a->fs);
 		return ARGS_ERR_USAGE;
 	}
 	/* BCC checks the interval after argparse accepted the line */

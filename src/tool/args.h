@@ -11,7 +11,11 @@ enum read_path_mode { READ_PATH_AUTO = 0, READ_PATH_GENERIC };
 enum dump_bpf_mode { DUMP_BPF_OFF = 0, DUMP_BPF_TEXT, DUMP_BPF_XLATED,
 		     DUMP_BPF_ELF };
 
+struct fs_table;
+
 struct ext4dist_args {
+	/* -t TYPE, else the name invoked as (xfsdist): what is traced */
+	const struct fs_table *fs;
 	int notimestamp;		/* -T */
 	int milliseconds;		/* -m */
 	unsigned int pid;		/* -p PID (a tgid), 0 = every process */
@@ -104,7 +108,10 @@ int args_exit_code(int parse_result);
  */
 int args_parse_slower(int argc, char **argv, struct ext4dist_args *a,
 		      FILE *out, FILE *err);
-/* 1 when the program was run under the name ext4slower (argv[0]). */
+/*
+ * 1 when the program was run under the name of a slow mode (argv[0]):
+ * ext4slower, xfsslower...
+ */
 int args_invoked_as_slower(const char *argv0);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "tool/argparse.h"
 #include "tool/args.h"
+#include "tool/fs.h"
 
 enum opt_id {
 	OPT_HELP,
@@ -35,6 +36,7 @@ enum opt_id {
 	OPT_RING_PAGES,
 	OPT_CSV,		/* ext4slower's -j */
 	OPT_JSON_LONG,		/* ext4slower's --json */
+	OPT_TYPE,		/* -t/--type: the file system */
 #ifdef EXT4DIST_TEST_HOOKS
 	OPT_TEST_KALLSYMS,
 	OPT_TEST_SYSFS_KPROBE,
@@ -49,6 +51,7 @@ struct args_ctx {
 	FILE *out;
 	int interval_zero;	/* "0" given: BCC's message once parsed */
 	int hist_only;		/* an option of the histogram mode given */
+	int ops_given;		/* --ops: not the file system's default */
 };
 
 /* The value callback of every option that takes one. */
@@ -63,5 +66,27 @@ int args_min_ms(struct argparse *ap, const char *opt, const char *s,
 		unsigned long *v);
 /* Every field of *a at its default. */
 void args_defaults(struct ext4dist_args *a);
+
+/*
+ * The file system argv[0] names (xfsdist, xfsslower), else ext4; the
+ * operations it traces by default.
+ */
+void args_fs_from_name(struct ext4dist_args *a, int argc, char **argv);
+
+/*
+ * text with the tool's words ("ext4dist", "ext4slower", BCC's
+ * description, "ext4_file_operations") as the file system's table has
+ * them, into buf of len bytes (cut if it does not fit).
+ */
+void args_named(char *buf, size_t len, const char *text,
+		const struct fs_table *fs);
+/* The same, written to f. */
+int args_put_named(FILE *f, const char *text, const struct fs_table *fs);
+/*
+ * Settles what --ops and -t left: the file system's default operations;
+ * an operation or read path the file system lacks is argparse's usage
+ * error (ARGS_ERR_USAGE, usage and message on err).
+ */
+int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err);
 
 #endif

@@ -29,6 +29,9 @@ static const char help_text[] =
 	"  -h, --help            show this help message and exit\n"
 	"  -j, --csv             print comma-separated fields instead of columns\n"
 	"  -p PID, --pid PID     trace this process only\n"
+	"  -t TYPE, --type TYPE  the file system to trace: ext4 or xfs\n"
+	"                        (default: the one the name run as says, as\n"
+	"                        xfsdist and xfsslower say xfs; else ext4)\n"
 	"  -v, --verbose         explain each load and attach step (repeat "
 	"for more)\n"
 	"  --json                print each event as one line of JSON\n"
@@ -59,6 +62,7 @@ static const struct argparse_opt opt_defs[] = {
 	{ 'h', "help", "-h/--help", 0, OPT_HELP },
 	{ 'j', "csv", "-j/--csv", 0, OPT_CSV },
 	{ 'p', "pid", "-p/--pid", 1, OPT_PID },
+	{ 't', "type", "-t/--type", 1, OPT_TYPE },
 	{ 'v', "verbose", "-v/--verbose", 0, OPT_VERBOSE },
 	{ 0, "json", "--json", 0, OPT_JSON_LONG },
 	{ 0, "ops", "--ops", 1, OPT_OPS },
@@ -115,19 +119,28 @@ int args_parse_slower(int argc, char **argv, struct ext4dist_args *a,
 		      FILE *out, FILE *err)
 {
 	struct args_ctx c = { .a = a, .out = out };
+	struct argparse_spec named = spec;
+	char usage[128];
 	int ret;
 
 	args_defaults(a);
+	args_fs_from_name(a, argc, argv);
+	args_named(usage, sizeof(usage), usage_line, a->fs);
+	named.prog = a->fs->slower_tool;
+	named.usage = usage;
 	a->slower = 1;
-	ret = argparse_parse(&spec, argc, argv, &c, err);
+	ret = argparse_parse(&named, argc, argv, &c, err);
 	if (ret == ARGPARSE_ERR_USAGE)
 		return ARGS_ERR_USAGE;
 	if (ret)
 		return ret;
+	ret = args_finish_fs(&c, usage, err);
+	if (ret)
+		return ret;
 	if (a->csv && a->json) {
-		fputs(usage_line, err);
-		fputs("ext4slower: error: argument --json: not allowed with argument -j/--csv\n",
-		      err);
+		fputs(usage, err);
+		args_put_named(err, "ext4slower: error: argument --json: not allowed with argument -j/--csv\n",
+			       a->fs);
 		return ARGS_ERR_USAGE;
 	}
 	return 0;
@@ -135,8 +148,7 @@ int args_parse_slower(int argc, char **argv, struct ext4dist_args *a,
 
 int args_invoked_as_slower(const char *argv0)
 {
-	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+	int slower;
 
-	base = base ? base + 1 : argv0;
-	return base && strcmp(base, "ext4slower") == 0;
+	return fs_by_tool(argv0, &slower) && slower;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "loader/loader.h"
+#include "output/report.h"
 
 #define ROW "%-22s %s\n"
 
@@ -92,6 +93,28 @@ static void print_fs(FILE *out, const struct fs_table *fs,
 		row(out, fs->name, "not loaded: run 'modprobe %s'", fs->module);
 	else
 		row(out, fs->name, "not asked (start-up stopped before)");
+}
+
+/* The function of each operation a run traces, as the table says. */
+static void print_traced(FILE *out, const struct tracer_config *cfg)
+{
+	const struct fs_table *fs = cfg->fs;
+	char line[512];
+	size_t n = 0;
+	unsigned int op;
+
+	line[0] = '\0';
+	for (op = 0; op < NR_OPS && n < sizeof(line); op++) {
+		if (!(cfg->ops_mask & (1u << op)))
+			continue;
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s %s",
+				      n ? ", " : "", report_op_name(op),
+				      fs->ops[op].func ? fs->ops[op].func :
+				      "(none)");
+	}
+	row(out, "traces", "%s%s%s", line,
+	    fs->generic_read ? "; reads of older kernels: " : "",
+	    fs->generic_read ? fs->generic_read : "");
 }
 
 /*
@@ -176,7 +199,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	int err;
 
 	if (!t) {
-		fprintf(stderr, "ext4dist: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n", cfg->fs->tool);
 		return 1;
 	}
 	uname(&u);
@@ -193,14 +216,15 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 			row(out, "bpf programs", "no: %s", veb.msg);
 		print_caps(out, rec);
 		print_fs(out, cfg->fs, rec);
+		print_traced(out, cfg);
 		print_plan(out, cfg->fs, rec);
 	}
 	tracer_free(t);
 	if (err) {
-		row(out, "verdict", "ext4dist cannot trace here: %s",
+		row(out, "verdict", "%s cannot trace here: %s", cfg->fs->tool,
 		    eb.msg[0] ? eb.msg : strerror(-err));
 		return 1;
 	}
-	row(out, "verdict", "ext4dist can trace here");
+	row(out, "verdict", "%s can trace here", cfg->fs->tool);
 	return 0;
 }

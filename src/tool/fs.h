@@ -9,6 +9,7 @@
 #define EXT4DIST_TOOL_FS_H
 
 #include "ext4dist_abi.h"
+#include "loader/util/errbuf.h"
 
 struct fs_op {
 	const char *func;	/* "ext4_file_read_iter"; NULL: not traceable */
@@ -17,6 +18,11 @@ struct fs_op {
 
 struct fs_table {
 	const char *name;		/* "ext4", as /proc/filesystems says */
+	const char *tool;		/* "ext4dist": the name it answers to */
+	const char *slower_tool;	/* "ext4slower": its slow mode's name */
+	const char *title;		/* BCC's description: "Summarize ..." */
+	const char *slower_title;	/* the slow mode's */
+	const char *label;		/* "ext4" ("XFS"): the slow mode's banner */
 	const char *module;		/* its module, for /sys/module/NAME */
 	const char *module_file;	/* under /lib/modules/$(uname -r)/ */
 	/* Mount types it serves (ext4 also mounts ext2 and ext3), NULL-ended */
@@ -31,7 +37,8 @@ struct fs_table {
 	 * whose file->f_op is fops_symbol.  dir_release is its directories'
 	 * ->release, where the f_op offset is discovered, and
 	 * dir_fops_symbol the f_op that shows there: it checks the symbol
-	 * source.
+	 * source.  generic_read NULL: no such path (the file system always
+	 * had its own read function).
 	 */
 	const char *generic_read;
 	const char *fops_symbol;
@@ -39,7 +46,36 @@ struct fs_table {
 	const char *dir_fops_symbol;
 };
 
-extern const struct fs_table fs_ext4;
+extern const struct fs_table fs_ext4, fs_xfs;
+
+/* Every table, ext4's first; NULL-ended. */
+extern const struct fs_table *const fs_all[];
+
+/* The table of a file system ("xfs"), NULL if there is none. */
+const struct fs_table *fs_by_name(const char *name);
+
+/*
+ * The table whose tool or slow mode argv0's last component names
+ * ("xfsdist", "/usr/sbin/xfsslower"), NULL if none; *slower 1 for the
+ * slow mode's name.
+ */
+const struct fs_table *fs_by_tool(const char *argv0, int *slower);
+
+/*
+ * The function whose program in the embedded object traces func of fs.
+ * The object's programs are named after ext4's functions, and each one's
+ * body depends only on its operation (and the generic read path's f_op
+ * filter on the patched address): every file system's function of an
+ * operation gets the program of ext4's function of that operation.
+ */
+const char *fs_prog_func(const struct fs_table *fs, const char *func);
+
+/*
+ * 0 when fs has a function for every operation in ops_mask (and a
+ * generic read path, if generic asks for it); else -EINVAL, saying why.
+ */
+int fs_check_wanted(const struct fs_table *fs, unsigned int ops_mask,
+		    int generic, struct errbuf *eb);
 
 /*
  * 1 when /proc/filesystems (path NULL) lists fs->name, 0 if not, -errno.

@@ -8,6 +8,12 @@ static const char *const mount_types[] = { "ext4", "ext3", "ext2", NULL };
 
 const struct fs_table fs_ext4 = {
 	.name = "ext4",
+	.tool = "ext4dist",
+	.slower_tool = "ext4slower",
+	.title = "Summarize ext4 operation latency",
+	.slower_title = "Print each ext4 read, write, open and fsync that takes longer than a\n"
+			"threshold",
+	.label = "ext4",
 	.module = "ext4",
 	.module_file = "kernel/fs/ext4/ext4.ko",
 	.mount_types = mount_types,

@@ -170,8 +170,8 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 	r.ops_mask = tracer_ops_mask(t);
 	r.final = 0;
 	/* JSON keeps stdout parseable: the banner goes to stderr there. */
-	err = a->json ? slow_banner(stderr, tracer_fs(t)->name, a->min_ms) :
-			slow_header(out, p.fmt, tracer_fs(t)->name, a->min_ms);
+	err = a->json ? slow_banner(stderr, tracer_fs(t)->label, a->min_ms) :
+			slow_header(out, p.fmt, tracer_fs(t)->label, a->min_ms);
 	if (err || fflush(out))
 		return err ? err : -errno;
 	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);

@@ -265,8 +265,9 @@ static unsigned int fn_list(struct tracer *t, int core)
 	for (op = 0; op < NR_OPS; op++)
 		if (t->fs->ops[op].func)
 			t->fn_names[n++] = t->fs->ops[op].func;
-	t->fn_names[n++] = t->fs->dir_release;
-	if (core)
+	if (t->fs->dir_release)
+		t->fn_names[n++] = t->fs->dir_release;
+	if (core && t->fs->generic_read)
 		t->fn_names[n++] = t->fs->generic_read;
 	return n;
 }
@@ -279,11 +280,14 @@ static unsigned int fn_list(struct tracer *t, int core)
 static int sysmap_hint(struct tracer *t, const struct tracer_config *cfg,
 		       const char *release, struct errbuf *why)
 {
-	unsigned int n = fn_list(t, 1);
+	unsigned int n = fn_list(t, 1), syms = 0;
 	int hits;
 
 	/* The read path's data symbols in the same pass over the map. */
-	read_path_symbols(t->fs, &t->fn_names[n]);
+	if (t->fs->generic_read) {
+		read_path_symbols(t->fs, &t->fn_names[n]);
+		syms = READ_PATH_NR_SYMS;
+	}
 
 	snprintf(t->sysmap_path, sizeof(t->sysmap_path), "/boot/System.map-%s",
 		 release);
@@ -292,14 +296,14 @@ static int sysmap_hint(struct tracer *t, const struct tracer_config *cfg,
 				  "%s is built in, and there is no %s",
 				  t->fs->module, t->sysmap_path);
 	hits = sysmap_resolve_many(t->sysmap_path, cfg->kallsyms_path,
-				   t->fn_names, n + READ_PATH_NR_SYMS,
+				   t->fn_names, n + syms,
 				   t->fn_addrs, t->fn_found, why);
 	if (hits <= 0)
 		return hits ? hits : errbuf_set(why, -ENOENT,
 						"%s has none of the functions",
 						t->sysmap_path);
 	t->nr_fn = n;
-	t->nr_syms = n + READ_PATH_NR_SYMS;
+	t->nr_syms = n + syms;
 	snprintf(t->fn_source, sizeof(t->fn_source), "%s", t->sysmap_path);
 	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
 		 "by name until %s is confirmed as this kernel's (by the f_op probe of the generic read path)",
@@ -460,7 +464,9 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 		      const char *variant, struct probe_link *link,
 		      struct errbuf *eb)
 {
-	struct obj_prog *p = bpf_obj_find_prog(&t->obj, kind, func, variant);
+	struct obj_prog *p = bpf_obj_find_prog(&t->obj, kind,
+					       fs_prog_func(t->fs, func),
+					       variant);
 
 	if (!p)
 		return errbuf_set(eb, -ENOENT,
@@ -500,7 +506,8 @@ static int attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
  */
 static struct obj_prog *scan_prog(struct tracer *t)
 {
-	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY, t->fs->dir_release,
+	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY,
+				 fs_prog_func(t->fs, t->fs->dir_release),
 				 "scan_release");
 }
 
@@ -676,6 +683,24 @@ static int prepare_generic_read(struct tracer *t,
 	return err;
 }
 
+/* An operation whose function this kernel does not have: say which. */
+static int missing_function(struct tracer *t, unsigned int op,
+			    struct errbuf *eb)
+{
+	const struct fs_op *o = &t->fs->ops[op];
+	struct utsname u;
+
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "?");
+	snprintf(t->rec.missing, sizeof(t->rec.missing),
+		 "%s: no %s in Linux %s (it arrived in %s)",
+		 report_op_name(op), o->func, u.release, o->since);
+	return errbuf_set(eb, -ENOENT,
+			  "cannot trace %s: kernel function %s does not exist in this kernel (Linux %s; it arrived in %s); leave %s out of --ops",
+			  report_op_name(op), o->func, u.release, o->since,
+			  report_op_name(op));
+}
+
 static void read_path_is(struct tracer *t, const char *why)
 {
 	snprintf(t->rec.read_path, sizeof(t->rec.read_path),
@@ -691,6 +716,15 @@ static int attach_read(struct tracer *t, const struct tracer_config *cfg,
 	char why[200];
 	int err, prepared = 0;
 
+	if (!t->fs->generic_read) {
+		err = attach_pair(t, func, eb);
+		if (err == -ENOENT)
+			return missing_function(t, OP_READ, eb);
+		snprintf(t->rec.read_path, sizeof(t->rec.read_path),
+			 "%s (kernel %s+; %s has no other)", func,
+			 t->fs->ops[OP_READ].since, t->fs->name);
+		return err;
+	}
 	if (cfg->read_generic) {
 		read_path_is(t, "forced by --read-path=generic");
 		err = prepare_generic_read(t, cfg, eb);
@@ -731,24 +765,6 @@ static int attach_read(struct tracer *t, const struct tracer_config *cfg,
 			return err;
 	}
 	return attach_pair(t, t->fs->generic_read, eb);
-}
-
-/* An operation whose function this kernel does not have: say which. */
-static int missing_function(struct tracer *t, unsigned int op,
-			    struct errbuf *eb)
-{
-	const struct fs_op *o = &t->fs->ops[op];
-	struct utsname u;
-
-	if (uname(&u))
-		snprintf(u.release, sizeof(u.release), "?");
-	snprintf(t->rec.missing, sizeof(t->rec.missing),
-		 "%s: no %s in Linux %s (it arrived in %s)",
-		 report_op_name(op), o->func, u.release, o->since);
-	return errbuf_set(eb, -ENOENT,
-			  "cannot trace %s: kernel function %s does not exist in this kernel (Linux %s; it arrived in %s); leave %s out of --ops",
-			  report_op_name(op), o->func, u.release, o->since,
-			  report_op_name(op));
 }
 
 static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
@@ -845,12 +861,17 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 static int prepare(struct tracer *t, const struct tracer_config *cfg,
 		   struct errbuf *eb)
 {
+	int err;
+
 	t->fs = cfg->fs;
 	t->ops_mask = cfg->ops_mask;
 	t->pretend = cfg->pretend;
 	if (cfg->slow && (cfg->ops_mask & (1u << OP_GETATTR)))
 		return errbuf_set(eb, -EINVAL,
 				  "getattr has no slow mode (BCC's ext4slower traces read, write, open and fsync): leave getattr out of --ops");
+	err = fs_check_wanted(t->fs, cfg->ops_mask, cfg->read_generic, eb);
+	if (err)
+		return err;
 	t->verifier_log = cfg->verifier_log;
 	if (privileges_check())
 		return errbuf_set(eb, -EPERM,

@@ -104,6 +104,7 @@ int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
 			continue;
 		if (op == OP_READ && cfg->read_generic)
 			func = t->fs->generic_read;
+		func = fs_prog_func(t->fs, func);
 		err = verify_one(t, bpf_obj_find_prog(&t->obj, PROBE_RETURN,
 						      func, twin(t)), &each, eb);
 		if (!err)
