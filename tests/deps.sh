@@ -13,6 +13,7 @@ packages=(
 	cppcheck clang-tidy                  # make lint
 	qemu-system-x86 busybox-static cpio  # the VM tests and demo
 	e2fsprogs kmod xz-utils zstd gzip
+	xfsprogs btrfs-progs f2fs-tools      # the family's images (tests/vm/guest/family.sh)
 	strace                               # -v checked against strace (tests/host/test_kcalls.sh, the VM)
 )
 missing=()

@@ -54,6 +54,11 @@ VM_EARLY_MODULES="virtio_pci virtio_blk"
 # crc32c_generic is only a soft dependency of ext4 (modules.softdep), but
 # mounting fails without a crc32c implementation.
 VM_EXT4_MODULES="crc32c_generic ext4"
+# The family's file systems (guest/family.sh), each with its dependencies
+# (xfs: libcrc32c; btrfs: xor, raid6_pq, zstd...), in a list of its own:
+# a kernel without one of them (the vanilla ones) has an empty list, and
+# the family's scenarios say they did not run there.
+VM_FAMILY_MODULES="xfs btrfs f2fs"
 
 vm_log() { echo "vm: $*" >&2; }
 
@@ -496,6 +501,16 @@ vm_copy_modules() {
 	done
 }
 
+# vm_copy_family KDIR DEST: each of VM_FAMILY_MODULES the kernel has, with
+# its dependencies, listed in DEST/NAME.list (no list: not there).
+vm_copy_family() {
+	local kdir=$1 dest=$2 fs
+	for fs in $VM_FAMILY_MODULES; do
+		vm_copy_modules "$kdir" "$dest" "$fs.list" "$fs" 2> /dev/null ||
+			{ rm -f "$dest/$fs.list"; vm_log "$(basename "$kdir"): no $fs module"; }
+	done
+}
+
 # vm_copy_strace STAGE: the host's strace with the shared libraries it
 # loads, at the same paths (Debian has no static strace package), for the
 # scenario that holds -v against it.  Without strace on the host the
@@ -542,8 +557,11 @@ vm_build_initramfs() {
 	fi
 	cp "$ext4dist" "$stage/bin/ext4dist"
 	chmod 755 "$stage/bin/ext4dist"
-	# ext4slower: the same binary under the name make install links.
-	ln -s ext4dist "$stage/bin/ext4slower"
+	# ext4slower, xfsdist...: the same binary under the names make
+	# install links.
+	for applet in ext4slower xfsdist xfsslower; do
+		ln -s ext4dist "$stage/bin/$applet"
+	done
 	# The scenarios that need fixture paths run the test build (make).
 	[ ! -f "$ext4dist_test" ] || cp "$ext4dist_test" "$stage/bin/ext4dist-test"
 	cp "$VM_BUILD/workload" "$stage/bin/workload"
@@ -559,6 +577,7 @@ vm_build_initramfs() {
 	vm_copy_modules "$kdir" "$stage/lib/modules" early.list $VM_EARLY_MODULES &&
 	vm_copy_modules "$kdir" "$stage/lib/modules" ext4.list $VM_EXT4_MODULES ||
 		return 1
+	vm_copy_family "$kdir" "$stage/lib/modules"
 	vm_copy_boot "$kdir" "$stage" || return 1
 	# A vanilla kernel's LINUX_VERSION_CODE (vm_image_version_code).
 	[ ! -e "$kdir/version-code" ] || cp "$kdir/version-code" "$stage/guest/linux-version-code"
@@ -611,6 +630,20 @@ vm_make_images() {
 		vm_log "$dir/odd.img: debugfs could not remove lost+found"
 		return 1
 	fi
+}
+
+# vm_make_family_images DIR: DIR/xfs.img, btrfs.img, f2fs.img, each an
+# empty file system of the size its mkfs accepts (sparse files).
+vm_make_family_images() {
+	local dir=$1
+	mkdir -p "$dir"
+	rm -f "$dir/xfs.img" "$dir/btrfs.img" "$dir/f2fs.img"
+	truncate -s 300M "$dir/xfs.img" &&
+	mkfs.xfs -q -f -L xfs "$dir/xfs.img" &&
+	truncate -s 128M "$dir/btrfs.img" &&
+	mkfs.btrfs -q -f -L btrfs "$dir/btrfs.img" > /dev/null &&
+	truncate -s 128M "$dir/f2fs.img" &&
+	mkfs.f2fs -q -f -l f2fs "$dir/f2fs.img" > /dev/null
 }
 
 # vm_boot KDIR INITRD MODE CONSOLE_LOG RESULTS_LOG IMAGE...: boots one VM.

@@ -55,7 +55,8 @@ for series in "$@"; do
 		failed "$kver initramfs: cannot build the initramfs (see above)"
 		continue
 	fi
-	if ! vm_make_images "$out/images"; then
+	if ! vm_make_images "$out/images" ||
+	   ! vm_make_family_images "$out/images"; then
 		failed "$kver images: mkfs failed (see above)"
 		continue
 	fi
@@ -73,7 +74,8 @@ boot_one() {
 	vm_boot "$kdir" "$out/initramfs.cpio.gz" check "$out/console.log" \
 		"$out/results.log" "$out/images/ext4.img" "$out/images/ext3.img" \
 		"$out/images/ext2.img" "$out/images/bare.img" \
-		"$out/images/odd.img" || rc=$?
+		"$out/images/odd.img" "$out/images/xfs.img" \
+		"$out/images/btrfs.img" "$out/images/f2fs.img" || rc=$?
 	echo "vm: $kver finished in $(( $(date +%s) - start )) s" >&2
 	echo "$rc $(( $(date +%s) - start ))" > "$out/boot.rc"
 }

@@ -323,7 +323,8 @@ noise_stop() {
 # Sets OUT/ERR (ext4dist's stdout/stderr files), EPID, WPID and RC
 # (ext4dist's exit status).  On a harness-level problem it prints FAIL NAME
 # and returns 1.
-# TRACED_NOISE=0 leaves the noise out (faster, for runs that repeat a
+# TRACED_BIN runs another name of the binary (xfsdist), which prints
+# BANNER too.  TRACED_NOISE=0 leaves the noise out (faster, for runs that repeat a
 # -p check many times); TRACED_HOOK names a command run once ext4dist has
 # printed its banner, before the workload starts (probes attached, EPID
 # set); TRACED_POST_HOOK one run after the workload ended, before the
@@ -354,7 +355,7 @@ traced_run() {
 	[ "$TRACED_NOISE" = 1 ] || noise=0
 	[ "$noise" = 0 ] || noise_start /mnt/ext4
 	# shellcheck disable=SC2086 # args is a list of plain words
-	ext4dist $args > "$OUT" 2> "$ERR" &
+	${TRACED_BIN:-ext4dist} $args > "$OUT" 2> "$ERR" &
 	EPID=$!
 	# With -j the banner goes to stderr, keeping stdout JSON only.
 	bfile=$OUT

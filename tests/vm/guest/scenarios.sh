@@ -2,7 +2,8 @@
 # The ext4dist scenarios, run inside the VM by /init (ext4dist_mode=check).
 # On entry: devtmpfs/proc/sysfs mounted, virtio disks present
 # (vda = ext4, vdb = ext3, vdc = ext2 image; vdd and vde small ext4 file
-# systems without a regular file, see mounts.sh), ext4 NOT loaded, tracefs
+# systems without a regular file, see mounts.sh; vdf, vdg, vdh: xfs,
+# btrfs and f2fs, see family.sh), ext4 NOT loaded, tracefs
 # NOT mounted.  Every check prints "PASS <kernel> <name>" or
 # "FAIL <kernel> <name>: <details>".
 # shellcheck disable=SC3043 # busybox ash has local
@@ -27,6 +28,8 @@ set -eu
 . /guest/slower.sh
 # shellcheck source=learn.sh
 . /guest/learn.sh
+# shellcheck source=family.sh
+. /guest/family.sh
 
 # ext4slower's threshold (ms) between cached reads and fsyncs of new data.
 SLOW_MS=${SLOW_MS:-1}
@@ -455,6 +458,7 @@ run scenario_slower_lost
 run scenario_slower_names
 run scenario_kcalls_strace
 run scenario_kernel_views
+run scenario_family_xfs
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)

@@ -37,7 +37,8 @@ slow_wait_header() {
 # are the workload's options.  SLOW_TWIN, when set, holds the arguments of
 # a second ext4slower run at the same time (its output in OUT2, ERR2, its
 # status in RC2).  SLOW_NOISE=0 leaves the noise out.  Sets OUT, ERR, EPID, WPID, RC; prints FAIL NAME and
-# returns 1 on a harness problem.  SLOW_PRE_HOOK is run once the header is
+# returns 1 on a harness problem.  SLOW_BIN runs another name of the
+# binary (xfsslower).  SLOW_PRE_HOOK is run once the header is
 # out, before the workload starts; SLOW_HOOK once the workload ended,
 # before the signal.
 slow_run() {
@@ -64,7 +65,7 @@ slow_run() {
 	[ "${SLOW_NOISE:-1}" = 1 ] || noise=0
 	[ "$noise" = 0 ] || noise_start /mnt/ext4
 	# shellcheck disable=SC2086 # args is a list of plain words
-	ext4slower $args > "$OUT" 2> "$ERR" &
+	${SLOW_BIN:-ext4slower} $args > "$OUT" 2> "$ERR" &
 	EPID=$!
 	if [ -n "$args2" ]; then
 		# shellcheck disable=SC2086
