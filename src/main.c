@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 		err = args_parse(argc, argv, &args, stdout, stderr);
 	if (err)
 		return args_exit_code(err);
-	snprintf(prefix, sizeof(prefix), "%s: ", args.fs->tool);
+	snprintf(prefix, sizeof(prefix), "%s: ", args.prog);
 	vlog_set(args.verbose, stderr, prefix);
 	config_from_args(&args, &cfg, &tracefs);
 	if (args.dump_bpf) {
@@ -98,17 +98,17 @@ int main(int argc, char **argv)
 		      args.dump_bpf == DUMP_BPF_ELF ? dump_elf(stdout, &eb) :
 		      dump_bpf(stdout, &eb);
 		if (err)
-			fprintf(stderr, "%s: %s\n", args.fs->tool, eb.msg);
+			fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
 		return err ? 1 : 0;
 	}
 	/* --check follows a run to the end of its start-up: these too. */
 	if (args.prometheus &&
 	    report_prom_check_file(args.prometheus, eb.msg, sizeof(eb.msg))) {
-		fprintf(stderr, "%s: %s\n", args.fs->tool, eb.msg);
+		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
 		return 1;
 	}
 	if (args.pid && pid_filter_resolve(args.pid, &cfg.tgid, &eb)) {
-		fprintf(stderr, "%s: %s\n", args.fs->tool, eb.msg);
+		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
 		return 1;
 	}
 	if (args.check)
@@ -116,12 +116,12 @@ int main(int argc, char **argv)
 	err = run_loop_signals_setup();
 	if (err) {
 		fprintf(stderr, "%s: cannot set up signal handling: %s\n",
-			args.fs->tool, strerror(-err));
+			args.prog, strerror(-err));
 		return 1;
 	}
 	t = tracer_new();
 	if (!t) {
-		fprintf(stderr, "%s: out of memory\n", args.fs->tool);
+		fprintf(stderr, "%s: out of memory\n", args.prog);
 		return 1;
 	}
 	err = tracer_start(t, &cfg, &eb);
@@ -135,7 +135,7 @@ int main(int argc, char **argv)
 	tracer_free(t);
 	if (err < 0) {
 		fprintf(stderr, "%s: stopped: %s (probes removed)\n",
-			args.fs->tool, strerror(-err));
+			args.prog, strerror(-err));
 		return 1;
 	}
 	return run_loop_stopped_by(err, stderr);

@@ -233,13 +233,15 @@ int args_put_named(FILE *f, const char *text, const struct fs_table *fs)
 	return ferror(f) ? -EIO : 0;
 }
 
-void args_fs_from_name(struct ext4dist_args *a, int argc, char **argv)
+void args_fs_from_name(struct args_ctx *c, int argc, char **argv)
 {
-	int slower;
+	int slower = 0;
 
-	a->fs = argc > 0 && argv ? fs_by_tool(argv[0], &slower) : NULL;
-	if (!a->fs)
-		a->fs = &fs_ext4;
+	c->named = argc > 0 && argv ? fs_by_tool(argv[0], &slower) : NULL;
+	if (!c->named)
+		c->named = &fs_ext4;
+	c->a->fs = c->named;
+	c->a->prog = c->named->tool;
 }
 
 int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
@@ -253,8 +255,8 @@ int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
 			     a->read_path == READ_PATH_GENERIC, &eb))
 		return 0;
 	fputs(usage, err);
-	fprintf(err, "%s: error: %s\n", a->slower ? a->fs->slower_tool :
-		a->fs->tool, eb.msg);
+	fprintf(err, "%s: error: %s\n", a->slower ? c->named->slower_tool :
+		c->named->tool, eb.msg);
 	return ARGS_ERR_USAGE;
 }
 
@@ -447,24 +449,21 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 /* -h and --version: print and stop, as argparse's actions do. */
 int args_served(struct args_ctx *c, const char *text1, const char *text2)
 {
-	args_put_named(c->out, text1, c->a->fs);
-	args_put_named(c->out, text2, c->a->fs);
+	args_put_named(c->out, text1, c->named);
+	args_put_named(c->out, text2, c->named);
 	return ferror(c->out) ? -EIO : ARGS_EXIT_OK;
 }
 
-/* -h: the parts of the help that apply to the file system. */
-static int help(struct args_ctx *c)
+int args_help(struct args_ctx *c, const char *usage,
+	      const char *const parts[5])
 {
-	int generic = c->a->fs->generic_read != NULL;
+	int generic = c->named->generic_read != NULL;
+	unsigned int i;
 
-	args_put_named(c->out, usage_line, c->a->fs);
-	args_put_named(c->out, help_head, c->a->fs);
-	if (generic)
-		args_put_named(c->out, help_read_path, c->a->fs);
-	args_put_named(c->out, help_maxactive, c->a->fs);
-	if (generic)
-		args_put_named(c->out, help_fops_addr, c->a->fs);
-	args_put_named(c->out, help_tail, c->a->fs);
+	args_put_named(c->out, usage, c->named);
+	for (i = 0; i < 5; i++)
+		if (generic || (i != 1 && i != 3))
+			args_put_named(c->out, parts[i], c->named);
 	return ferror(c->out) ? -EIO : ARGS_EXIT_OK;
 }
 
@@ -476,7 +475,9 @@ int args_flag(struct argparse *ap, const struct argparse_opt *o)
 
 	switch (o->id) {
 	case OPT_HELP:
-		return help(c);
+		return args_help(c, usage_line, (const char *const[]){
+			help_head, help_read_path, help_maxactive,
+			help_fops_addr, help_tail });
 	case OPT_VERSION:
 		return args_served(c, "ext4dist " EXT4DIST_VERSION, "\n");
 	case OPT_NOTIMESTAMP:
@@ -557,6 +558,7 @@ void args_defaults(struct ext4dist_args *a)
 	memset(a, 0, sizeof(*a));
 	a->count = ARGS_DEFAULT_COUNT;
 	a->fs = &fs_ext4;
+	a->prog = fs_ext4.tool;
 	a->ops_mask = fs_ext4.default_ops;
 	a->attach = ATTACH_AUTO;
 	a->read_path = READ_PATH_AUTO;
@@ -573,9 +575,9 @@ int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 	int ret;
 
 	args_defaults(a);
-	args_fs_from_name(a, argc, argv);
-	args_named(usage, sizeof(usage), usage_line, a->fs);
-	named.prog = a->fs->tool;
+	args_fs_from_name(&c, argc, argv);
+	args_named(usage, sizeof(usage), usage_line, c.named);
+	named.prog = c.named->tool;
 	named.usage = usage;
 	ret = argparse_parse(&named, argc, argv, &c, err);
 	/* args.h promises its own constant, whatever the engine's is */
@@ -589,7 +591,7 @@ int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 	if (a->slower && c.hist_only) {
 		fputs(usage, err);
 		args_put_named(err, "ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, interval or count (the histogram mode's)\n",
-			       a->fs);
+			       c.named);
 		return ARGS_ERR_USAGE;
 	}
 	/* BCC checks the interval after argparse accepted the line */

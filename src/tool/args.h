@@ -16,6 +16,11 @@ struct fs_table;
 struct ext4dist_args {
 	/* -t TYPE, else the name invoked as (xfsdist): what is traced */
 	const struct fs_table *fs;
+	/*
+	 * The tool invoked (xfsdist; ext4dist for ext4slower too), for
+	 * messages once the command line is parsed
+	 */
+	const char *prog;
 	int notimestamp;		/* -T */
 	int milliseconds;		/* -m */
 	unsigned int pid;		/* -p PID (a tgid), 0 = every process */

@@ -52,6 +52,8 @@ struct args_ctx {
 	int interval_zero;	/* "0" given: BCC's message once parsed */
 	int hist_only;		/* an option of the histogram mode given */
 	int ops_given;		/* --ops: not the file system's default */
+	/* The name run as (argv[0]): its usage, help and messages */
+	const struct fs_table *named;
 };
 
 /* The value callback of every option that takes one. */
@@ -59,6 +61,13 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 	       const char *val);
 /* The flag callback of the flags both commands have (-v...). */
 int args_flag(struct argparse *ap, const struct argparse_opt *o);
+/*
+ * -h: usage, then the help's parts: head, the generic read path's
+ * --read-path, --maxactive, the read path's --fops-addr, tail (parts 1
+ * and 3 only where the file system has a generic read path).
+ */
+int args_help(struct args_ctx *c, const char *usage,
+	      const char *const parts[5]);
 /* -h and --version: text1 and text2 on the parse's out, then stop. */
 int args_served(struct args_ctx *c, const char *text1, const char *text2);
 /* min_ms, as ext4slower's positional and ext4dist's --slower take it. */
@@ -68,10 +77,10 @@ int args_min_ms(struct argparse *ap, const char *opt, const char *s,
 void args_defaults(struct ext4dist_args *a);
 
 /*
- * The file system argv[0] names (xfsdist, xfsslower), else ext4; the
- * operations it traces by default.
+ * The file system argv[0] names (xfsdist, xfsslower), else ext4: the
+ * parse's c->named and a->fs until -t says otherwise; a->prog its tool.
  */
-void args_fs_from_name(struct ext4dist_args *a, int argc, char **argv);
+void args_fs_from_name(struct args_ctx *c, int argc, char **argv);
 
 /*
  * text with the tool's words ("ext4dist", "ext4slower", BCC's

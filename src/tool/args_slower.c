@@ -16,7 +16,8 @@
 static const char usage_line[] =
 	"usage: ext4slower [-h] [-j] [-p PID] [min_ms]\n";
 
-static const char help_text[] =
+/* In parts, as args.c's: the generic read path's only where there is one. */
+static const char help_head[] =
 	"\n"
 	"Print each ext4 read, write, open and fsync that takes longer than a\n"
 	"threshold\n"
@@ -40,12 +41,16 @@ static const char help_text[] =
 	"  --ring-pages N        event ring pages per CPU, a power of two\n"
 	"                        (default 64)\n"
 	"  --attach {auto,pmu,tracefs,multi}\n"
-	"                        how to create probes, as ext4dist --attach\n"
+	"                        how to create probes, as ext4dist --attach\n";
+static const char help_read_path[] =
 	"  --read-path {auto,generic}\n"
 	"                        generic: probe generic_file_read_iter, as on\n"
-	"                        kernels < 4.10 (default: auto)\n"
-	"  --maxactive N         kretprobe instances per probe, 1 to 4096\n"
-	"  --fops-addr ADDR      address of ext4_file_operations\n"
+	"                        kernels < 4.10 (default: auto)\n";
+static const char help_maxactive[] =
+	"  --maxactive N         kretprobe instances per probe, 1 to 4096\n";
+static const char help_fops_addr[] =
+	"  --fops-addr ADDR      address of ext4_file_operations\n";
+static const char help_tail[] =
 	"  --pretend LIST        behave as if the kernel lacked features (as\n"
 	"                        ext4dist --pretend)\n"
 	"  --version             show program's version number and exit\n"
@@ -81,7 +86,9 @@ static int flag(struct argparse *ap, const struct argparse_opt *o)
 
 	switch (o->id) {
 	case OPT_HELP:
-		return args_served(c, usage_line, help_text);
+		return args_help(c, usage_line, (const char *const[]){
+			help_head, help_read_path, help_maxactive,
+			help_fops_addr, help_tail });
 	case OPT_VERSION:
 		return args_served(c, "ext4slower " EXT4DIST_VERSION, "\n");
 	case OPT_CSV:
@@ -124,11 +131,11 @@ int args_parse_slower(int argc, char **argv, struct ext4dist_args *a,
 	int ret;
 
 	args_defaults(a);
-	args_fs_from_name(a, argc, argv);
-	args_named(usage, sizeof(usage), usage_line, a->fs);
-	named.prog = a->fs->slower_tool;
-	named.usage = usage;
 	a->slower = 1;
+	args_fs_from_name(&c, argc, argv);
+	args_named(usage, sizeof(usage), usage_line, c.named);
+	named.prog = c.named->slower_tool;
+	named.usage = usage;
 	ret = argparse_parse(&named, argc, argv, &c, err);
 	if (ret == ARGPARSE_ERR_USAGE)
 		return ARGS_ERR_USAGE;
@@ -140,7 +147,7 @@ int args_parse_slower(int argc, char **argv, struct ext4dist_args *a,
 	if (a->csv && a->json) {
 		fputs(usage, err);
 		args_put_named(err, "ext4slower: error: argument --json: not allowed with argument -j/--csv\n",
-			       a->fs);
+			       c.named);
 		return ARGS_ERR_USAGE;
 	}
 	return 0;

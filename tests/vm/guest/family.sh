@@ -89,6 +89,29 @@ xfs_named() {
 		"usage: xfsdist [-h] [-T] [-m] [-p PID] [interval] [count]"
 }
 
+# --- -t xfs -j -m with an interval of 1 s, over two rounds of the
+# workload 1.5 s apart: at least two JSON lines, whose counts add up to
+# the workload's (accounting.sh's json_field), in msecs.
+xfs_json_intervals() {
+	local name=xfs-json-intervals line got="" op n sum
+	WORKLOAD_OPTS="-n 2 -s 1500" xfs_run "$name" /mnt/xfs/j -t xfs -j -m \
+		-p @PID@ 1 || { WORKLOAD_OPTS=""; return 0; }
+	WORKLOAD_OPTS=""
+	check "$name-lines" "$(grep -c '^{' "$OUT" | awk '{ print ($1 >= 2) }')" 1 "$OUT"
+	check "$name-unit" "$(grep '^{' "$OUT" | grep -vc '"unit":"msecs"')" 0 "$OUT"
+	for op in open read write fsync; do
+		sum=0
+		while IFS= read -r line; do
+			n=$(json_field "$line" "$op" count)
+			sum=$((sum + ${n:-0}))
+		done < "$OUT"
+		got="$got${got:+ }$op=$sum"
+	done
+	check "$name" "$got" \
+		"open=$((2 * O)) read=$((2 * R)) write=$((2 * W)) fsync=$((2 * F))" \
+		"$OUT" "$ERR"
+}
+
 # --- ext4 and xfs side by side: xfsdist runs (every process) while
 # ext4dist counts the workload on ext4 exactly; then a workload of other
 # counts on xfs: xfsdist has exactly those, none of ext4's.  And ext4dist
@@ -137,6 +160,7 @@ scenario_family_xfs() {
 	xfs_attach
 	xfs_by_address
 	xfs_named
+	xfs_json_intervals
 	xfs_beside_ext4
 	xfs_slower
 }
