@@ -251,8 +251,12 @@ int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
 
 	if (!c->ops_given)
 		a->ops_mask = a->fs->default_ops;
-	if (!fs_check_wanted(a->fs, a->ops_mask,
-			     a->read_path == READ_PATH_GENERIC, &eb))
+	if (a->fops_addr && !a->fs->generic_read)
+		errbuf_set(&eb, -EINVAL,
+			   "argument --fops-addr: %s has no generic read path",
+			   a->fs->name);
+	else if (!fs_check_wanted(a->fs, a->ops_mask,
+				  a->read_path == READ_PATH_GENERIC, &eb))
 		return 0;
 	fputs(usage, err);
 	fprintf(err, "%s: error: %s\n", a->slower ? c->named->slower_tool :

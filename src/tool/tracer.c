@@ -701,6 +701,17 @@ static int missing_function(struct tracer *t, unsigned int op,
 			  report_op_name(op));
 }
 
+/* The file system's own read function; some never had another. */
+static void read_path_own(struct tracer *t)
+{
+	snprintf(t->rec.read_path, sizeof(t->rec.read_path),
+		 "%s (kernel %s+%s%s%s)", t->fs->ops[OP_READ].func,
+		 t->fs->ops[OP_READ].since,
+		 t->fs->generic_read ? "" : "; ",
+		 t->fs->generic_read ? "" : t->fs->name,
+		 t->fs->generic_read ? "" : " has no other");
+}
+
 static void read_path_is(struct tracer *t, const char *why)
 {
 	snprintf(t->rec.read_path, sizeof(t->rec.read_path),
@@ -720,9 +731,7 @@ static int attach_read(struct tracer *t, const struct tracer_config *cfg,
 		err = attach_pair(t, func, eb);
 		if (err == -ENOENT)
 			return missing_function(t, OP_READ, eb);
-		snprintf(t->rec.read_path, sizeof(t->rec.read_path),
-			 "%s (kernel %s+; %s has no other)", func,
-			 t->fs->ops[OP_READ].since, t->fs->name);
+		read_path_own(t);
 		return err;
 	}
 	if (cfg->read_generic) {
@@ -852,8 +861,7 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 				  cookies, n, &t->multi_fd[1], eb);
 	if (err)
 		return err;
-	snprintf(t->rec.read_path, sizeof(t->rec.read_path), "%s (kernel %s+)",
-		 t->fs->ops[OP_READ].func, t->fs->ops[OP_READ].since);
+	read_path_own(t);
 	return 0;
 }
 

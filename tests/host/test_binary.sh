@@ -73,6 +73,15 @@ expect_eq "make install: ext4slower is a link to ext4dist" \
 	"$(readlink "$TMP/root/usr/sbin/ext4slower")" ext4dist
 expect_eq "make install: ext4slower's man page" \
 	"$(test -s "$TMP/root/usr/share/man/man8/ext4slower.8" && echo present)" present
+for n in xfsdist xfsslower; do
+	expect_eq "make install: $n is a link to ext4dist" \
+		"$(readlink "$TMP/root/usr/sbin/$n")" ext4dist
+	expect_eq "make install: $n's man page" \
+		"$(test -s "$TMP/root/usr/share/man/man8/$n.8" && echo present)" present
+done
+run_bin "$TMP/root/usr/sbin/xfsdist" --bogus
+expect_eq "xfsdist: its own usage line" "$(head -1 "$TMP/err")" \
+	"usage: xfsdist [-h] [-T] [-m] [-p PID] [interval] [count]"
 
 # ext4slower: BCC ext4slower's command line, from the same binary.
 SLOWER="$TMP/root/usr/sbin/ext4slower"

@@ -251,6 +251,11 @@ static void test_names(void)
 		  "ext4dist: error: argument --read-path: xfs has no generic read path (its reads always went through xfs_file_read_iter)\n");
 	run_free(&r);
 
+	run_argv(&r, ARGV("xfsdist", "--fops-addr", "0x1000"));
+	check_str("xfsdist --fops-addr", r.err,
+		  XFS_USAGE "xfsdist: error: argument --fops-addr: xfs has no generic read path\n");
+	run_free(&r);
+
 	run_argv(&r, ARGV("xfsdist", "-x"));
 	check_str("xfsdist: argparse's errors under its name", r.err,
 		  XFS_USAGE "xfsdist: error: unrecognized arguments: -x\n");

@@ -70,7 +70,7 @@ xfs_by_address() {
 		rm -rf "/lib/modules/$KERNEL"; return 0; }
 	rm -rf "/lib/modules/$KERNEL"
 	expect_counts "$name" "$WANT"
-	check "$name-source" "$(grep -c "^xfsdist: kprobes by address: 4 functions from /lib/modules/$KERNEL/kernel/fs/xfs/xfs.ko, the build the kernel loaded\$" "$ERR")" \
+	check "$name-source" "$(grep -c "^ext4dist: kprobes by address: 4 functions from /lib/modules/$KERNEL/kernel/fs/xfs/xfs.ko, the build the kernel loaded\$" "$ERR")" \
 		1 "$ERR"
 }
 
