@@ -27,7 +27,9 @@ int fs_registered(const struct fs_table *fs, const char *path)
 	return found;
 }
 
-const struct fs_table *const fs_all[] = { &fs_ext4, &fs_xfs, NULL };
+const struct fs_table *const fs_all[] = {
+	&fs_ext4, &fs_xfs, &fs_btrfs, &fs_f2fs, NULL
+};
 
 const struct fs_table *fs_by_name(const char *name)
 {

@@ -46,7 +46,7 @@ struct fs_table {
 	const char *dir_fops_symbol;
 };
 
-extern const struct fs_table fs_ext4, fs_xfs;
+extern const struct fs_table fs_ext4, fs_xfs, fs_btrfs, fs_f2fs;
 
 /* Every table, ext4's first; NULL-ended. */
 extern const struct fs_table *const fs_all[];

@@ -73,6 +73,10 @@ static void test_lookup(void)
 	      "ext4slower: ext4, slow mode");
 	CHECK(fs_by_tool("./ext4dist", &slower) == &fs_ext4 && slower == 0,
 	      "./ext4dist: ext4");
+	CHECK(fs_by_tool("btrfsdist", &slower) == &fs_btrfs && slower == 0,
+	      "btrfsdist: btrfs");
+	CHECK(fs_by_tool("f2fsslower", &slower) == &fs_f2fs && slower == 1,
+	      "f2fsslower: f2fs, slow mode");
 	CHECK(fs_by_tool("xfsdist2", &slower) == NULL && slower == 0,
 	      "another name: none");
 	CHECK(fs_by_tool("/usr/sbin/", &slower) == NULL, "an empty name: none");
@@ -128,6 +132,23 @@ static void test_tables(void)
 	check_str("xfs fsync", fs_xfs.ops[OP_FSYNC].func, "xfs_file_fsync");
 	CHECK(!fs_xfs.ops[OP_GETATTR].func, "xfs: no getattr (BCC has none)");
 	CHECK(!fs_xfs.generic_read, "xfs: no generic read path");
+
+	check_str("btrfs banner (BCC's btrfsdist)", fs_btrfs.banner,
+		  "Tracing btrfs operation latency... Hit Ctrl-C to end.");
+	check_str("btrfs read", fs_btrfs.ops[OP_READ].func,
+		  "btrfs_file_read_iter");
+	check_str("btrfs open", fs_btrfs.ops[OP_OPEN].func, "btrfs_file_open");
+	check_str("btrfs fsync", fs_btrfs.ops[OP_FSYNC].func, "btrfs_sync_file");
+	check_str("btrfs: generic read filtered on btrfs_file_operations",
+		  fs_btrfs.fops_symbol, "btrfs_file_operations");
+	CHECK(fs_btrfs.generic_read && !fs_btrfs.ops[OP_GETATTR].func,
+	      "btrfs: a generic read path, no getattr");
+	check_str("f2fs banner (ext4dist's convention)", fs_f2fs.banner,
+		  "Tracing f2fs operation latency... Hit Ctrl-C to end.");
+	check_str("f2fs read", fs_f2fs.ops[OP_READ].func, "f2fs_file_read_iter");
+	check_str("f2fs fsync", fs_f2fs.ops[OP_FSYNC].func, "f2fs_sync_file");
+	CHECK(!fs_f2fs.generic_read && !fs_f2fs.ops[OP_GETATTR].func,
+	      "f2fs: no generic read path, no getattr");
 }
 
 /*
@@ -235,7 +256,7 @@ static void test_names(void)
 	run_argv(&r, ARGV("ext4dist", "-t", "zfs"));
 	check_str("-t zfs", r.err,
 		  "usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]\n"
-		  "ext4dist: error: argument -t/--type: invalid choice: 'zfs' (choose from 'ext4', 'xfs')\n");
+		  "ext4dist: error: argument -t/--type: invalid choice: 'zfs' (choose from 'ext4', 'xfs', 'btrfs', 'f2fs')\n");
 	check_int("-t zfs: status 2", args_exit_code(r.ret), 2);
 	run_free(&r);
 
@@ -249,6 +270,19 @@ static void test_names(void)
 	check_str("-t xfs --read-path=generic: ext4dist's usage", r.err,
 		  "usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]\n"
 		  "ext4dist: error: argument --read-path: xfs has no generic read path (its reads always went through xfs_file_read_iter)\n");
+	run_free(&r);
+
+	run_argv(&r, ARGV("btrfsdist", "--read-path=generic", "--fops-addr",
+			  "0xffffffffc0001000"));
+	CHECK(r.ret == 0 && r.a.fs == &fs_btrfs &&
+	      r.a.read_path == READ_PATH_GENERIC,
+	      "btrfsdist: the generic read path and --fops-addr");
+	run_free(&r);
+
+	run_argv(&r, ARGV("btrfsdist", "-x"));
+	check_str("btrfsdist: its usage", r.err,
+		  "usage: btrfsdist [-h] [-T] [-m] [-p PID] [interval] [count]\n"
+		  "btrfsdist: error: unrecognized arguments: -x\n");
 	run_free(&r);
 
 	run_argv(&r, ARGV("xfsdist", "--fops-addr", "0x1000"));
