@@ -7,7 +7,7 @@
 #   make test-args  build and run one unit test suite (tests/unit/test_args.c)
 #   make demo       boot a Debian kernel in qemu and show ext4dist working
 #   make install    PREFIX=/usr/local DESTDIR= (ext4dist, the ext4slower,
-#                   xfsdist and xfsslower links, their man pages)
+#                   xfs..., btrfs... and f2fs... links, their man pages)
 #
 #   WERROR=1        warnings are errors (make check and CI set it)
 #   ARCH=arm64      cross build into build-arm64/ (default: the compiler's target)
@@ -282,7 +282,7 @@ install: $(BIN)
 	install -D -m 0644 man/ext4dist.8 $(DESTDIR)$(PREFIX)/share/man/man8/ext4dist.8
 	ln -sf ext4dist $(DESTDIR)$(PREFIX)/sbin/ext4slower
 	install -D -m 0644 man/ext4slower.8 $(DESTDIR)$(PREFIX)/share/man/man8/ext4slower.8
-	for n in xfsdist xfsslower; do \
+	for n in xfsdist xfsslower btrfsdist btrfsslower f2fsdist f2fsslower; do \
 		ln -sf ext4dist $(DESTDIR)$(PREFIX)/sbin/$$n && \
 		install -D -m 0644 man/$$n.8 $(DESTDIR)$(PREFIX)/share/man/man8/$$n.8 || exit 1; \
 	done

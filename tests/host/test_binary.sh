@@ -73,7 +73,7 @@ expect_eq "make install: ext4slower is a link to ext4dist" \
 	"$(readlink "$TMP/root/usr/sbin/ext4slower")" ext4dist
 expect_eq "make install: ext4slower's man page" \
 	"$(test -s "$TMP/root/usr/share/man/man8/ext4slower.8" && echo present)" present
-for n in xfsdist xfsslower; do
+for n in xfsdist xfsslower btrfsdist btrfsslower f2fsdist f2fsslower; do
 	expect_eq "make install: $n is a link to ext4dist" \
 		"$(readlink "$TMP/root/usr/sbin/$n")" ext4dist
 	expect_eq "make install: $n's man page" \

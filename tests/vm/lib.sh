@@ -502,11 +502,16 @@ vm_copy_modules() {
 }
 
 # vm_copy_family KDIR DEST: each of VM_FAMILY_MODULES the kernel has, with
-# its dependencies, listed in DEST/NAME.list (no list: not there).
+# its dependencies, listed in DEST/NAME.list (no list: not there).  f2fs
+# needs a crc32 implementation first (a soft dependency, modules.softdep:
+# its mount fails with "Cannot load crc32 driver" without).
 vm_copy_family() {
-	local kdir=$1 dest=$2 fs
+	local kdir=$1 dest=$2 fs pre
 	for fs in $VM_FAMILY_MODULES; do
-		vm_copy_modules "$kdir" "$dest" "$fs.list" "$fs" 2> /dev/null ||
+		pre=""
+		[ "$fs" != f2fs ] || pre=crc32_generic
+		# shellcheck disable=SC2086 # pre: zero or one name
+		vm_copy_modules "$kdir" "$dest" "$fs.list" $pre "$fs" 2> /dev/null ||
 			{ rm -f "$dest/$fs.list"; vm_log "$(basename "$kdir"): no $fs module"; }
 	done
 }
@@ -559,7 +564,8 @@ vm_build_initramfs() {
 	chmod 755 "$stage/bin/ext4dist"
 	# ext4slower, xfsdist...: the same binary under the names make
 	# install links.
-	for applet in ext4slower xfsdist xfsslower; do
+	for applet in ext4slower xfsdist xfsslower btrfsdist btrfsslower \
+		      f2fsdist f2fsslower; do
 		ln -s ext4dist "$stage/bin/$applet"
 	done
 	# The scenarios that need fixture paths run the test build (make).

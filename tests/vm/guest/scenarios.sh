@@ -459,6 +459,8 @@ run scenario_slower_names
 run scenario_kcalls_strace
 run scenario_kernel_views
 run scenario_family_xfs
+run scenario_family_btrfs
+run scenario_family_f2fs
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
