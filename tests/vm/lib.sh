@@ -502,17 +502,29 @@ vm_copy_modules() {
 }
 
 # vm_copy_family KDIR DEST: each of VM_FAMILY_MODULES the kernel has, with
-# its dependencies, listed in DEST/NAME.list (no list: not there).  f2fs
-# needs a crc32 implementation first (a soft dependency, modules.softdep:
-# its mount fails with "Cannot load crc32 driver" without).
+# all its dependencies (also those another list has: xfs and btrfs share
+# libcrc32c), listed in DEST/NAME.list (no list: not there); the guest
+# skips those already loaded.  f2fs needs a crc32 implementation first (a
+# soft dependency, modules.softdep: its mount fails with "Cannot load
+# crc32 driver" without).
 vm_copy_family() {
-	local kdir=$1 dest=$2 fs pre
+	local kdir=$1 dest=$2 fs pre order rel base
 	for fs in $VM_FAMILY_MODULES; do
 		pre=""
 		[ "$fs" != f2fs ] || pre=crc32_generic
 		# shellcheck disable=SC2086 # pre: zero or one name
-		vm_copy_modules "$kdir" "$dest" "$fs.list" $pre "$fs" 2> /dev/null ||
-			{ rm -f "$dest/$fs.list"; vm_log "$(basename "$kdir"): no $fs module"; }
+		if order=$(vm_module_order "$kdir" $pre "$fs" 2> /dev/null) &&
+		   vm_copy_modules "$kdir" "$dest" "$fs.copied" $pre "$fs" 2> /dev/null; then
+			for rel in $order; do
+				base=$(basename "$rel")
+				base=${base%.xz}
+				echo "${base%.zst}"
+			done > "$dest/$fs.list"
+		else
+			rm -f "$dest/$fs.list"
+			vm_log "$(basename "$kdir"): no $fs module"
+		fi
+		rm -f "$dest/$fs.copied"
 	done
 }
 

@@ -23,6 +23,18 @@ fam_label() {
 	esac
 }
 
+# fam_load_modules LIST: LIST's modules in order, but those loaded already
+# (xfs and btrfs share libcrc32c).
+fam_load_modules() {
+	local mod name
+	while read -r mod; do
+		[ -n "$mod" ] || continue
+		name=$(echo "${mod%.ko}" | tr - _)
+		[ -d "/sys/module/$name" ] && continue
+		insmod "/lib/modules/$mod" || { echo "insmod $mod failed"; return 1; }
+	done < "$1"
+}
+
 # family_mount FS DEV: FS's modules loaded (lib/modules/FS.list) and DEV
 # mounted on /mnt/FS; 1 (with a line on the console) when the kernel has
 # no such module.
@@ -33,7 +45,10 @@ family_mount() {
 			echo "family: no $fs module in this kernel: its scenarios do not run"
 			return 1
 		fi
-		load_modules "/lib/modules/$fs.list" || return 1
+		fam_load_modules "/lib/modules/$fs.list" || {
+			fail "$fs-modules" "cannot load the modules of $fs"
+			return 1
+		}
 	fi
 	mkdir -p "/mnt/$fs"
 	grep -q " /mnt/$fs " /proc/mounts && return 0
