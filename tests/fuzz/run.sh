@@ -57,7 +57,9 @@ sources_of() {
 	sysmap) echo src/loader/ksym/sysmap.c src/loader/ksym/kallsyms.c \
 		src/loader/ksym/modsym.c src/loader/ksym/module_file.c \
 		src/loader/util/errbuf.c ;;
-	args) echo src/tool/args.c src/tool/argparse.c ;;
+	# args.c picks a file system's table (every src/tool/fs*.c).
+	args) echo src/tool/args.c src/tool/argparse.c src/tool/fs*.c \
+		src/output/ops.c src/loader/util/errbuf.c ;;
 	esac
 }
 
