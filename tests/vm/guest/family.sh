@@ -1,4 +1,4 @@
-# shellcheck shell=dash disable=SC3043 # busybox ash has local
+# shellcheck shell=dash disable=SC3043,SC2034,SC2153 # busybox ash has local; lib.sh reads WORKLOAD_OPTS, OUT, ERR, EPID and sets WPID
 # The family's scenarios (sourced by scenarios.sh): xfs on vdf, btrfs on
 # vdg and f2fs on vdh, each traced by ext4dist -t TYPE and by the names
 # TYPEdist and TYPEslower, with the exact counts of the workload on every
@@ -64,7 +64,7 @@ family_mount() {
 fam_run() {
 	local fs=$1 name=$2 file=$3 rc=0
 	shift 3
-	BANNER=$(fam_banner "$fs") traced_run "$name" "$file" $O $R $W $F "$@" || rc=$?
+	BANNER=$(fam_banner "$fs") traced_run "$name" "$file" "$O" "$R" "$W" "$F" "$@" || rc=$?
 	return "$rc"
 }
 
@@ -165,7 +165,7 @@ fam_beside_ext4() {
 		kill -9 "$xpid" 2>/dev/null || true
 		return 0
 	fi
-	traced_run "$name-ext4" "/mnt/ext4/beside-$fs" $O $R $W $F -p @PID@ &&
+	traced_run "$name-ext4" "/mnt/ext4/beside-$fs" "$O" "$R" "$W" "$F" -p @PID@ &&
 		expect_counts "$name-ext4" "$WANT"
 	workload "/mnt/$fs/beside" 2 3 4 1 > "$WORK/$name.wl" 2>&1 ||
 		fail "$name" "workload on $fs failed" "$WORK/$name.wl"
@@ -173,7 +173,7 @@ fam_beside_ext4() {
 	wait_exit "$xpid" 30 || true
 	OUT=$xout ERR=$xerr EPID=$xpid
 	expect_counts "$name-$fs" "open=2 read=3 write=4 fsync=1"
-	traced_run "$name-ext4-sees-no-$fs" "/mnt/$fs/beside2" $O $R $W $F \
+	traced_run "$name-ext4-sees-no-$fs" "/mnt/$fs/beside2" "$O" "$R" "$W" "$F" \
 		-p @PID@ && expect_counts "$name-ext4-sees-no-$fs" "$ZERO"
 	fam_run "$fs" "$name-$fs-sees-no-ext4" "/mnt/ext4/beside3-$fs" -t "$fs" \
 		-p @PID@ && expect_counts "$name-$fs-sees-no-ext4" "$ZERO"
@@ -183,7 +183,7 @@ fam_beside_ext4() {
 fam_slower() {
 	local fs=$1 name=$1-slower
 	SLOW_BIN=${fs}slower WORKLOAD_OPTS="-b 4096" slow_run "$name" \
-		"/mnt/$fs/s" $O $R $W $F -j -p @PID@ 0 || return 0
+		"/mnt/$fs/s" "$O" "$R" "$W" "$F" -j -p @PID@ 0 || return 0
 	check "$name-counts" "$(slow_accounted "$OUT" "$ERR" "$WPID")" \
 		"O=$O R=$R W=$W S=$F" "$OUT" "$ERR"
 	check "$name-fields" "$(slow_bad "$OUT" "$WPID" s 4096)" "" "$OUT"
@@ -214,7 +214,7 @@ fam_generic_read() {
 		1 "$ERR"
 	check "$name-fops-symbol" "$(grep -c "^ext4dist: ${fs}_file_operations found in /proc/kallsyms: 0x[0-9a-f]* (${fs}_dir_file_operations 0x[0-9a-f]* agrees with the probe)\$" "$ERR")" \
 		1 "$ERR"
-	fam_run "$fs" "$name-not-ext4" /mnt/ext4/g-$fs -t "$fs" \
+	fam_run "$fs" "$name-not-ext4" "/mnt/ext4/g-$fs" -t "$fs" \
 		--read-path=generic -p @PID@ || return 0
 	expect_counts "$name-not-ext4" "$ZERO"
 }
