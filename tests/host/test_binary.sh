@@ -222,3 +222,43 @@ after 18 11 00 00 03 00 00 00  00 00 00 00 00 00 00 00 src_reg 0 -> 1 BPF_PSEUDO
 else
 	fail "--dump-bpf=elf against llvm-objdump" "llvm-objdump (llvm) or build/ext4dist.bpf.o missing"
 fi
+
+# --dump-bpf's C lines (.BTF.ext line_info of the embedded object) against
+# llvm-objdump -S -l of the same compile before stripping (its DWARF line
+# table; run from the repository root, where it finds the sources): in
+# every program, the same file:line and text above the same instruction.
+# Where a line comes back after instructions of no line, each prints it
+# only as its own source says so, hence a line equal to the one before it
+# is dropped on both sides.  The one difference allowed: instruction 0 of
+# a program whose first instruction has no line in DWARF, which BTF gives
+# the function's own line (the kernel wants a line for it).
+if command -v llvm-objdump > /dev/null && [ -f build/ext4dist.bpf.debug.o ]; then
+	"$BIN" --dump-bpf | awk '
+		/: section / { sec = $3; sub(/,$/, "", sec); last = ""; next }
+		/^; / { loc = $2; sub(/:$/, "", loc); src = $0
+			sub(/^; [^:]*:[0-9]*: ?/, "", src); pend = 1; next }
+		/^ *[0-9]+: / && pend { n = $1; sub(/:$/, "", n); pend = 0
+			if (loc == last) next; last = loc; print sec, n, loc, src }' > "$TMP/lines.ours"
+	llvm-objdump -S -l --no-show-raw-insn build/ext4dist.bpf.debug.o 2> "$TMP/lines.warn" | awk '
+		/^Disassembly of section / { sec = $4; sub(/:$/, "", sec); last = ""; next }
+		/^; (\.\/)*[^ ]*:[0-9]+$/ { loc = $2; sub(/^(\.\/)*/, "", loc); next }
+		/^; .*\(\):$/ { next }
+		/^; / { src = $0; sub(/^; */, "", src); sub(/^[ \t]*/, "", src); pend = 1; next }
+		/^ *[0-9]+:\t/ && pend { n = $1; sub(/:$/, "", n); pend = 0
+			if (loc == last) next; last = loc; print sec, n, loc, src }' > "$TMP/lines.llvm"
+	expect_eq "--dump-bpf lines: llvm-objdump found every source" "$(cat "$TMP/lines.warn")" ""
+	expect_eq "--dump-bpf lines: over 4000 lines shown" \
+		"$([ "$(wc -l < "$TMP/lines.ours")" -gt 4000 ] && echo yes)" yes
+	diff "$TMP/lines.llvm" "$TMP/lines.ours" > "$TMP/lines.diff"
+	expect_eq "--dump-bpf lines: as llvm-objdump -S prints them, but at instruction 0" \
+		"$(grep '^[<>]' "$TMP/lines.diff" | grep -v '^> [^ ]* 0 ' | head -5)" ""
+	# Each extra at instruction 0 stands where llvm-objdump prints no
+	# line: its first line is at a later instruction.
+	expect_eq "--dump-bpf lines: extras only where DWARF has no line at instruction 0" \
+		"$(grep '^> ' "$TMP/lines.diff" | awk '{ print $2 }' | sort)" \
+		"$(awk '$1 != prev { prev = $1; if ($2 != 0) print $1 }' "$TMP/lines.llvm" | sort)"
+	expect_eq "--dump-bpf lines: the embedded object sends no BTF (the loader has no BTF fields)" \
+		"$(grep -c 'prog_btf_fd\|line_info\|btf_fd' src/loader/obj/bpf_sys.c)" 0
+else
+	fail "--dump-bpf lines against llvm-objdump -S" "llvm-objdump (llvm) or build/ext4dist.bpf.debug.o missing"
+fi
