@@ -57,6 +57,7 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->slow_ns = a->min_ms ? (a->min_ms * 1000ULL + 1) * 1000ULL : 0;
 	cfg->slow_pages = a->ring_pages;
 	cfg->verifier_log = a->verifier_log;
+	cfg->dump_maps = a->dump_maps;
 	cfg->load.log_always = a->verifier_log;
 }
 

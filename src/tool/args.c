@@ -80,6 +80,8 @@ static const char help_text[] =
 	"                        (sections, relocations, the bytes they change)\n"
 	"  --verifier-log        print the verifier's log of every program\n"
 	"                        loaded, also of those it accepts\n"
+	"  --dump-maps           at each output, print on stderr each CPU's\n"
+	"                        counts of the histogram map and their sum\n"
 	"  --version             show program's version number and exit\n"
 	"\n"
 	"examples:\n"
@@ -115,6 +117,7 @@ static const struct argparse_opt opt_defs[] = {
 	{ 0, "check", "--check", 0, OPT_CHECK },
 	{ 0, "dump-bpf", "--dump-bpf", ARGPARSE_OPTIONAL, OPT_DUMP_BPF },
 	{ 0, "verifier-log", "--verifier-log", 0, OPT_VERIFIER_LOG },
+	{ 0, "dump-maps", "--dump-maps", 0, OPT_DUMP_MAPS },
 	{ 0, "version", "--version", 0, OPT_VERSION },
 	{ 0, "slower", "--slower", 1, OPT_SLOWER },
 	{ 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES },
@@ -385,6 +388,9 @@ int args_flag(struct argparse *ap, const struct argparse_opt *o)
 		break;
 	case OPT_DUMP_BPF:
 		a->dump_bpf = DUMP_BPF_TEXT;
+		break;
+	case OPT_DUMP_MAPS:
+		a->dump_maps = 1;
 		break;
 	case OPT_VERIFIER_LOG:
 		a->verifier_log = 1;

@@ -23,6 +23,7 @@ struct ext4dist_args {
 	int check;			/* --check */
 	enum dump_bpf_mode dump_bpf;	/* --dump-bpf[=text|xlated|elf] */
 	int verifier_log;		/* --verifier-log */
+	int dump_maps;			/* --dump-maps */
 	const char *prometheus;		/* --prometheus FILE, NULL = off */
 	unsigned int ops_mask;		/* --ops, bit per enum ext4dist_op */
 	enum attach_mode attach;	/* --attach=pmu|tracefs|multi */

@@ -12,7 +12,8 @@
 #     PIDs, counts, addresses, versions, sizes) as N, hex words as H, the
 #     stars of a histogram bar as S, runs of blank space as one.  Lines
 #     "...", "$ command" and empty ones are the documentation's own.
-#     Prints "PASS L: DOC:LINE" or "FAIL L: DOC:LINE ..." per block.
+#     Prints "PASS L: DOC:LINE" or "FAIL L: DOC:LINE ..." per block
+#     (-v show=1: and every line not printed now, before it).
 #   awk -v list=1 -f doc_outputs.awk DOC...
 #     prints "DOC:LINE NAME" per marked block, "DOC:LINE -" per unmarked
 #     one, "DOC:LINE not-output" per block marked not output.
@@ -67,6 +68,8 @@ function check_line(line) {
 		if (!bad)
 			first_bad = line
 		bad++
+		if (show)
+			print "  not printed now: " line
 	}
 }
 

@@ -8,6 +8,18 @@
 # output: the block to paste, masked parts aside.  Sourced by
 # scenarios.sh; needs /mnt/ext4 and legacy.sh's misses_run.
 
+# doc_fresh: as a Debian machine after boot, where README's runs were made:
+# the ext4 module's file where Debian installs it, tracefs not mounted.
+# doc_fresh_end undoes it.
+doc_fresh() {
+	while grep -q ' tracefs ' /proc/mounts; do umount "$TRACEFS" || break; done
+	ext4_ko_install
+}
+doc_fresh_end() {
+	ext4_ko_remove
+	ensure_tracefs
+}
+
 # doc_run NAME FILE: the run NAME of this series, its stdout and stderr
 # in FILE; 1 if the run failed to happen (already reported).  The names
 # are the cases below, one per line, as tests/host/test_doc_outputs.sh
@@ -15,7 +27,9 @@
 doc_run() {
 	case $1 in
 	check)
-		ext4dist --check > "$2" 2>&1 || true ;;
+		doc_fresh
+		ext4dist --check > "$2" 2>&1 || true
+		doc_fresh_end ;;
 	# docs/internals.md's walkthrough: one interval on the PMU path.
 	pmu-vv)
 		( sleep 0.4; dd if=/dev/zero of=/mnt/ext4/doc-vv bs=4k count=1 conv=fsync 2>/dev/null ) &
@@ -23,10 +37,14 @@ doc_run() {
 		wait ;;
 	# -v of a run stopped with Ctrl-C (as README's excerpts).
 	v)
-		traced_run doc-v /mnt/ext4/doc-v 1 2 2 1 -v || return 1
+		doc_fresh
+		traced_run doc-v /mnt/ext4/doc-v 1 2 2 1 -v || { doc_fresh_end; return 1; }
+		doc_fresh_end
 		cat "$OUT" "$ERR" > "$2" ;;
 	v-fsync)
-		traced_run doc-v-fsync /mnt/ext4/doc-vf 1 0 1 1 -v --ops fsync || return 1
+		doc_fresh
+		traced_run doc-v-fsync /mnt/ext4/doc-vf 1 0 1 1 -v --ops fsync || { doc_fresh_end; return 1; }
+		doc_fresh_end
 		cat "$OUT" "$ERR" > "$2" ;;
 	# Every operation timed, with -e's line after each histogram.
 	demo)
@@ -90,14 +108,16 @@ scenario_doc_outputs() {
 		1) continue ;;
 		2) fail "doc-$n" "no run '${n#*/}' in tests/vm/guest/docs.sh"; continue ;;
 		esac
-		awk -v want="$n" -v capture="$f" -v label="doc-$n" -f /guest/doc_outputs.awk \
+		awk -v want="$n" -v capture="$f" -v label="doc-$n" -v show=1 -f /guest/doc_outputs.awk \
 			/guest/docs/README.md /guest/docs/internals.md > "$WORK/doc.verdict"
+		grep '^  not printed now: ' "$WORK/doc.verdict" > "$WORK/doc.missing" || true
 		while IFS= read -r verdict; do
+			verdict=$(echo "$verdict" | sed 's|/guest/docs/||g')
 			name=${verdict#* }
 			name=${name%%: *}-$(echo "${verdict#*: }" | sed 's/[ (].*//; s/:$//')
 			case $verdict in
 			"PASS "*) pass "$name" ;;
-			"FAIL "*) fail "$name" "${verdict#*: }" "$f" ;;
+			"FAIL "*) fail "$name" "${verdict#*: }" "$WORK/doc.missing" "$f" ;;
 			esac
 		done < "$WORK/doc.verdict"
 	done
