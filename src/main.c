@@ -95,6 +95,8 @@ int main(int argc, char **argv)
 		err = args.dump_bpf == DUMP_BPF_XLATED ?
 		      dump_xlated(stdout, &cfg, &eb) :
 		      args.dump_bpf == DUMP_BPF_ELF ? dump_elf(stdout, &eb) :
+		      args.dump_bpf == DUMP_BPF_REFUSED ?
+		      dump_refused(stdout, &cfg, &eb) :
 		      dump_bpf(stdout, &eb);
 		if (err)
 			fprintf(stderr, "ext4dist: %s\n", eb.msg);

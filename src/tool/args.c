@@ -77,7 +77,9 @@ static const char help_text[] =
 	"  --dump-bpf[=WHAT]     print the embedded BPF programs, then exit;\n"
 	"                        WHAT: text (default), xlated (also as the\n"
 	"                        kernel translated each one once loaded), elf\n"
-	"                        (sections, relocations, the bytes they change)\n"
+	"                        (sections, relocations, the bytes they change),\n"
+	"                        refused (a program broken on purpose, and the\n"
+	"                        verifier's refusal)\n"
 	"  --verifier-log        print the verifier's log of every program\n"
 	"                        loaded, also of those it accepts\n"
 	"  --dump-maps           at each output, print on stderr each CPU's\n"
@@ -153,6 +155,7 @@ static const char *const dump_choices[] = {
 	[DUMP_BPF_TEXT - 1] = "text",
 	[DUMP_BPF_XLATED - 1] = "xlated",
 	[DUMP_BPF_ELF - 1] = "elf",
+	[DUMP_BPF_REFUSED - 1] = "refused",
 };
 
 static const char *const op_choices[NR_OPS] = {

@@ -9,7 +9,7 @@
 enum attach_mode { ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI };
 enum read_path_mode { READ_PATH_AUTO = 0, READ_PATH_GENERIC };
 enum dump_bpf_mode { DUMP_BPF_OFF = 0, DUMP_BPF_TEXT, DUMP_BPF_XLATED,
-		     DUMP_BPF_ELF };
+		     DUMP_BPF_ELF, DUMP_BPF_REFUSED };
 
 struct ext4dist_args {
 	int notimestamp;		/* -T */

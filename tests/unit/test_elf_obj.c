@@ -95,7 +95,7 @@ static void test_real_object(void)
 	 * atomic twin, + f_op scan; the slow mode's twins of all but
 	 * getattr's (28), + its name discovery's peek.
 	 */
-	check_int("program count", (long long)obj.nr_progs, 62);
+	check_int("program count", (long long)obj.nr_progs, 63);
 	/* start, calls, hist, ctl, open_scan; events, slow_start, slow_stats, peek */
 	check_int("map count", (long long)obj.nr_maps, 9);
 	m = bpf_obj_find_map(&obj, "hist");
