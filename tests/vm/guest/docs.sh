@@ -1,8 +1,8 @@
 # shellcheck shell=dash disable=SC3043,SC2034 # busybox ash has local; MISSES_* and WORKLOAD_OPTS are read by legacy.sh and lib.sh
 # The documentation's output blocks that come from a VM, held against what
-# the binary prints now on this kernel: README.md and docs/internals.md
-# (in /guest/docs) mark each block with the run that prints it,
-# "<!-- output vm-6.1/check -->"; this file makes the runs of this
+# the binary prints now on this kernel: README.md, docs/internals.md and
+# docs/learn.md (in /guest/docs) mark each block with the run that prints
+# it, "<!-- output vm-6.1/check -->"; this file makes the runs of this
 # kernel's series and doc_outputs.awk judges the blocks (numbers and hex
 # words masked: fds, PIDs, addresses, counts).  A failure shows the run's
 # output: the block to paste, masked parts aside.  Sourced by
@@ -85,6 +85,11 @@ doc_run() {
 		SLOW_NOISE=0 slow_run doc-slower /mnt/ext4/slow1 1 4 8 2 1 || return 1
 		SLOW_NOISE=""
 		cat "$OUT" "$ERR" > "$2" ;;
+	# docs/learn.md's experiments (experiments.sh).
+	exp-pretend) exp_pretend "$2" ;;
+	exp-kprobe-events) exp_kprobe_events "$2" ;;
+	exp-dump-maps) exp_dump_maps "$2" ;;
+	exp-refused) exp_refused "$2" ;;
 	*)
 		return 2 ;;
 	esac
@@ -94,7 +99,7 @@ doc_run() {
 scenario_doc_outputs() {
 	local series names n f rc verdict name
 	series=$(uname -r | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
-	names=$(awk -v list=1 -f /guest/doc_outputs.awk /guest/docs/README.md /guest/docs/internals.md |
+	names=$(awk -v list=1 -f /guest/doc_outputs.awk /guest/docs/*.md |
 		awk -v s="vm-$series/" 'index($2, s) == 1 { print $2 }' | sort -u)
 	if [ -z "$names" ]; then
 		out "SKIP $KERNEL doc-outputs: no block of README.md or docs/internals.md comes from a $series kernel"
@@ -109,7 +114,7 @@ scenario_doc_outputs() {
 		2) fail "doc-$n" "no run '${n#*/}' in tests/vm/guest/docs.sh"; continue ;;
 		esac
 		awk -v want="$n" -v capture="$f" -v label="doc-$n" -v show=1 -f /guest/doc_outputs.awk \
-			/guest/docs/README.md /guest/docs/internals.md > "$WORK/doc.verdict"
+			/guest/docs/*.md > "$WORK/doc.verdict"
 		grep '^  not printed now: ' "$WORK/doc.verdict" > "$WORK/doc.missing" || true
 		while IFS= read -r verdict; do
 			verdict=$(echo "$verdict" | sed 's|/guest/docs/||g')

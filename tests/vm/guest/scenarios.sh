@@ -27,6 +27,8 @@ set -eu
 . /guest/slower.sh
 # shellcheck source=learn.sh
 . /guest/learn.sh
+# shellcheck source=experiments.sh
+. /guest/experiments.sh
 # shellcheck source=docs.sh
 . /guest/docs.sh
 
@@ -457,6 +459,7 @@ run scenario_slower_lost
 run scenario_slower_names
 run scenario_kcalls_strace
 run scenario_kernel_views
+run scenario_experiments
 run scenario_doc_outputs
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
