@@ -85,11 +85,14 @@ doc_run() {
 		SLOW_NOISE=0 slow_run doc-slower /mnt/ext4/slow1 1 4 8 2 1 || return 1
 		SLOW_NOISE=""
 		cat "$OUT" "$ERR" > "$2" ;;
-	# docs/learn.md's experiments (experiments.sh).
-	exp-pretend) exp_pretend "$2" ;;
-	exp-kprobe-events) exp_kprobe_events "$2" ;;
-	exp-dump-maps) exp_dump_maps "$2" ;;
-	exp-refused) exp_refused "$2" ;;
+	# docs/learn.md's experiments (experiments.sh): the output of
+	# scenario_experiments' run, or a run of their own.
+	exp-pretend|exp-kprobe-events|exp-dump-maps|exp-refused)
+		if [ -s "$WORK/$1.txt" ]; then
+			cp "$WORK/$1.txt" "$2"
+		else
+			"$(echo "$1" | tr - _)" "$2"
+		fi ;;
 	*)
 		return 2 ;;
 	esac

@@ -31,11 +31,11 @@ exp_kprobe_events() {
 	fi
 	{
 		echo "\$ cat /sys/kernel/tracing/kprobe_events"
-		grep "kprobes/ext4dist_${EPID}_" "$TRACEFS/kprobe_events"
+		cat "$TRACEFS/kprobe_events"
 	} > "$1"
 	kill -INT "$EPID"
 	wait_exit "$EPID" 30 || true
-	check "$name-during" "$(grep -c "^[pr][0-9]*:kprobes/ext4dist_${EPID}_[0-9a-f]*_[pr]_ext4_sync_file " "$1")" 2 "$1"
+	check "$name-during" "$(grep -c "^[pr][0-9]*:kprobes/ext4dist_${EPID}_[0-9a-f]*_[pr]_ext4_sync_file " "$1")" 2 "$1" "$out" /proc/mounts
 	check "$name-after" "$(our_events "${EPID}_" | wc -l)" 0
 }
 
