@@ -10,7 +10,8 @@
 #     every line of every block marked NAME must be a line of FILE
 #     (stdout and stderr of the run), both masked alike: numbers (fds,
 #     PIDs, counts, addresses, versions, sizes) as N, hex words as H, the
-#     stars of a histogram bar as S, runs of blank space as one.  Lines
+#     stars of a histogram bar as S, runs of blank space as one, a JSON
+#     list of buckets as B.  Lines
 #     "...", "$ command" and empty ones are the documentation's own.
 #     Prints "PASS L: DOC:LINE" or "FAIL L: DOC:LINE ..." per block
 #     (-v show=1: and every line not printed now, before it).
@@ -36,6 +37,8 @@ function mask(s,    out, hex) {
 	gsub(/N[.,]N/, "N", s)
 	gsub(/N[.,]N/, "N", s)
 	gsub(/N[.,]N/, "N", s)
+	# JSON's list of non-empty buckets: as many as the run filled.
+	gsub(/\{"low":N,"high":N,"count":N\}(,\{"low":N,"high":N,"count":N\})*/, "B", s)
 	gsub(/[ \t][ \t]*/, " ", s)
 	sub(/^ /, "", s)
 	sub(/ $/, "", s)
