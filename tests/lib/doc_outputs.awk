@@ -9,7 +9,7 @@
 #   awk -v want=NAME -v capture=FILE -v label=L -f doc_outputs.awk DOC...
 #     every line of every block marked NAME must be a line of FILE
 #     (stdout and stderr of the run), both masked alike: numbers (fds,
-#     PIDs, counts, addresses, versions, sizes) as N, hex words as H, the
+#     PIDs, counts, addresses, versions, sizes) and hex words as N, the
 #     stars of a histogram bar as S, runs of blank space as one, a JSON
 #     list of buckets as B.  Lines
 #     "...", "$ command" and empty ones are the documentation's own.
@@ -25,11 +25,12 @@ function mask(s,    out, hex) {
 	gsub(/\|\**  *\|/, "|S|", s)
 	gsub(/\|\*\**\|/, "|S|", s)
 	gsub(/0x[0-9a-fA-F][0-9a-fA-F]*/, "0xN", s)
-	# Tags and other hex words of 8 or more digits.
+	# Tags and other hex words of 8 or more digits: numbers too (a
+	# number of 8 digits is one), as any other number.
 	hex = "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]*"
 	out = ""
 	while (match(s, hex)) {
-		out = out substr(s, 1, RSTART - 1) "H"
+		out = out substr(s, 1, RSTART - 1) "N"
 		s = substr(s, RSTART + RLENGTH)
 	}
 	s = out s
