@@ -2,7 +2,7 @@
 # prints now.  A block (fenced with ``` and no language, or indented by 4
 # spaces after a blank line) is marked on the line before it with
 #   <!-- output NAME -->          NAME: a capture, "host/check", "vm-6.1/pmu-vv"
-#   <!-- output NAME exact -->    the same, its lines compared unmasked
+#   <!-- output NAME exact -->    the same, its lines unmasked and in order
 #   <!-- not output: WHY -->      a diagram, a command list...
 # Fenced blocks with a language (```sh) are commands, never output.
 #
@@ -46,6 +46,17 @@ function mask(s,    out, hex) {
 	return s
 }
 
+# An exact block's line: the next line of the capture equal to it, after
+# the one its previous line matched (lines in the same order).
+function in_order(line,    i) {
+	for (i = pos + 1; i <= ncap; i++)
+		if (cap[i] == line) {
+			pos = i
+			return 1
+		}
+	return 0
+}
+
 function block_end() {
 	if (!inblock)
 		return
@@ -68,7 +79,7 @@ function check_line(line) {
 	if (list || name != want || line == "..." || line ~ /^\$ / || line ~ /^[ \t]*$/)
 		return
 	checked++
-	if (exact ? !(line in seen_exact) : !(mask(line) in seen)) {
+	if (exact ? !in_order(line) : !(mask(line) in seen)) {
 		if (!bad)
 			first_bad = line
 		bad++
@@ -82,7 +93,7 @@ BEGIN {
 		while ((getline line < capture) > 0)
 {
 			seen[mask(line)] = 1
-			seen_exact[line] = 1
+			cap[++ncap] = line
 		}
 }
 
@@ -119,7 +130,7 @@ inblock && indented {
 	name = marker
 	exact = marker_exact
 	marker = ""
-	bad = checked = 0
+	bad = checked = pos = 0
 	next
 }
 
@@ -130,7 +141,7 @@ blank && /^    [^ ]/ && !inblock {
 	name = marker
 	exact = marker_exact
 	marker = ""
-	bad = checked = 0
+	bad = checked = pos = 0
 	check_line(substr($0, 5))
 	next
 }
