@@ -125,7 +125,7 @@ BPF_SRC  := bpf/ext4dist.bpf.c
 BPF_OBJ  := $(BUILD)/ext4dist.bpf.o
 BPF_OBJ64 := $(if $(filter arm,$(ARCH)),$(BUILD)/ext4dist-arm64.bpf.o)
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
-BPF_CFLAGS := -target bpf -O2 -Wall $(WERROR_FLAG) -Iinclude -Ibpf \
+BPF_CFLAGS := -target bpf -O2 -g -fdebug-prefix-map=$(CURDIR)=. -Wall $(WERROR_FLAG) -Iinclude -Ibpf \
               -idirafter /usr/include/$(MULTIARCH)
 
 LIB_SRC  := $(sort $(wildcard src/loader/*/*.c src/tool/*.c src/output/*.c))
@@ -164,22 +164,32 @@ deps:
 
 bpf: $(BPF_OBJ) $(BPF_OBJ64)
 
+# Keep the objects with DWARF (they are intermediates of the stripped ones).
+.SECONDARY: $(BPF_OBJ:.o=.debug.o) $(BPF_OBJ64:.o=.debug.o)
+
 # Written when make starts; again here after a clean in the same run
 # (make expands a recipe line before running it: mkdir in the expansion).
 $(FLAGS_FILE):
 	$(shell mkdir -p $(@D))$(file >$@,$(FLAGS_NOW))
 
-# The local symbols (jump labels) go: nothing reads them, and the object
-# is carried in every binary.
-$(BPF_OBJ): $(BPF_SRC) $(FLAGS_FILE)
+# Compiled with -g: the .debug.o keeps the DWARF (llvm-objdump -S reads
+# it, tests/host/test_binary.sh compares); the embedded object keeps only
+# .BTF and .BTF.ext, whose line_info gives --dump-bpf its C lines.  The
+# local symbols (jump labels), the DWARF and the relocations of the BTF
+# sections (for a linker) go: nothing reads them, and the object is
+# carried in every binary.  The loader never sends BTF to the kernel.
+BPF_STRIP := --strip-unneeded --remove-section=.rel.BTF --remove-section=.rel.BTF.ext
+
+$(BUILD)/ext4dist.bpf.debug.o: $(BPF_SRC) $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_$(BPF_ARCH) $(DEPFLAGS) -c $< -o $@
-	$(LLVM_STRIP) --strip-unneeded $@
 
-$(BUILD)/ext4dist-arm64.bpf.o: $(BPF_SRC) $(FLAGS_FILE)
+$(BUILD)/ext4dist-arm64.bpf.debug.o: $(BPF_SRC) $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_arm64 $(DEPFLAGS) -c $< -o $@
-	$(LLVM_STRIP) --strip-unneeded $@
+
+%.bpf.o: %.bpf.debug.o
+	$(LLVM_STRIP) $(BPF_STRIP) -o $@ $<
 
 $(BUILD)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
@@ -291,7 +301,7 @@ clean:
 	rm -rf $(BUILD) $(BIN)
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) \
-	 $(BPF_OBJ:.o=.d) $(BPF_OBJ64:.o=.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
+	 $(BPF_OBJ:.o=.debug.d) $(BPF_OBJ64:.o=.debug.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
 
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------
 # make fuzz         every libFuzzer target for FUZZ_SECONDS (default 60) each

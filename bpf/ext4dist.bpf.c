@@ -627,6 +627,23 @@ SEC("kprobe/noop_fsync/peek") int peek_file(void *ctx)
 	return 0;
 }
 
+/*
+ * Broken on purpose, for --dump-bpf=refused (no run loads it): a store one
+ * word past the end of ctl's 8-byte value, which the verifier must refuse
+ * ("invalid access to map value").  What it guards is what makes every
+ * other program here loadable: each pointer into a map value checked
+ * against the value's size before it is used.
+ */
+SEC("kprobe/ext4_file_open/refused") int refused_store(void *ctx)
+{
+	__u32 key = 0;
+	__u64 *v = bpf_map_lookup_elem(&ctl, &key);
+
+	if (v)
+		v[1] = 1;	/* ctl's value is one __u64: v[1] is past its end */
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
 /* Replaced at load time by the running kernel's version code. */
 __u32 _version SEC("version") = 0;

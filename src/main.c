@@ -57,6 +57,7 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->slow_ns = a->min_ms ? (a->min_ms * 1000ULL + 1) * 1000ULL : 0;
 	cfg->slow_pages = a->ring_pages;
 	cfg->verifier_log = a->verifier_log;
+	cfg->dump_maps = a->dump_maps;
 	cfg->load.log_always = a->verifier_log;
 }
 
@@ -96,6 +97,8 @@ int main(int argc, char **argv)
 		err = args.dump_bpf == DUMP_BPF_XLATED ?
 		      dump_xlated(stdout, &cfg, &eb) :
 		      args.dump_bpf == DUMP_BPF_ELF ? dump_elf(stdout, &eb) :
+		      args.dump_bpf == DUMP_BPF_REFUSED ?
+		      dump_refused(stdout, &cfg, &eb) :
 		      dump_bpf(stdout, &eb);
 		if (err)
 			fprintf(stderr, "%s: %s\n", args.prog, eb.msg);

@@ -86,9 +86,13 @@ static const char help_tail[] =
 	"  --dump-bpf[=WHAT]     print the embedded BPF programs, then exit;\n"
 	"                        WHAT: text (default), xlated (also as the\n"
 	"                        kernel translated each one once loaded), elf\n"
-	"                        (sections, relocations, the bytes they change)\n"
+	"                        (sections, relocations, the bytes they change),\n"
+	"                        refused (a program broken on purpose, and the\n"
+	"                        verifier's refusal)\n"
 	"  --verifier-log        print the verifier's log of every program\n"
 	"                        loaded, also of those it accepts\n"
+	"  --dump-maps           at each output, print on stderr each CPU's\n"
+	"                        counts of the histogram map and their sum\n"
 	"  --version             show program's version number and exit\n"
 	"\n"
 	"examples:\n"
@@ -125,6 +129,7 @@ static const struct argparse_opt opt_defs[] = {
 	{ 0, "check", "--check", 0, OPT_CHECK },
 	{ 0, "dump-bpf", "--dump-bpf", ARGPARSE_OPTIONAL, OPT_DUMP_BPF },
 	{ 0, "verifier-log", "--verifier-log", 0, OPT_VERIFIER_LOG },
+	{ 0, "dump-maps", "--dump-maps", 0, OPT_DUMP_MAPS },
 	{ 0, "version", "--version", 0, OPT_VERSION },
 	{ 0, "slower", "--slower", 1, OPT_SLOWER },
 	{ 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES },
@@ -160,6 +165,7 @@ static const char *const dump_choices[] = {
 	[DUMP_BPF_TEXT - 1] = "text",
 	[DUMP_BPF_XLATED - 1] = "xlated",
 	[DUMP_BPF_ELF - 1] = "elf",
+	[DUMP_BPF_REFUSED - 1] = "refused",
 };
 
 static const char *const op_choices[NR_OPS] = {
@@ -508,6 +514,9 @@ int args_flag(struct argparse *ap, const struct argparse_opt *o)
 		break;
 	case OPT_DUMP_BPF:
 		a->dump_bpf = DUMP_BPF_TEXT;
+		break;
+	case OPT_DUMP_MAPS:
+		a->dump_maps = 1;
 		break;
 	case OPT_VERIFIER_LOG:
 		a->verifier_log = 1;

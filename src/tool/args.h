@@ -9,7 +9,7 @@
 enum attach_mode { ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI };
 enum read_path_mode { READ_PATH_AUTO = 0, READ_PATH_GENERIC };
 enum dump_bpf_mode { DUMP_BPF_OFF = 0, DUMP_BPF_TEXT, DUMP_BPF_XLATED,
-		     DUMP_BPF_ELF };
+		     DUMP_BPF_ELF, DUMP_BPF_REFUSED };
 
 struct fs_table;
 
@@ -32,6 +32,7 @@ struct ext4dist_args {
 	int check;			/* --check */
 	enum dump_bpf_mode dump_bpf;	/* --dump-bpf[=text|xlated|elf] */
 	int verifier_log;		/* --verifier-log */
+	int dump_maps;			/* --dump-maps */
 	const char *prometheus;		/* --prometheus FILE, NULL = off */
 	unsigned int ops_mask;		/* --ops, bit per enum ext4dist_op */
 	enum attach_mode attach;	/* --attach=pmu|tracefs|multi */

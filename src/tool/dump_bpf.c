@@ -65,6 +65,11 @@ int dump_bpf(FILE *out, struct errbuf *eb)
 	/* The loader writes the running kernel's version code instead. */
 	fprintf(out, "kernel version: %u (replaced at load)\n", obj.version);
 	fprintf(out, "for kernels: %s\n", blob.arch);
+	/* clang -g's line_info: shown here, never sent to a kernel. */
+	if (obj.lines_note[0])
+		fprintf(out, "source lines: none (%s)\n", obj.lines_note);
+	else
+		fprintf(out, "source lines: from .BTF.ext (clang -g), each above its first instruction\n");
 	print_maps(out, &obj);
 	fprintf(out, "programs: %zu\n", obj.nr_progs);
 	for (i = 0; i < obj.nr_progs; i++) {

@@ -34,4 +34,13 @@ int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb);
  */
 int dump_elf(FILE *out, struct errbuf *eb);
 
+/*
+ * --dump-bpf=refused (dump_refused.c): loads the program the object
+ * carries broken on purpose (kprobe/ext4_file_open/refused, a store past
+ * the end of a map value), and prints it with the verifier's refusal and
+ * log.  Returns 0 when the verifier refused it, -EPROTO when it accepted
+ * it, -errno (EPERM...) when it could not ask; the reason in eb.
+ */
+int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "loader/loader.h"
+#include "tool/dump_maps.h"
 #include "tool/tracer_priv.h"
 
 static void add_hist(struct op_hist *dst, const struct op_hist *src)
@@ -38,6 +39,8 @@ static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)
 	err = bpf_map_lookup(t->hist_fd, &key, vals);
 	if (err)
 		return err;
+	if (t->dump_maps)
+		dump_maps_hist(stderr, key, vals, n, t->percpu, t->unit);
 	for (c = 0; c < n; c++)
 		add_hist(out, &vals[c]);
 	memset(vals, 0, n * sizeof(*vals));

@@ -881,6 +881,8 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 	if (err)
 		return err;
 	t->verifier_log = cfg->verifier_log;
+	t->dump_maps = cfg->dump_maps;
+	t->unit = cfg->factor == 1000000ULL ? "msecs" : "usecs";
 	if (privileges_check())
 		return errbuf_set(eb, -EPERM,
 				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");

@@ -32,6 +32,7 @@ struct tracer_config {
 	unsigned long long slow_ns;
 	unsigned int slow_pages;
 	int verifier_log;		/* --verifier-log: every load's log */
+	int dump_maps;			/* --dump-maps: each CPU's counts */
 	/* Test-only overrides of system paths; NULL = the real ones. */
 	const char *kallsyms_path;
 	const char *sysfs_kprobe;

@@ -14,6 +14,8 @@ struct tracer {
 	unsigned int ops_mask;
 	unsigned int pretend;		/* bit per enum args_pretend */
 	int verifier_log;		/* print each load's verifier log */
+	int dump_maps;			/* print each drained buffer per CPU */
+	const char *unit;		/* "usecs" or "msecs", for dump_maps */
 	struct bpf_obj obj;
 	struct obj_load_state load;
 	struct obj_load_opts lo;

@@ -38,6 +38,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					       p->variant)) == NULL)
 				abort();
 			(void)strlen(p->name);
+			/* --dump-bpf's source lines: inside the program, in order. */
+			for (j = 0; j < p->nr_lines; j++) {
+				if (p->lines[j].insn >= p->insn_cnt ||
+				    (j && p->lines[j].insn <=
+					  p->lines[j - 1].insn))
+					abort();
+				(void)strlen(p->lines[j].file);
+				(void)strlen(p->lines[j].text);
+			}
 		}
 		for (i = 0; i < obj.nr_maps; i++)
 			if (bpf_obj_find_map(&obj, obj.maps[i].name) == NULL)

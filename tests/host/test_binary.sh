@@ -163,7 +163,7 @@ expect_eq "--dump-bpf: exit status" "$RC" 0
 # 6 kprobe pairs and 2 kprobe_multi pairs (each with one copy of the code
 # per operation), every program with its atomic twin, and both again in
 # slow mode but getattr's; the f_op scan and the name discovery's peek.
-expect_eq "--dump-bpf: programs listed" "$(grep -c ': section [ks]' "$TMP/out")" 62
+expect_eq "--dump-bpf: programs listed" "$(grep -c ': section [ks]' "$TMP/out")" 63
 expect_eq "--dump-bpf: PID filter placeholder named" \
 	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 124
 expect_eq "--dump-bpf: map references named" \
@@ -196,6 +196,23 @@ expect_eq "--dump-bpf=xlated: map start by its id as kept" \
 expect_eq "--dump-bpf=xlated: the PID filter patched, named" \
 	"$(grep -c 'r1 = 0x0 ll  *; PATCH_TGID patched: 0$' "$TMP/out")" 2
 expect_eq "--dump-bpf=xlated: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
+
+# --dump-bpf=refused: the program broken on purpose, its C lines, and
+# the verifier's refusal with its log, which names the store.
+run_bin "$BIN" --dump-bpf=refused
+expect_eq "--dump-bpf=refused: exit status" "$RC" 0
+expect_eq "--dump-bpf=refused: the program listed" \
+	"$(grep -c '^refused_store: section kprobe/ext4_file_open/refused, [0-9]* instructions$' "$TMP/out")" 1
+expect_eq "--dump-bpf=refused: the C line of the store above it" \
+	"$(grep -A1 '^; bpf/ext4dist.bpf.c:[0-9]*: v\[1\] = 1;' "$TMP/out" | tail -n 1 | sed 's/^ *[0-9]*: //')" \
+	"*(u64 *)(r0 + 8) = r1"
+expect_eq "--dump-bpf=refused: the refusal" \
+	"$(grep '^the kernel' "$TMP/out")" \
+	"the kernel's verifier rejected BPF program kprobe/ext4_file_open/refused: Permission denied (verifier log follows)"
+expect_eq "--dump-bpf=refused: the verifier's reason" \
+	"$(grep -c '^invalid access to map value, value_size=8 off=8 size=8$' "$TMP/out")" 1
+expect_eq "--dump-bpf=refused: the log framed" \
+	"$(grep -c '^--- verifier log of kprobe/ext4_file_open/refused (refused) ---$\|^--- end of the verifier log ---$' "$TMP/out")" 2
 
 # --verifier-log: the log of every accepted load, framed, on stderr.
 run_bin "$BIN" --check --verifier-log --ops open
@@ -230,4 +247,39 @@ if command -v llvm-objdump > /dev/null && [ -f build/ext4dist.bpf.o ]; then
 after 18 11 00 00 03 00 00 00  00 00 00 00 00 00 00 00 src_reg 0 -> 1 BPF_PSEUDO_MAP_FD, imm 0 -> fd 3"
 else
 	fail "--dump-bpf=elf against llvm-objdump" "llvm-objdump (llvm) or build/ext4dist.bpf.o missing"
+fi
+
+# --dump-bpf's C lines (.BTF.ext line_info of the embedded object) against
+# llvm-objdump -S -l of the same compile before stripping (its DWARF line
+# table; run from the repository root, where it finds the sources): in
+# every program, the same file:line and text above the same instruction.
+# Where a line comes back after instructions of no line, each prints it
+# only as its own source says so, hence a line equal to the one before it
+# is dropped on both sides.  Instruction 0 is left out: where DWARF gives
+# it no line, or the line of the opening brace, BTF gives it the
+# function's own line (the kernel wants one there), which the unit test
+# requires of every program.
+if command -v llvm-objdump > /dev/null && [ -f build/ext4dist.bpf.debug.o ]; then
+	"$BIN" --dump-bpf | awk '
+		/: section / { sec = $3; sub(/,$/, "", sec); last = ""; next }
+		/^; / { loc = $2; sub(/:$/, "", loc); src = $0
+			sub(/^; [^:]*:[0-9]*: ?/, "", src); pend = 1; next }
+		/^ *[0-9]+: / && pend { n = $1; sub(/:$/, "", n); pend = 0
+			if (loc == last) next; last = loc; print sec, n, loc, src }' > "$TMP/lines.ours"
+	llvm-objdump -S -l --no-show-raw-insn build/ext4dist.bpf.debug.o 2> "$TMP/lines.warn" | awk '
+		/^Disassembly of section / { sec = $4; sub(/:$/, "", sec); last = ""; next }
+		/^; (\.\/)*[^ ]*:[0-9]+$/ { loc = $2; sub(/^(\.\/)*/, "", loc); next }
+		/^; .*\(\):$/ { next }
+		/^; / { src = $0; sub(/^; */, "", src); sub(/^[ \t]*/, "", src); pend = 1; next }
+		/^ *[0-9]+:\t/ && pend { n = $1; sub(/:$/, "", n); pend = 0
+			if (loc == last) next; last = loc; print sec, n, loc, src }' > "$TMP/lines.llvm"
+	expect_eq "--dump-bpf lines: llvm-objdump found every source" "$(cat "$TMP/lines.warn")" ""
+	expect_eq "--dump-bpf lines: over 4000 lines shown" \
+		"$([ "$(wc -l < "$TMP/lines.ours")" -gt 4000 ] && echo yes)" yes
+	expect_eq "--dump-bpf lines: as llvm-objdump -S prints them (but at instruction 0)" \
+		"$(diff <(awk '$2 != 0' "$TMP/lines.llvm") <(awk '$2 != 0' "$TMP/lines.ours") | head -5)" ""
+	expect_eq "--dump-bpf lines: the embedded object sends no BTF (the loader has no BTF fields)" \
+		"$(grep -c 'prog_btf_fd\|line_info\|btf_fd' src/loader/obj/bpf_sys.c)" 0
+else
+	fail "--dump-bpf lines against llvm-objdump -S" "llvm-objdump (llvm) or build/ext4dist.bpf.debug.o missing"
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docs/internals.md names code as file:function: every one must exist,
+# docs/internals.md and docs/learn.md name code as file:function: every one must exist,
 # defined in that file (a line that starts a definition: its name and "("
 # at top level, not ending in ";").  Renaming a function without the
 # walkthrough fails here.
@@ -7,8 +7,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
-doc=docs/internals.md
-refs=$(grep -oE '[A-Za-z0-9_./-]+\.[ch]:[A-Za-z_][A-Za-z0-9_]*' "$doc" | sort -u)
+refs=$(cat docs/*.md | grep -oE '[A-Za-z0-9_./-]+\.[ch]:[A-Za-z_][A-Za-z0-9_]*' | sort -u)
 n=0
 bad=""
 for ref in $refs; do
@@ -20,5 +19,5 @@ for ref in $refs; do
 		bad="$bad $ref (no definition of $fn there);"
 	fi
 done
-expect_eq "docs/internals.md: every file:function it names exists" "${bad:-none missing}" "none missing"
-expect_eq "docs/internals.md: names code at all" "$([ "$n" -ge 30 ] && echo yes)" yes
+expect_eq "docs/*.md: every file:function they name exists" "${bad:-none missing}" "none missing"
+expect_eq "docs/*.md: name code at all" "$([ "$n" -ge 30 ] && echo yes)" yes

@@ -333,9 +333,9 @@ static void test_own_options(void)
 	if (ok("--dump-bpf", &r))
 		check_int("dump_bpf flag", r.a.dump_bpf, 1);
 	run_free(&r);
-	run_args(&r, "--dump", NULL);
-	if (ok("--dump prefix", &r))
-		check_int("dump prefix flag", r.a.dump_bpf, 1);
+	run_args(&r, "--dump-m", NULL);
+	if (ok("--dump-m prefix", &r))
+		check_int("dump_maps flag", r.a.dump_maps, 1);
 	run_free(&r);
 	run_args(&r, "--dump-bpf=xlated", "--verifier-log", NULL);
 	if (ok("--dump-bpf=xlated --verifier-log", &r)) {
@@ -522,6 +522,9 @@ static void test_syntax_errors(void)
 	      "explicit argument 'yes'", "-m=yes");
 	FAILS("ambiguous prefix", "ambiguous option: --p could match --pid, "
 	      "--prometheus, --pretend", "--p", "5");
+	/* --dump meant --dump-bpf until --dump-maps, as argparse has it. */
+	FAILS("ambiguous --dump", "ambiguous option: --dump could match "
+	      "--dump-bpf, --dump-maps", "--dump");
 	FAILS("ambiguous prefix with value", "ambiguous option: --ver=1 could "
 	      "match --verbose, --verifier-log, --version", "--ver=1");
 	FAILS("unknown option beats interval 0", "unrecognized arguments: "

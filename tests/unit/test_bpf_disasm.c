@@ -491,7 +491,7 @@ static void test_dump_bpf(void)
 	      "dump: map ctl");
 	CHECK(strstr(text, "\n  open_scan    array          key 4, value 1296, entries 1\n"),
 	      "dump: map open_scan");
-	CHECK(strstr(text, "\nprograms: 62\n"), "dump: sixty-two programs");
+	CHECK(strstr(text, "\nprograms: 63\n"), "dump: sixty-three programs");
 	CHECK(strstr(text, "call bpf_get_func_ip#173\n"),
 	      "dump: a 5.x helper by name");
 	CHECK(strstr(text, "\nscan_release: section kprobe/ext4_release_dir/scan_release, "),

@@ -82,11 +82,18 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 	}
 	for (i = 0; i < obj.nr_progs; i++) {
 		char tname[200];
+		/* --dump-bpf=refused's, broken on purpose. */
+		int refused = strcmp(obj.progs[i].variant, "refused") == 0;
 
 		err = bpf_obj_load_prog(&obj, &obj.progs[i], o, &st, &eb);
-		snprintf(tname, sizeof(tname), "%s: verifier accepts %s", label,
-			 obj.progs[i].section);
-		if (!check_int(tname, err, 0))
+		snprintf(tname, sizeof(tname), "%s: verifier %s %s", label,
+			 refused ? "refuses" : "accepts", obj.progs[i].section);
+		if (refused) {
+			if (check_int(tname, err, -EACCES))
+				CHECK(st.verifier_log &&
+				      strstr(st.verifier_log, "\ninvalid access to map value, value_size=8 off=8 size=8\n"),
+				      "the refusal's log says why");
+		} else if (!check_int(tname, err, 0))
 			printf("  %s\n%s\n", eb.msg,
 			       st.verifier_log ? st.verifier_log : "");
 	}

@@ -587,7 +587,10 @@ vm_build_initramfs() {
 
 	cp "$VM_DIR/guest/init" "$stage/init"
 	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
-	cp "$VM_TOP/tests/lib/kcall_compare.awk" "$stage/guest/"
+	cp "$VM_TOP/tests/lib/kcall_compare.awk" "$VM_TOP/tests/lib/doc_outputs.awk" "$stage/guest/"
+	# The documentation whose output blocks scenario_doc_outputs checks.
+	mkdir -p "$stage/guest/docs"
+	cp "$VM_TOP/README.md" "$VM_TOP"/docs/*.md "$stage/guest/docs/"
 	vm_copy_strace "$stage"
 	chmod 755 "$stage/init" "$stage"/guest/*.sh
 

@@ -587,17 +587,52 @@ static int prog_line(const struct bpf_obj *obj, const struct obj_prog *p,
 	return n;
 }
 
+/*
+ * The C line above instruction i, when the line changes there, or comes
+ * back after instructions of line 0 (as llvm-objdump -S prints it):
+ * "; bpf/ext4dist.bpf.c:123: if (!s || !c)".
+ * *li walks p->lines, *last is the line printed last.
+ */
+static void source_line(FILE *f, const struct obj_prog *p, size_t i,
+			size_t *li, const struct obj_line **last)
+{
+	const struct obj_line *l = NULL;
+	const char *text;
+
+	while (*li < p->nr_lines && p->lines[*li].insn <= i)
+		l = &p->lines[(*li)++];
+	if (!l)
+		return;
+	/* Line 0: code of no line (compiler-made); what follows is new. */
+	if (!l->line) {
+		*last = NULL;
+		return;
+	}
+	if (*last && (*last)->line == l->line &&
+	    strcmp((*last)->file, l->file) == 0)
+		return;
+	*last = l;
+	for (text = l->text; *text == ' ' || *text == '\t'; text++)
+		;
+	/* -fdebug-prefix-map made the build directory "." */
+	fprintf(f, "; %s:%u:%s%s\n",
+		strncmp(l->file, "./", 2) ? l->file : l->file + 2, l->line,
+		*text ? " " : "", text);
+}
+
 int bpf_disasm_prog_named(FILE *f, const struct bpf_obj *obj,
 			  const struct obj_prog *p,
 			  const struct bpf_disasm_name *names, size_t nr_names)
 {
+	const struct obj_line *last = NULL;
 	char line[256];
-	size_t i;
+	size_t i, li = 0;
 	int n;
 
 	fprintf(f, "%.63s: section %.127s, %zu instructions\n",
 		p->name[0] ? p->name : "(no symbol)", p->section, p->insn_cnt);
 	for (i = 0; p->insns && i < p->insn_cnt; i += (size_t)n) {
+		source_line(f, p, i, &li, &last);
 		n = prog_line(obj, p, i, names, nr_names, line, sizeof(line));
 		fprintf(f, "%4zu: %s\n", i, line);
 	}

@@ -64,7 +64,10 @@ int bpf_disasm_jump_target(const struct bpf_insn *insns, size_t cnt, size_t i,
  *   - an ld_imm64 whose value is in names prints as "r1 = NAME ll",
  *   - a jump (or bpf-to-bpf call) ends with the instruction it lands on,
  *     "goto +27 <L87>" meaning line 87, or "<L120 outside>" when the
- *     target is not inside the program.
+ *     target is not inside the program,
+ * and, where p->lines has them (the object's .BTF.ext line info), the C
+ * line above the first instruction of each change of line, as
+ * llvm-objdump -S prints it: "; bpf/ext4dist.bpf.c:123: if (!s || !c)".
  * names may be NULL with nr_names 0.  Returns 0, or -EIO if writing failed.
  */
 int bpf_disasm_prog_named(FILE *f, const struct bpf_obj *obj,

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loader/obj/btf_lines.h"
 #include "loader/util/kcall.h"
 
 #ifndef EM_BPF
@@ -33,6 +34,7 @@ struct elf_walk {
 	size_t maps_shndx;	/* 0: no maps section */
 	size_t maps_size;
 	size_t *map_sym_off;	/* st_value of each map, obj->maps order */
+	Elf_Scn *btf, *btf_ext;	/* .BTF and .BTF.ext, NULL if absent */
 	struct errbuf *eb;
 };
 
@@ -232,6 +234,10 @@ static int walk_sections(struct elf_walk *w, struct bpf_obj *obj,
 			if (err)
 				return err;
 			*have_license |= name[0] == 'l';
+		} else if (strcmp(name, ".BTF") == 0) {
+			w->btf = scn;
+		} else if (strcmp(name, ".BTF.ext") == 0) {
+			w->btf_ext = scn;
 		} else if (strcmp(name, "maps") == 0) {
 			w->maps_shndx = elf_ndxscn(scn);
 			w->maps_size = sh.sh_size;
@@ -454,6 +460,32 @@ static int read_relocs(struct elf_walk *w, struct bpf_obj *obj)
 	return 0;
 }
 
+/* A section's bytes for the line reader: NULL, 0 when absent or unreadable. */
+static const void *raw_section(Elf_Scn *scn, size_t *len)
+{
+	Elf_Data *d;
+	GElf_Shdr sh;
+
+	*len = 0;
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+		return NULL;
+	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf || d->d_size != sh.sh_size)
+		return NULL;
+	*len = d->d_size;
+	return d->d_buf;
+}
+
+/* Source lines (clang -g), for --dump-bpf: never sent to the kernel. */
+static int read_lines(struct elf_walk *w, struct bpf_obj *obj)
+{
+	size_t btf_len, ext_len;
+	const void *btf = raw_section(w->btf, &btf_len);
+	const void *ext = raw_section(w->btf_ext, &ext_len);
+
+	return btf_lines_attach(obj, btf, btf_len, ext, ext_len);
+}
+
 /* Names programs after their function symbols, for -v and prog_name. */
 static void name_progs(struct elf_walk *w, struct bpf_obj *obj)
 {
@@ -527,6 +559,7 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 	if (err)
 		goto out;
 	name_progs(&w, obj);
+	err = read_lines(&w, obj);
 out:
 	if (w.elf)
 		elf_end(w.elf);
@@ -548,6 +581,7 @@ void bpf_obj_free(struct bpf_obj *obj)
 				    obj->progs[i].section);
 		free(obj->progs[i].insns);
 		free(obj->progs[i].relocs);
+		free(obj->progs[i].lines);
 	}
 	for (i = 0; i < obj->nr_maps; i++)
 		if (obj->maps[i].fd >= 0)
@@ -556,6 +590,7 @@ void bpf_obj_free(struct bpf_obj *obj)
 				    obj->maps[i].name);
 	free(obj->progs);
 	free(obj->maps);
+	free(obj->line_strs);
 	memset(obj, 0, sizeof(*obj));
 }
 

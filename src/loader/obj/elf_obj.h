@@ -28,6 +28,18 @@ struct obj_reloc {
 };
 
 /*
+ * Where the source line changes (clang -g's .BTF.ext line_info): the C
+ * line above instruction insn.  For --dump-bpf; never sent to the kernel.
+ */
+struct obj_line {
+	size_t insn;		/* first instruction of the line */
+	const char *file;	/* "bpf/ext4dist.bpf.c", in bpf_obj.line_strs */
+	const char *text;	/* the line as clang read it ("" if it had none) */
+	unsigned int line;	/* 1-based */
+	unsigned int col;	/* 1-based, 0 when unknown */
+};
+
+/*
  * What the kernel says of a loaded program (BPF_OBJ_GET_INFO_BY_FD,
  * 4.13+); all 0 when it cannot say.
  */
@@ -51,6 +63,8 @@ struct obj_prog {
 	size_t insn_cnt;
 	struct obj_reloc *relocs;
 	size_t nr_relocs;
+	struct obj_line *lines;	/* sorted by insn; NULL without line info */
+	size_t nr_lines;
 	int fd;			/* -1 until loaded */
 	struct obj_prog_kinfo kinfo;	/* of the last load */
 };
@@ -62,6 +76,8 @@ struct bpf_obj {
 	size_t nr_maps;
 	struct obj_prog *progs;
 	size_t nr_progs;
+	char *line_strs;	/* .BTF's strings, which obj_line points into */
+	char lines_note[160];	/* why the programs have no lines, else "" */
 };
 
 /*

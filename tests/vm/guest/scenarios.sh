@@ -30,6 +30,10 @@ set -eu
 . /guest/learn.sh
 # shellcheck source=family.sh
 . /guest/family.sh
+# shellcheck source=experiments.sh
+. /guest/experiments.sh
+# shellcheck source=docs.sh
+. /guest/docs.sh
 
 # ext4slower's threshold (ms) between cached reads and fsyncs of new data.
 SLOW_MS=${SLOW_MS:-1}
@@ -461,6 +465,8 @@ run scenario_kernel_views
 run scenario_family_xfs
 run scenario_family_btrfs
 run scenario_family_f2fs
+run scenario_experiments
+run scenario_doc_outputs
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)

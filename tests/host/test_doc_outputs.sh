@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The output blocks of README.md and docs/internals.md against what the
+# binary prints now (tests/lib/doc_outputs.awk: every line of a block a
+# line of the run, numbers and hex words masked).  Every block is marked
+# with the run that prints it, or as not output; the host runs are made
+# here, the VM ones by the guest's scenario_doc_outputs
+# (tests/vm/guest/docs.sh), whose names are checked to exist.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+docs="README.md $(echo docs/*.md)"
+# shellcheck disable=SC2086 # two file names
+awk -v list=1 -f tests/lib/doc_outputs.awk $docs > "$TMP/blocks"
+
+expect_eq "doc outputs: every output block says which run prints it" \
+	"$(awk '$2 == "-" { print $1 }' "$TMP/blocks" | tr '\n' ' ')" ""
+expect_eq "doc outputs: blocks checked at all" \
+	"$([ "$(grep -vc ' not-output$' "$TMP/blocks")" -ge 25 ] && echo yes)" yes
+
+# A VM run the docs name must be one the guest knows how to make.
+unknown=""
+for n in $(awk '$2 ~ /^vm-/ { print $2 }' "$TMP/blocks" | sort -u); do
+	grep -Eq "^	([a-z0-9-]+\|)*${n#*/}(\|[a-z0-9-]+)*\)( |\$)" tests/vm/guest/docs.sh ||
+		unknown="$unknown $n"
+done
+expect_eq "doc outputs: every VM run named is made by tests/vm/guest/docs.sh" "${unknown# }" ""
+
+# host_capture NAME FILE: the host runs.
+host_capture() {
+	case $1 in
+	help) "$BIN" -h ;;
+	# The name make install links.
+	slower-help) ln -sf "$(realpath "$BIN")" "$TMP/ext4slower" && "$TMP/ext4slower" -h ;;
+	dump-bpf) "$BIN" --dump-bpf ;;
+	dump-bpf-elf) "$BIN" --dump-bpf=elf ;;
+	# The build host's --check: a kernel without kprobes.
+	check) "$BIN" --check ;;
+	*) return 2 ;;
+	esac > "$2" 2>&1
+	return 0
+}
+
+for n in $(awk '$2 ~ /^host\// { print $2 }' "$TMP/blocks" | sort -u); do
+	name=${n#host/}
+	if [ "$name" = check ] && [ -e /sys/bus/event_source/devices/kprobe/type ]; then
+		echo "SKIP doc outputs: $n: this host has kprobes, the block shows one without"
+		continue
+	fi
+	if ! host_capture "$name" "$TMP/capture"; then
+		fail "doc outputs: $n" "no such host run in tests/host/test_doc_outputs.sh"
+		continue
+	fi
+	# shellcheck disable=SC2086 # two file names
+	awk -v want="$n" -v capture="$TMP/capture" -v label="doc outputs: $n" \
+		-f tests/lib/doc_outputs.awk $docs
+done
