@@ -14,7 +14,7 @@ struct kernel {
 
 static const char cap_letter[NR_CAPS] = {
 	[CAP_MULTI] = 'M', [CAP_KPROBE_EVENTS] = 'E', [CAP_MAXACTIVE] = 'A',
-	[CAP_PMU] = 'P',
+	[CAP_PMU] = 'P', [CAP_FENTRY] = 'F',
 };
 
 /*
@@ -90,32 +90,49 @@ static void test_automatic(void)
 	const struct kernel pmu_events = { { [CAP_KPROBE_EVENTS] = 1,
 					     [CAP_PMU] = 1 } };
 	const struct kernel none = { { 0 } };
+	const struct kernel btf612 = { { [CAP_FENTRY] = 1, [CAP_MULTI] = 1,
+					 [CAP_KPROBE_EVENTS] = 1,
+					 [CAP_MAXACTIVE] = 1, [CAP_PMU] = 1 } };
+	const struct kernel btf_only = { { [CAP_FENTRY] = 1 } };
 	struct attach_want w = { .mode = ATTACH_AUTO, .possible_cpus = 1 };
 
-	expect("6.12", &k612, &w, 0, ATTACH_MULTI, 0, "M",
+	/* fentry first, where the kernel's BTF has every function. */
+	expect("6.12 with BTF", &btf612, &w, 0, ATTACH_FENTRY, 0, "F",
+	       "fentry/fexit: BPF trampolines, the cheapest calls; the kernel's BTF has every traced function");
+	expect("BTF, no kprobes", &btf_only, &w, 0, ATTACH_FENTRY, 0, "F", NULL);
+	w.generic_read = 1;
+	expect("BTF, generic read path", &btf612, &w, 0, ATTACH_FENTRY, 0, "F",
+	       NULL);
+	w.generic_read = 0;
+	w.maxactive = 9;
+	expect("BTF, --maxactive: tracefs", &btf612, &w, 0, ATTACH_TRACEFS, 9,
+	       "EA", NULL);
+	w.maxactive = 0;
+
+	expect("6.12", &k612, &w, 0, ATTACH_MULTI, 0, "FM",
 	       "kprobe_multi links: one link arms every traced function");
-	expect("6.1", &k61, &w, 0, ATTACH_TRACEFS, 64, "MEA",
+	expect("6.1", &k61, &w, 0, ATTACH_TRACEFS, 64, "FMEA",
 	       "kprobe_events, which can size the return probes; 64 return probes per function (ext4dist's default: 4 per possible CPU, at least 64)");
 	w.possible_cpus = 64;
-	expect("6.1, 64 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 256, "MEA", NULL);
+	expect("6.1, 64 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 256, "FMEA", NULL);
 	w.possible_cpus = 8192;
-	expect("6.1, 8192 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 4096, "MEA",
+	expect("6.1, 8192 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 4096, "FMEA",
 	       NULL);
 	w.possible_cpus = 1;
-	expect("4.9", &k49, &w, 0, ATTACH_TRACEFS, 0, "MEAP",
+	expect("4.9", &k49, &w, 0, ATTACH_TRACEFS, 0, "FMEAP",
 	       "kprobe_events (no kprobe PMU); the kernel's own number of return probes (why A)");
-	expect("kprobe PMU only", &pmu_only, &w, 0, ATTACH_PMU, 0, "MEP",
+	expect("kprobe PMU only", &pmu_only, &w, 0, ATTACH_PMU, 0, "FMEP",
 	       "the kprobe PMU (no kprobe_events)");
 	expect("PMU, kprobe_events without rN", &pmu_events, &w, 0, ATTACH_PMU,
-	       0, "MEAP",
+	       0, "FMEAP",
 	       "the kprobe PMU: kprobe_events here cannot size return probes either");
-	expect("no kprobes", &none, &w, -EOPNOTSUPP, ATTACH_AUTO, 0, "MEP",
+	expect("no kprobes", &none, &w, -EOPNOTSUPP, ATTACH_AUTO, 0, "FMEP",
 	       no_kprobes);
 
 	/* The generic read path's filter is in the kprobe programs. */
 	w.generic_read = 1;
 	expect("generic read path: no kprobe_multi", &k612, &w, 0,
-	       ATTACH_TRACEFS, 64, "EA", NULL);
+	       ATTACH_TRACEFS, 64, "FEA", NULL);
 	w.generic_read = 0;
 
 	w.maxactive = 7;
@@ -136,6 +153,7 @@ static void test_forced(void)
 	const struct kernel k49 = { { [CAP_KPROBE_EVENTS] = 1 } };
 	const struct kernel pmu_only = { { [CAP_PMU] = 1 } };
 	const struct kernel none = { { 0 } };
+	const struct kernel btf = { { [CAP_FENTRY] = 1, [CAP_PMU] = 1 } };
 	struct attach_want w = { .mode = ATTACH_PMU, .possible_cpus = 1 };
 
 	expect("pmu", &k61, &w, 0, ATTACH_PMU, 0, "P", "forced by --attach=pmu");
@@ -159,6 +177,20 @@ static void test_forced(void)
 	       "--attach=tracefs: no kprobe_events in /sys/tracing (CONFIG_KPROBE_EVENTS off?); use --attach=pmu");
 	expect("tracefs without kprobes", &none, &w, -EOPNOTSUPP, ATTACH_AUTO,
 	       0, "EP", no_kprobes);
+
+	w.mode = ATTACH_FENTRY;
+	expect("fentry where BTF has it all", &btf, &w, 0, ATTACH_FENTRY, 0, "F",
+	       "forced by --attach=fentry");
+	expect("fentry", &k61, &w, -EOPNOTSUPP, ATTACH_AUTO, 0, "F",
+	       "--attach=fentry: why F");
+	w.generic_read = 1;
+	expect("fentry, generic read path", &k61, &w, -EOPNOTSUPP, ATTACH_AUTO,
+	       0, "F", "--attach=fentry: why F");
+	w.generic_read = 0;
+	w.maxactive = 5;
+	expect("fentry with --maxactive", &k61, &w, -EINVAL, ATTACH_AUTO, 0, "",
+	       "--maxactive sizes kretprobes, and fexit has no instance limit: drop --maxactive or --attach=fentry");
+	w.maxactive = 0;
 
 	w.mode = ATTACH_MULTI;
 	expect("multi where there is none", &k61, &w, -EOPNOTSUPP, ATTACH_AUTO,

@@ -266,8 +266,11 @@ void btf_free(struct btf *b)
 
 const char *btf_str(const struct btf *b, uint32_t off)
 {
+	/* Below start_str: the base's (which may have a base of its own). */
+	while (off < b->start_str && b->base)
+		b = b->base;
 	if (off < b->start_str)
-		return b->base ? btf_str(b->base, off) : NULL;
+		return NULL;
 	off -= b->start_str;
 	return off < b->strs_len ? b->strs + off : NULL;
 }
@@ -275,9 +278,9 @@ const char *btf_str(const struct btf *b, uint32_t off)
 /* The 12 bytes of type id, in b or its base; NULL if none. */
 static const unsigned char *type_at(const struct btf *b, uint32_t id)
 {
-	if (id < b->start_id)
-		return b->base ? type_at(b->base, id) : NULL;
-	if (id - b->start_id >= b->nr_types)
+	while (id < b->start_id && b->base)
+		b = b->base;
+	if (id < b->start_id || id - b->start_id >= b->nr_types)
 		return NULL;
 	return b->types + b->offs[id - b->start_id];
 }
