@@ -92,6 +92,12 @@ int fentry_resolve(const struct fs_table *fs, unsigned int ops_mask,
 			   &ids->generic_nargs, why);
 		if (err)
 			goto out;
+		/* The shared read function alone: no module's BTF needed. */
+		if (!(ops_mask & ~(1u << OP_READ))) {
+			snprintf(ids->source, sizeof(ids->source),
+				 "%.200s (%u types)", vmlinux, base.nr_types);
+			goto out;
+		}
 	}
 	if (!access(mod, F_OK)) {
 		err = btf_load(&split, mod, &base, why);

@@ -992,6 +992,10 @@ static int attach_chosen(struct tracer *t, const struct tracer_config *cfg,
 	if (t->rec.attach.path == ATTACH_FENTRY) {
 		patch_nargs(t);
 		err = attach_kprobes(t, cfg, eb);
+		if (!err && t->btf_obj_fd >= 0) {
+			kcall_close(t->btf_obj_fd, "the module's BTF object: each program loaded for one of its functions holds it now");
+			t->btf_obj_fd = -1;
+		}
 		if (!err || cfg->attach == ATTACH_FENTRY)
 			return err;
 		err = fentry_fall_back(t, cfg, eb);

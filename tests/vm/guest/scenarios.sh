@@ -27,6 +27,8 @@ set -eu
 . /guest/slower.sh
 # shellcheck source=learn.sh
 . /guest/learn.sh
+# shellcheck source=fentry.sh
+. /guest/fentry.sh
 
 # ext4slower's threshold (ms) between cached reads and fsyncs of new data.
 SLOW_MS=${SLOW_MS:-1}
@@ -455,6 +457,7 @@ run scenario_slower_lost
 run scenario_slower_names
 run scenario_kcalls_strace
 run scenario_kernel_views
+run scenario_fentry
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
