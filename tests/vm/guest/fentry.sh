@@ -48,6 +48,12 @@ scenario_fentry() {
 		return 0
 	fi
 
+	# The unit tests' BTF fixtures are this kernel's own blobs.
+	if [ "$KERNEL" = 6.1.0-57-amd64 ]; then
+		check fentry-btf-fixtures "$(sha256sum /sys/kernel/btf/vmlinux /sys/kernel/btf/ext4 | cut -c1-64 | tr '\n' ' ')" \
+			"88df2a1481426049964b47419038b1bb3322fbe608dbb7e49300451fe5ac194d 0f0e082f08732da0947ee6c3a7344601b901d98e9a5b1ff73bd99daafaa401f6 "
+	fi
+
 	FDS=""
 	TRACED_HOOK=fd_census
 	traced_run fentry-exact /mnt/ext4/sf $O $R $W $F --attach=fentry -v -p @PID@ || {
