@@ -30,8 +30,8 @@ static int tracing_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
 		  kind, spec->func);
 	fd = bpf_link_create_tracing(spec->prog_fd, type);
 	if (fd == -EINVAL) {
-		/* Before BPF_LINK_CREATE took tracing programs (5.5 to 5.12). */
-		kcall_why("%s %s: the same link the older way (BPF_LINK_CREATE refused a tracing program before 5.13)",
+		/* Before BPF_LINK_CREATE took tracing programs (5.10 says EINVAL). */
+		kcall_why("%s %s: the same link the older way (this kernel's BPF_LINK_CREATE does not take tracing programs)",
 			  kind, spec->func);
 		how = "BPF_RAW_TRACEPOINT_OPEN";
 		fd = bpf_raw_tp_open(spec->prog_fd);
