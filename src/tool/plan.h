@@ -65,7 +65,7 @@ unsigned int plan_default_maxactive(unsigned int possible_cpus);
  * probed first (then call again); or -errno with the reason in eb when
  * nothing the kernel offers fits what is asked.
  *
- * Automatic order: fentry/fexit (the cheapest per call); else
+ * Automatic order (fentry/fexit only when asked for: --attach=fentry):
  * kprobe_multi links (cheapest to arm); else
  * kprobe_events with ext4dist's own "rN:", the only way to size the
  * return probes; else the kprobe PMU; else kprobe_events as it is.

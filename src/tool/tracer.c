@@ -188,7 +188,7 @@ static int registered(const struct tracer *t, const char *path)
 /*
  * fentry/fexit: the BTF id of every traced function, and for a module
  * an fd of its BTF object.  Whether trampolines can be made is found by
- * the attach itself (start(): a refusal falls back to kprobes).
+ * the attach itself (--attach=fentry: a refusal says why).
  */
 static int probe_fentry(struct tracer *t, struct errbuf *why)
 {
@@ -210,7 +210,8 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 		t->btf_obj_fd = fd;
 	}
 	snprintf(t->rec.fentry_ids, sizeof(t->rec.fentry_ids),
-		 "BTF ids from %s%s", t->fids.source, t->fids.in_module ?
+		 "the kernel's BTF has every traced function: ids from %.280s%s; taken with --attach=fentry, which makes the trampolines",
+		 t->fids.source, t->fids.in_module ?
 		 ", named to the verifier with an fd of the module's BTF object" :
 		 "");
 	vlog(1, "fentry/fexit: %s", t->rec.fentry_ids);
@@ -957,32 +958,6 @@ static void patch_nargs(struct tracer *t)
 	}
 }
 
-/*
- * The fentry path refused (no trampolines, a function that cannot take
- * one): everything it attached goes, and the plan is made again without
- * it.
- */
-static int fentry_fall_back(struct tracer *t, const struct tracer_config *cfg,
-			    struct errbuf *eb)
-{
-	struct cap *c = &t->rec.caps.c[CAP_FENTRY];
-	size_t i;
-
-	vlog(1, "fentry/fexit: %s; falling back to kprobes", eb->msg);
-	c->state = CAP_NO;
-	snprintf(c->why, sizeof(c->why), "the BTF ids were found, but %.*s",
-		 (int)sizeof(c->why) - 40, eb->msg);
-	for (i = t->nr_links; i-- > 0;)
-		probe_detach(&t->actx, &t->links[i]);
-	t->nr_links = 0;
-	for (i = 0; i < t->obj.nr_progs; i++)
-		if (t->obj.progs[i].tracing)
-			bpf_obj_unload_prog(&t->obj.progs[i]);
-	t->rec.read_path[0] = t->rec.fops[0] = t->rec.addresses[0] = '\0';
-	t->rec.planned = 0;
-	return decide_attach(t, cfg, eb);
-}
-
 static int attach_chosen(struct tracer *t, const struct tracer_config *cfg,
 			 struct errbuf *eb)
 {
@@ -996,12 +971,7 @@ static int attach_chosen(struct tracer *t, const struct tracer_config *cfg,
 			kcall_close(t->btf_obj_fd, "the module's BTF object: each program loaded for one of its functions holds it now");
 			t->btf_obj_fd = -1;
 		}
-		if (!err || cfg->attach == ATTACH_FENTRY)
-			return err;
-		err = fentry_fall_back(t, cfg, eb);
-		if (err)
-			return err;
-		set_ops(t);
+		return err;
 	}
 	if (t->rec.attach.path == ATTACH_MULTI)
 		return attach_multi(t, eb);

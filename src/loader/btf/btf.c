@@ -176,20 +176,20 @@ static int index_types(struct btf *b, struct errbuf *eb)
 	return 0;
 }
 
-int btf_parse(struct btf *b, const void *data, size_t size,
-	      const struct btf *base, struct errbuf *eb)
+/* Parses the blob at data, which b then owns (freed on failure too). */
+static int parse_owned(struct btf *b, unsigned char *data, size_t size,
+		       const struct btf *base, struct errbuf *eb)
 {
 	struct hdr h;
 	int err;
 
 	memset(b, 0, sizeof(*b));
 	err = check_header(data, size, &h, eb);
-	if (err)
+	if (err) {
+		free(data);
 		return err;
-	b->data = malloc(size ? size : 1);
-	if (!b->data)
-		return errbuf_set(eb, -ENOMEM, "out of memory");
-	memcpy(b->data, data, size);
+	}
+	b->data = data;
 	b->size = size;
 	b->base = base;
 	b->types = b->data + h.hdr_len + h.type_off;
@@ -206,6 +206,18 @@ int btf_parse(struct btf *b, const void *data, size_t size,
 	return err;
 }
 
+int btf_parse(struct btf *b, const void *data, size_t size,
+	      const struct btf *base, struct errbuf *eb)
+{
+	unsigned char *copy = malloc(size ? size : 1);
+
+	memset(b, 0, sizeof(*b));
+	if (!copy)
+		return errbuf_set(eb, -ENOMEM, "out of memory");
+	memcpy(copy, data, size);
+	return parse_owned(b, copy, size, base, eb);
+}
+
 int btf_load(struct btf *b, const char *path, const struct btf *base,
 	     struct errbuf *eb)
 {
@@ -213,11 +225,24 @@ int btf_load(struct btf *b, const char *path, const struct btf *base,
 	size_t len = 0, cap = 0;
 	int fd, err;
 
+	struct stat st;
+
 	memset(b, 0, sizeof(*b));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errbuf_set(eb, -errno, "%s: %s", path, strerror(errno));
-	/* sysfs says the size, but read until EOF all the same. */
+	/*
+	 * sysfs says the size: one buffer of it and one byte more, to see
+	 * the end; read until EOF all the same (kernfs hands out a page
+	 * per read).
+	 */
+	if (!fstat(fd, &st) && st.st_size > 0 && st.st_size < BTF_MAX_FILE)
+		cap = (size_t)st.st_size + 1;
+	buf = malloc(cap ? cap : 1);
+	if (!buf) {
+		err = errbuf_set(eb, -ENOMEM, "out of memory");
+		goto out;
+	}
 	for (;;) {
 		ssize_t r;
 
@@ -250,7 +275,8 @@ int btf_load(struct btf *b, const char *path, const struct btf *base,
 			break;
 		len += (size_t)r;
 	}
-	err = btf_parse(b, buf, len, base, eb);
+	close(fd);
+	return parse_owned(b, buf, len, base, eb);
 out:
 	free(buf);
 	close(fd);
