@@ -531,6 +531,8 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 	if (!p)
 		return errbuf_set(eb, -ENOENT,
 				  "BPF object has no %s program for %s",
+				  t->ops == &attach_tracing_ops ?
+				  (kind == PROBE_RETURN ? "fexit" : "fentry") :
 				  kind == PROBE_RETURN ? "kretprobe" : "kprobe",
 				  func);
 	return attach_prog(t, p, kind, func, link, eb);
