@@ -22,7 +22,7 @@ FENTRY_FDS="link=8 map=5 other=3 prog=8 "
 # a module, no module BTF), a refusal that says so, and the generic read
 # path alone (vmlinux's function) on fentry after all where the kernel
 # makes trampolines.  Where it makes none (arm64 before 6.0), the
-# refusal says so.
+# refusal says so.  Slow mode on fentry, and getattr's fexit loaded.
 scenario_fentry() {
 	local ok rc
 	ok=$(ext4dist --check | grep -c '^fentry/fexit  *yes' || true)
@@ -100,4 +100,20 @@ scenario_fentry() {
 	traced_run fentry-generic-tmpfs /mnt/tmpfs/sf $O $R $W $F \
 		--attach=fentry --read-path=generic -p @PID@ || return 0
 	expect_counts fentry-generic-tmpfs "$ZERO"
+
+	# Slow mode on fentry: each call's event (the fexit program's return
+	# value, the file and offset kept at entry, the name read through
+	# the discovered offsets), exactly the workload's.
+	WORKLOAD_OPTS="-b 4096" slow_run fentry-slower /mnt/ext4/slow-f $O $R $W $F \
+		--attach=fentry -j -p @PID@ 0 || return 0
+	check fentry-slower-counts "$(slow_accounted "$OUT" "$ERR" "$WPID")" \
+		"O=$O R=$R W=$W S=$F" "$OUT" "$ERR"
+	check fentry-slower-fields "$(slow_bad "$OUT" "$WPID" slow-f 4096)" "" "$OUT"
+	slow_end fentry-slower
+
+	# getattr's fexit (5 arguments from 5.12, 4 before): loaded and
+	# attached as a run would.
+	ext4dist --check --attach=fentry --ops getattr > "$WORK/fentry-getattr.check" 2>&1 || true
+	check fentry-getattr "$(sed -n 's/^verdict  *//p' "$WORK/fentry-getattr.check")" \
+		"ext4dist can trace here" "$WORK/fentry-getattr.check"
 }
