@@ -36,9 +36,13 @@ static int tracing_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
 		how = "BPF_RAW_TRACEPOINT_OPEN";
 		fd = bpf_raw_tp_open(spec->prog_fd);
 	}
+	/*
+	 * Debian's arm64 6.1 and 5.10 (no ftrace direct calls) load the
+	 * program and refuse its link.
+	 */
 	if (fd == -ENOTSUPP_KERNEL)
 		return errbuf_set(eb, fd,
-				  "cannot attach %s %s: this kernel makes no BPF trampolines (error 524, ENOTSUPP; arm64 has them from 6.0)",
+				  "cannot attach %s %s: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: built without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS?)",
 				  kind, spec->func);
 	if (fd < 0)
 		return errbuf_set(eb, fd, "cannot attach %s %s (%s): %s", kind,

@@ -5,8 +5,8 @@
 
 MSG_NO_MODULE_BTF="ext4dist: --attach=fentry: ext4 is a module and the kernel has no BTF for modules (no /sys/kernel/btf/ext4: CONFIG_DEBUG_INFO_BTF_MODULES, 5.11+)"
 MSG_NO_BTF="ext4dist: --attach=fentry: no /sys/kernel/btf/vmlinux: the kernel carries no BTF (CONFIG_DEBUG_INFO_BTF, 5.5+)"
-MSG_NO_TRAMPOLINE="ext4dist: cannot attach fexit generic_file_read_iter: this kernel makes no BPF trampolines (error 524, ENOTSUPP; arm64 has them from 6.0)"
-MSG_NO_TRAMPOLINE_READ="ext4dist: cannot attach fexit ext4_file_read_iter: this kernel makes no BPF trampolines (error 524, ENOTSUPP; arm64 has them from 6.0)"
+MSG_NO_TRAMPOLINE="ext4dist: cannot attach fexit generic_file_read_iter: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: built without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS?)"
+MSG_NO_TRAMPOLINE_READ="ext4dist: cannot attach fexit ext4_file_read_iter: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: built without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS?)"
 
 # fentry_fds: ext4dist's descriptors while tracing on the fentry path:
 # 4 operations, a program and a link for each entry and return, the 5
@@ -21,7 +21,7 @@ FENTRY_FDS="link=8 map=5 other=3 prog=8 "
 # the default path still a kprobe one.  Where it has not (5.10: ext4 is
 # a module, no module BTF), a refusal that says so, and the generic read
 # path alone (vmlinux's function) on fentry after all where the kernel
-# makes trampolines.  Where it makes none (arm64 before 6.0), the
+# makes trampolines.  Where it makes none (Debian's arm64 6.1, 5.10), the
 # refusal says so.  Slow mode on fentry, and getattr's fexit loaded.
 scenario_fentry() {
 	local ok rc
@@ -32,7 +32,7 @@ scenario_fentry() {
 		expect_refusal fentry-unsupported "$rc" "$WORK/fentry.out" \
 			"$WORK/fentry.err" "$MSG_NO_MODULE_BTF" "$MSG_NO_BTF"
 		# generic_file_read_iter is vmlinux's: fentry where the
-		# kernel makes trampolines (x86 5.5+, arm64 6.0+).
+		# kernel makes trampolines (x86 5.5+; not Debian's arm64).
 		rc=0
 		ext4dist --check --attach=fentry --read-path=generic --ops read \
 			> "$WORK/fentryg.out" 2> "$WORK/fentryg.err" || rc=$?
@@ -63,7 +63,7 @@ scenario_fentry() {
 	fi
 
 	# The BTF has every function, the kernel makes no trampolines
-	# (arm64 before 6.0): refused.
+	# (Debian's arm64 6.1: no ftrace direct calls): refused.
 	rc=0
 	ext4dist --check --attach=fentry > "$WORK/fentryc.out" 2> "$WORK/fentryc.err" || rc=$?
 	if [ "$rc" = 1 ] && has_line "$WORK/fentryc.out" "makes no BPF trampolines"; then
