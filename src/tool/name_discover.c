@@ -67,8 +67,9 @@ static int search(const struct name_env *env, int map_fd, int memfd,
 {
 	static struct peek pk;	/* 4 KiB: not on the stack */
 	struct name_cand cand[64];
-	unsigned int n, i, done;
-	int err, hits = 0;
+	struct name_hit best = { 0 };
+	unsigned int n, i, done, hits = 0;
+	int err;
 
 	memset(&pk, 0, sizeof(pk));
 	err = peek_round(map_fd, memfd, &pk, ++out->rounds, eb);
@@ -93,6 +94,7 @@ static int search(const struct name_env *env, int map_fd, int memfd,
 		if (err)
 			return err;
 		for (i = 0; i < batch; i++) {
+			struct name_hit hit, prev;
 			int off;
 
 			dump_copy(cand[done + i].addr, pk.mem[i]);
@@ -107,15 +109,27 @@ static int search(const struct name_env *env, int map_fd, int memfd,
 			     "not our dentry");
 			if (off < 0)
 				continue;
-			if (hits++)
+			hit.file_off = cand[done + i].off;
+			hit.addr = cand[done + i].addr;
+			hit.dname_off = off;
+			prev = best;
+			if (name_hit_add(&best, &hits, &hit))
 				return errbuf_set(eb, -EEXIST,
-						  "several words of struct file lead to the memfd's name (offsets %d and %u)",
-						  out->dentry_off,
-						  cand[done + i].off);
-			out->dentry_off = (int)cand[done + i].off;
-			out->dname_off = off;
+						  "words of struct file lead to two dentries named like the memfd (offsets %u and %u)",
+						  best.file_off, hit.file_off);
+			if (hits > 1) {
+				const struct name_hit *o =
+					best.file_off == hit.file_off ? &prev :
+									&hit;
+
+				vlog(2, "file names: offset %u of struct file points %llu bytes before the dentry that offset %u points to: the same name, offset %u kept",
+				     o->file_off, best.addr - o->addr,
+				     best.file_off, best.file_off);
+			}
 		}
 	}
+	out->dentry_off = (int)best.file_off;
+	out->dname_off = best.dname_off;
 	if (!hits)
 		return errbuf_set(eb, -ENOENT,
 				  "none of the %u words of struct file that look like kernel pointers leads to a dentry named \"%s\"",

@@ -84,3 +84,20 @@ int name_find_dname(const unsigned char *mem, size_t len,
 	}
 	return found;
 }
+
+int name_hit_add(struct name_hit *best, unsigned int *nr,
+		 const struct name_hit *h)
+{
+	if (!*nr) {
+		*best = *h;
+		*nr = 1;
+		return 0;
+	}
+	if (best->addr + (unsigned int)best->dname_off !=
+	    h->addr + (unsigned int)h->dname_off)
+		return -EEXIST;
+	if (h->dname_off < best->dname_off)
+		*best = *h;
+	(*nr)++;
+	return 0;
+}

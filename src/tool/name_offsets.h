@@ -42,4 +42,22 @@ int name_find_dname(const unsigned char *mem, size_t len,
 		    unsigned long long addr, unsigned int word,
 		    const char *name);
 
+/* A word of struct file that led to a dentry with the name. */
+struct name_hit {
+	unsigned int file_off;		/* the word's offset in struct file */
+	unsigned long long addr;	/* its value: the copy's address */
+	int dname_off;			/* name_find_dname() of that copy */
+};
+
+/*
+ * Add hit h to what the search found so far (*best, *nr of them).  A
+ * word that points into memory before the dentry (another object in
+ * the same slab page) can reach the same d_name through a 256-byte
+ * copy, at a larger offset: both name the same word of kernel memory
+ * (addr + dname_off), and the one at the smaller offset is the dentry
+ * itself.  Two different words, two dentries: -EEXIST, no guess.
+ */
+int name_hit_add(struct name_hit *best, unsigned int *nr,
+		 const struct name_hit *h);
+
 #endif

@@ -133,15 +133,23 @@ static int elf_find_many(Elf *e, const char *const *names, size_t n,
 	return symtabs ? hits : -EINVAL;
 }
 
-int modsym_find_many(const char *ko_path, const char *const *names, size_t n,
-		     struct modsym_place *place, int *found, struct errbuf *eb)
+static int same_build(Elf *e, const char *module_dir, struct errbuf *eb);
+
+/*
+ * What modsym_find_many() and modsym_resolve_loaded() share: the file
+ * read (and inflated), its symbols found.  With module_dir, a file whose
+ * build id differs from the loaded module's finds nothing (same_build()
+ * says why in eb and returns nonzero).
+ */
+static int module_symbols(const char *ko_path, const char *module_dir,
+			  const char *const *names, size_t n,
+			  struct modsym_place *place, int *found,
+			  struct errbuf *eb)
 {
 	struct module_image file;
 	Elf *e;
 	int err;
 
-	if (!ko_path || !names || !place || !found || !n)
-		return -EINVAL;
 	memset(found, 0, n * sizeof(*found));
 	err = module_file_load(ko_path, &file, eb);
 	if (err)
@@ -151,15 +159,26 @@ int modsym_find_many(const char *ko_path, const char *const *names, size_t n,
 	if (!e) {
 		err = -EINVAL;
 	} else {
-		err = elf_find_many(e, names, n, place, found);
+		err = module_dir ? same_build(e, module_dir, eb) : 0;
+		if (!err)
+			err = elf_find_many(e, names, n, place, found);
 		elf_end(e);
 	}
 	module_file_free(&file);
 	if (err == -EINVAL)
-		errbuf_fmt(eb, "%s: not a valid relocatable ELF file", ko_path);
-	else if (err < 0)
+		return errbuf_set(eb, err, "%s: not a valid relocatable ELF file",
+				  ko_path);
+	if (err < 0 && !module_dir)
 		errbuf_fmt(eb, "%s: %s", ko_path, strerror(-err));
 	return err;
+}
+
+int modsym_find_many(const char *ko_path, const char *const *names, size_t n,
+		     struct modsym_place *place, int *found, struct errbuf *eb)
+{
+	if (!ko_path || !names || !place || !found || !n)
+		return -EINVAL;
+	return module_symbols(ko_path, NULL, names, n, place, found, eb);
 }
 
 /* The bytes of section name in e (NULL if none), *len their size. */
@@ -255,31 +274,13 @@ int modsym_resolve_loaded(const char *ko_path, const char *module_dir,
 {
 	struct modsym_place place[MODSYM_MANY_MAX] = { 0 };
 	char sections[512];
-	struct module_image file;
-	Elf *e;
-	int hits, err;
+	int hits;
 
 	if (!ko_path || !module_dir || !names || !n || n > MODSYM_MANY_MAX)
 		return -EINVAL;
-	memset(found, 0, n * sizeof(*found));
-	err = module_file_load(ko_path, &file, eb);
-	if (err)
-		return err;
-	elf_version(EV_CURRENT);
-	e = elf_memory((char *)file.data, file.len);
-	if (!e) {
-		module_file_free(&file);
-		return errbuf_set(eb, -EINVAL, "%s: not an ELF file", ko_path);
-	}
-	hits = same_build(e, module_dir, eb);
-	if (!hits)
-		hits = elf_find_many(e, names, n, place, found);
-	elf_end(e);
-	module_file_free(&file);
+	hits = module_symbols(ko_path, module_dir, names, n, place, found, eb);
 	if (hits < 0)
-		return hits == -EINVAL ?
-		       errbuf_set(eb, hits, "%s: not a valid relocatable ELF file",
-				  ko_path) : hits;
+		return hits;
 	snprintf(sections, sizeof(sections), "%s/sections", module_dir);
 	return places_to_addrs(sections, place, found, n, hits, addrs, eb);
 }

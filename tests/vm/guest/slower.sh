@@ -194,8 +194,8 @@ scenario_slower_text() {
 # call are up to a millisecond or more apart (the other run's programs
 # run in between), so the threshold run is held to: every event it prints
 # is a call the every-call run saw, above SLOW_MS by its own clock; every
-# call the every-call run saw above SLOW_MS + 2 ms is printed; and with
-# this workload exactly the fsyncs.
+# call the every-call run saw above SLOW_MS + 2 ms is printed, but for each
+# operation's first; and with this workload exactly the fsyncs.
 scenario_slower_threshold() {
 	local name=slower-threshold extra missing others
 	# No noise: its calls would use up the kretprobe instances of 4.x.
@@ -207,8 +207,13 @@ scenario_slower_threshold() {
 		FNR == NR { if ($3 == p) seen[$4 " " $5 " " $6]++; next }
 		$3 == p { k = $4 " " $5 " " $6; if (seen[k]-- <= 0) print k }' "$OUT2" "$OUT")
 	check "$name-only-calls-seen" "$extra" "" "$OUT" "$OUT2" "$ERR" "$ERR2"
+	# Each operation's first call is left out: the other run's programs
+	# ran for the first time inside it, and TCG translating them shows in
+	# the every-call run's clock (an open of 5.6 ms there, under 1 ms in
+	# the threshold run's, armhf 6.1 with the JIT on).
 	missing=$(awk -F, -v p="$WPID" -v us="$(( (SLOW_MS + 2) * 1000 ))" '
 		FNR == NR { if ($3 == p) got[$4 " " $5 " " $6]++; next }
+		$3 == p && !first[$4]++ { k = $4 " " $5 " " $6; if (got[k] > 0) got[k]--; next }
 		$3 == p && $7 > us { k = $4 " " $5 " " $6; if (got[k]-- <= 0) print k }' "$OUT" "$OUT2")
 	check "$name-every-slow-call" "$missing" "" "$OUT" "$OUT2" "$ERR" "$ERR2"
 	check "$name-latency" "$(awk -F, -v p="$WPID" -v ms="$SLOW_MS" '$3 == p && $7 <= ms * 1000' "$OUT")" "" "$OUT"
