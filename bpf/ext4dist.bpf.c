@@ -107,6 +107,42 @@ struct legacy_map_def slow_stats SEC("maps") = {
 } while (0)
 #define COUNT(atomic, p, field) ADD(atomic, p, field, 1)
 
+/*
+ * The traced function's arguments and return value.  A kprobe's context
+ * is pt_regs; an fentry or fexit program's (5.5+) is the arguments, one
+ * 8-byte word each, and for fexit the return value in the word after
+ * them.  tr (a constant of each program) says which.
+ */
+#define ARG1(ctx, tr) ((tr) ? ((const __u64 *)(ctx))[0] : REGS_PARM1(ctx))
+#define ARG2(ctx, tr) ((tr) ? ((const __u64 *)(ctx))[1] : REGS_PARM2(ctx))
+
+/*
+ * The verifier takes only a constant offset into a tracing program's
+ * context: each load is written out (clang would otherwise index with
+ * the count), and the patched count leaves one of them live.
+ */
+#define CTX_WORD(ctx, i) ({						\
+	__u64 w_;							\
+	asm volatile("%0 = *(u64 *)(%1 + %2)" : "=r"(w_) :		\
+		     "r"(ctx), "i"((i) * 8));				\
+	w_;								\
+})
+
+INLINE __u64 fexit_rc(const void *ctx, __u32 op)
+{
+	__u64 n = PATCHED_CONST(PATCH_NARGS_BASE + op);
+
+	if (n == 2)
+		return CTX_WORD(ctx, 2);
+	if (n == 3)
+		return CTX_WORD(ctx, 3);
+	if (n == 4)
+		return CTX_WORD(ctx, 4);
+	return CTX_WORD(ctx, 5);
+}
+
+#define RC(ctx, op, tr) ((tr) ? fexit_rc(ctx, op) : REGS_RC(ctx))
+
 INLINE __u64 start_record(__u32 tid)
 {
 	return (__u64)(tid >> START_TID_SHIFT) << REC_TID_SHIFT | REC_LIVE |
@@ -126,9 +162,10 @@ INLINE int record_of(__u64 rec, __u32 tid)
  * 4.1, 32-bit ARM included (EABI aligns it to 8).  open gets (inode,
  * file), fsync (file, start, end, datasync).
  */
-INLINE void entry_file(const void *ctx, __u32 op, __u64 *file, __u64 *pos)
+INLINE void entry_file(const void *ctx, __u32 op, __u64 *file, __u64 *pos,
+		       const int tr)
 {
-	const char *arg1 = (const char *)REGS_PARM1(ctx);
+	const char *arg1 = (const char *)ARG1(ctx, tr);
 	kptr_t f = 0;
 	__u64 p = 0;
 
@@ -136,9 +173,9 @@ INLINE void entry_file(const void *ctx, __u32 op, __u64 *file, __u64 *pos)
 		bpf_probe_read(&f, sizeof(f), arg1);
 		bpf_probe_read(&p, sizeof(p), arg1 + 8);
 	} else if (op == OP_OPEN) {
-		f = (kptr_t)REGS_PARM2(ctx);
+		f = (kptr_t)ARG2(ctx, tr);
 	} else {
-		f = (kptr_t)REGS_PARM1(ctx);
+		f = (kptr_t)ARG1(ctx, tr);
 	}
 	*file = f;
 	*pos = p;
@@ -156,7 +193,7 @@ INLINE void entry_file(const void *ctx, __u32 op, __u64 *file, __u64 *pos)
  * the record that is written last.
  */
 INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
-		       const int slow)
+		       const int slow, const int tr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
@@ -183,7 +220,7 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 		__u64 file = 0, pos = 0;
 
 		if (x) {
-			entry_file(ctx, op, &file, &pos);
+			entry_file(ctx, op, &file, &pos, tr);
 			x->tag[op] = rec;
 			x->file[op] = file;
 			x->pos[op] = pos;
@@ -202,9 +239,9 @@ enum ret_kind { RET_TIMED, RET_QUEUED, RET_ERROR, RET_STOLEN };
  * asynchronous read or write returns -EIOCBQUEUED once queued, and errors
  * are kept out of the histograms too.
  */
-INLINE enum ret_kind return_kind(const void *ctx, __u32 op)
+INLINE enum ret_kind return_kind(const void *ctx, __u32 op, const int tr)
 {
-	__u64 rc = REGS_RC(ctx);
+	__u64 rc = RC(ctx, op, tr);
 
 	/* ssize_t is the kernel's long: 32 bits on 32-bit ARM. */
 	if (OP_RETURNS_SSIZE(op)) {
@@ -237,11 +274,11 @@ INLINE struct op_hist *hist_of(__u32 op)
  * counted, so no event goes missing unseen.
  */
 INLINE void send_event(void *ctx, __u32 op, __u64 id, __u64 delta,
-		       __u64 file, __u64 pos, const int atomic)
+		       __u64 file, __u64 pos, const int atomic, const int tr)
 {
 	__u64 doff = PATCHED_CONST(PATCH_DENTRY_OFF);
 	__u64 noff = PATCHED_CONST(PATCH_DNAME_OFF);
-	__u64 rc = REGS_RC(ctx);
+	__u64 rc = RC(ctx, op, tr);
 	struct slow_event ev;
 	struct slow_stats *st;
 	kptr_t dentry = 0, name = 0;
@@ -290,7 +327,7 @@ INLINE void send_event(void *ctx, __u32 op, __u64 id, __u64 delta,
  * thread's entry is under way): counted as stolen, no event.
  */
 INLINE int trace_return(void *ctx, __u32 op, const int atomic,
-			const int slow)
+			const int slow, const int tr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
@@ -312,7 +349,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	if (record_of(rec, tid)) {
 		s->rec[op] = 0;
 		delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
-		kind = return_kind(ctx, op);
+		kind = return_kind(ctx, op, tr);
 	}
 	if (slow && SLOW_OK(op) && kind != RET_STOLEN) {
 		struct slow_extra *x = bpf_map_lookup_elem(&slow_start, &key);
@@ -330,7 +367,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 		 */
 		if (kind != RET_STOLEN &&
 		    delta >= PATCHED_CONST(PATCH_SLOW_NS))
-			send_event(ctx, op, id, delta, file, pos, atomic);
+			send_event(ctx, op, id, delta, file, pos, atomic, tr);
 	}
 	h = hist_of(op);
 	if (!h)
@@ -376,9 +413,9 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
  * of struct kiocb in every kernel; the f_op offset inside struct file is not
  * stable (40 up to 6.7, 16 on 6.12), so the loader patches it in.
  */
-INLINE int generic_read_is_ext4(const void *ctx)
+INLINE int generic_read_is_ext4(const void *ctx, const int tr)
 {
-	const void *iocb = (const void *)REGS_PARM1(ctx);
+	const void *iocb = (const void *)ARG1(ctx, tr);
 	kptr_t filp = 0, fop = 0;	/* kernel pointers: 4 bytes on arm */
 	__u64 off = PATCHED_CONST(PATCH_FOP_OFF);
 
@@ -432,10 +469,10 @@ SEC(sec_slow_atomic) int name##_slow_atomic(void *ctx)		\
 
 #define ENTRY_RETURN_PAIR(fn, op)					\
 KPROBE_FOUR("kprobe/" #fn, entry_##fn, {				\
-	return trace_entry(ctx, op, atomic, slow);			\
+	return trace_entry(ctx, op, atomic, slow, 0);			\
 })									\
 KPROBE_FOUR("kretprobe/" #fn, return_##fn, {				\
-	return trace_return(ctx, op, atomic, slow);			\
+	return trace_return(ctx, op, atomic, slow, 0);			\
 })
 
 ENTRY_RETURN_PAIR(ext4_file_read_iter, OP_READ)
@@ -445,20 +482,20 @@ ENTRY_RETURN_PAIR(ext4_sync_file, OP_FSYNC)
 
 /* getattr: not a slow mode operation (BCC's ext4slower has none). */
 KPROBE_TWINS("kprobe/ext4_file_getattr", entry_ext4_file_getattr, {
-	return trace_entry(ctx, OP_GETATTR, atomic, 0);
+	return trace_entry(ctx, OP_GETATTR, atomic, 0, 0);
 })
 KPROBE_TWINS("kretprobe/ext4_file_getattr", return_ext4_file_getattr, {
-	return trace_return(ctx, OP_GETATTR, atomic, 0);
+	return trace_return(ctx, OP_GETATTR, atomic, 0, 0);
 })
 
 KPROBE_FOUR("kprobe/generic_file_read_iter", entry_generic_file_read_iter, {
-	if (!generic_read_is_ext4(ctx))
+	if (!generic_read_is_ext4(ctx, 0))
 		return 0;
-	return trace_entry(ctx, OP_READ, atomic, slow);
+	return trace_entry(ctx, OP_READ, atomic, slow, 0);
 })
 
 KPROBE_FOUR("kretprobe/generic_file_read_iter", return_generic_file_read_iter, {
-	return trace_return(ctx, OP_READ, atomic, slow);
+	return trace_return(ctx, OP_READ, atomic, slow, 0);
 })
 
 /*
@@ -485,8 +522,8 @@ KPROBE_FOUR("kretprobe/generic_file_read_iter", return_generic_file_read_iter, {
 	}								\
 	r_;								\
 })
-#define ENTRY(op) trace_entry(ctx, op, atomic, slow)
-#define RETURN(op) trace_return(ctx, op, atomic, slow)
+#define ENTRY(op) trace_entry(ctx, op, atomic, slow, 0)
+#define RETURN(op) trace_return(ctx, op, atomic, slow, 0)
 
 KPROBE_FOUR("kprobe.multi/ext4", multi_entry, {
 	return FOR_OP(bpf_get_attach_cookie(ctx), ENTRY);
@@ -528,6 +565,58 @@ IP_FOUR("kprobe.multi/ext4", multi_entry_ip, {
 IP_FOUR("kretprobe.multi/ext4", multi_return_ip, {
 	return FOR_OP(op_of_ip(bpf_get_func_ip(ctx)), RETURN);
 })
+
+/*
+ * fentry and fexit (5.5+, where the kernel has BTF and BPF trampolines):
+ * one program per traced function, loaded for it by its BTF id.  Per-CPU
+ * maps are always there (4.6+): no atomic twins.  The section names the
+ * function; the loader knows the rest.
+ */
+#if !defined(__TARGET_ARCH_arm)		/* 32-bit ARM has no trampolines */
+#define TRACING_TWO(sec, name, body)					\
+INLINE int name##_body(void *ctx, const int slow) body			\
+SEC(sec) int name(void *ctx)						\
+{									\
+	return name##_body(ctx, 0);					\
+}									\
+SEC(sec "/" PROG_SLOW) int name##_slow(void *ctx)			\
+{									\
+	return name##_body(ctx, 1);					\
+}
+
+#define FENTRY_FEXIT(fn, op)						\
+TRACING_TWO("fentry/" #fn, fentry_##fn, {				\
+	return trace_entry(ctx, op, 0, slow, 1);			\
+})									\
+TRACING_TWO("fexit/" #fn, fexit_##fn, {				\
+	return trace_return(ctx, op, 0, slow, 1);			\
+})
+
+FENTRY_FEXIT(ext4_file_read_iter, OP_READ)
+FENTRY_FEXIT(ext4_file_write_iter, OP_WRITE)
+FENTRY_FEXIT(ext4_file_open, OP_OPEN)
+FENTRY_FEXIT(ext4_sync_file, OP_FSYNC)
+
+SEC("fentry/ext4_file_getattr") int fentry_ext4_file_getattr(void *ctx)
+{
+	return trace_entry(ctx, OP_GETATTR, 0, 0, 1);
+}
+
+SEC("fexit/ext4_file_getattr") int fexit_ext4_file_getattr(void *ctx)
+{
+	return trace_return(ctx, OP_GETATTR, 0, 0, 1);
+}
+
+TRACING_TWO("fentry/generic_file_read_iter", fentry_generic_file_read_iter, {
+	if (!generic_read_is_ext4(ctx, 1))
+		return 0;
+	return trace_entry(ctx, OP_READ, 0, slow, 1);
+})
+
+TRACING_TWO("fexit/generic_file_read_iter", fexit_generic_file_read_iter, {
+	return trace_return(ctx, OP_READ, 0, slow, 1);
+})
+#endif
 
 /*
  * f_op offset discovery (struct open_scan): put on the ->release(inode,

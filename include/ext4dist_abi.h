@@ -141,6 +141,12 @@ struct start_slot {
 #define PATCH_DNAME_OFF	0x7e57000000000008ULL
 /* Address of each operation's function (kprobe_multi by address), 0 = off */
 #define PATCH_IP_BASE	0x7e57000000000010ULL	/* + enum ext4dist_op */
+/*
+ * fexit programs: the traced function's number of arguments, + enum
+ * ext4dist_op (from its BTF prototype): the return value is the context
+ * word after them.
+ */
+#define PATCH_NARGS_BASE 0x7e57000000000020ULL
 
 /*
  * The f_op discovery: a probe on a file system's ->release(inode, file)

@@ -10,7 +10,9 @@
  * prefix).
  *
  *   obj/     the ELF object, bpf(), maps and programs, the disassembler
- *   attach/  kprobes through the perf PMU or kprobe_events, kprobe_multi
+ *   attach/  kprobes through the perf PMU or kprobe_events, kprobe_multi,
+ *            fentry/fexit links
+ *   btf/     the kernel's BTF: function ids by name, BTF objects by name
  *   events/  the per-CPU perf rings bpf_perf_event_output() writes to
  *   ksym/    symbol addresses: kallsyms, System.map, module files, BPF
  *   kernel/  version code, privileges, CPUs, RCU grace periods
@@ -20,6 +22,8 @@
 #define EXT4DIST_LOADER_LOADER_H
 
 #include "loader/attach/attach.h"
+#include "loader/btf/btf.h"
+#include "loader/btf/btf_kobj.h"
 #include "loader/events/perf_buf.h"
 #include "loader/events/perf_ring.h"
 #include "loader/kernel/cpus.h"

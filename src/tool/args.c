@@ -52,10 +52,11 @@ static const char help_head[] =
 	"                        read,write,open,fsync)\n"
 	"  --prometheus FILE     also keep FILE up to date in Prometheus text\n"
 	"                        format (replaced atomically at each output)\n"
-	"  --attach {auto,pmu,tracefs,multi}\n"
+	"  --attach {auto,pmu,tracefs,multi,fentry}\n"
 	"                        how to create probes: perf kprobe PMU,\n"
-	"                        tracefs kprobe_events or kprobe_multi links\n"
-	"                        (5.18+) (default: auto, kprobe_multi links\n"
+	"                        tracefs kprobe_events, kprobe_multi links\n"
+	"                        (5.18+) or fentry/fexit (BTF, 5.5+) (default:\n"
+	"                        auto, kprobe_multi links\n"
 	"                        where the kernel makes them, else tracefs\n"
 	"                        where it can size return probes (4.12+),\n"
 	"                        else the PMU, else tracefs)\n";
@@ -76,7 +77,8 @@ static const char help_tail[] =
 	"  --pretend LIST        behave as if the kernel lacked features, to see\n"
 	"                        the fallbacks of older kernels; comma separated,\n"
 	"                        from no-pmu, no-multi, no-percpu, no-names,\n"
-	"                        no-kallsyms-data, no-tracefs, no-ext4\n"
+	"                        no-kallsyms-data, no-tracefs, no-ext4,\n"
+	"                        no-fentry\n"
 	"  --slower MS           print each operation slower than MS milliseconds\n"
 	"                        as it ends (0: every one), as ext4slower does,\n"
 	"                        instead of histograms\n"
@@ -153,6 +155,7 @@ static const char *const attach_choices[] = {
 	[ATTACH_PMU] = "pmu",
 	[ATTACH_TRACEFS] = "tracefs",
 	[ATTACH_MULTI] = "multi",
+	[ATTACH_FENTRY] = "fentry",
 };
 
 static const char *const read_path_choices[] = {
@@ -184,6 +187,7 @@ static const char *const pretend_choices[NR_PRETEND] = {
 	[PRETEND_NO_KALLSYMS_DATA] = "no-kallsyms-data",
 	[PRETEND_NO_TRACEFS] = "no-tracefs",
 	[PRETEND_NO_EXT4] = "no-ext4",
+	[PRETEND_NO_FENTRY] = "no-fentry",
 };
 
 #define NR_CHOICES(c) ((unsigned int)(sizeof(c) / sizeof((c)[0])))

@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <stdio.h>
 
-enum attach_mode { ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI };
+enum attach_mode {
+	ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI, ATTACH_FENTRY
+};
 enum read_path_mode { READ_PATH_AUTO = 0, READ_PATH_GENERIC };
 enum dump_bpf_mode { DUMP_BPF_OFF = 0, DUMP_BPF_TEXT, DUMP_BPF_XLATED,
 		     DUMP_BPF_ELF, DUMP_BPF_REFUSED };
@@ -35,7 +37,7 @@ struct ext4dist_args {
 	int dump_maps;			/* --dump-maps */
 	const char *prometheus;		/* --prometheus FILE, NULL = off */
 	unsigned int ops_mask;		/* --ops, bit per enum ext4dist_op */
-	enum attach_mode attach;	/* --attach=pmu|tracefs|multi */
+	enum attach_mode attach;	/* --attach=pmu|tracefs|multi|fentry */
 	enum read_path_mode read_path;	/* --read-path=generic */
 	unsigned int maxactive;		/* --maxactive N, 0 = kernel default */
 	unsigned long long fops_addr;	/* --fops-addr ADDR, 0 = look it up */
@@ -76,6 +78,7 @@ enum args_pretend {
 	PRETEND_NO_TRACEFS,	/* no tracefs, only debugfs's tracing dir
 				   (before 4.1) */
 	PRETEND_NO_EXT4,	/* ext4 not in /proc/filesystems */
+	PRETEND_NO_FENTRY,	/* no BTF, no trampolines (before 5.5) */
 	NR_PRETEND
 };
 

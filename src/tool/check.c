@@ -68,6 +68,7 @@ static void print_caps(FILE *out, const struct tracer_record *rec)
 	char pmu[64];
 
 	snprintf(pmu, sizeof(pmu), "perf type %d", rec->pmu_type);
+	cap_row(out, "fentry/fexit", &caps->c[CAP_FENTRY], rec->fentry_ids);
 	cap_row(out, "kprobe_multi", &caps->c[CAP_MULTI],
 		"one link arms every traced function");
 	cap_row(out, "kprobe PMU", &caps->c[CAP_PMU], pmu);

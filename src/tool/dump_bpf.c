@@ -25,6 +25,11 @@ static const struct bpf_disasm_name patch_names[] = {
 	{ PATCH_IP_BASE + OP_OPEN, "PATCH_IP_OPEN" },
 	{ PATCH_IP_BASE + OP_FSYNC, "PATCH_IP_FSYNC" },
 	{ PATCH_IP_BASE + OP_GETATTR, "PATCH_IP_GETATTR" },
+	{ PATCH_NARGS_BASE + OP_READ, "PATCH_NARGS_READ" },
+	{ PATCH_NARGS_BASE + OP_WRITE, "PATCH_NARGS_WRITE" },
+	{ PATCH_NARGS_BASE + OP_OPEN, "PATCH_NARGS_OPEN" },
+	{ PATCH_NARGS_BASE + OP_FSYNC, "PATCH_NARGS_FSYNC" },
+	{ PATCH_NARGS_BASE + OP_GETATTR, "PATCH_NARGS_GETATTR" },
 };
 
 const struct bpf_disasm_name *dump_bpf_placeholders(size_t *n)

@@ -17,6 +17,12 @@ enum cap_id {
 	CAP_KPROBE_EVENTS,	/* tracefs kprobe_events */
 	CAP_MAXACTIVE,		/* kprobe_events honours "rN:" (4.12+) */
 	CAP_PMU,		/* perf kprobe PMU (4.17+) */
+	/*
+	 * fentry/fexit: the kernel's BTF has every traced function (5.5+;
+	 * a module's, 5.11+).  Whether it makes trampolines for them is
+	 * found by attaching: a refusal there makes this CAP_NO after all.
+	 */
+	CAP_FENTRY,
 	NR_CAPS,
 };
 
@@ -41,7 +47,7 @@ struct attach_want {
 };
 
 struct attach_choice {
-	enum attach_mode path;		/* ATTACH_MULTI, _TRACEFS or _PMU */
+	enum attach_mode path;		/* ATTACH_FENTRY, _MULTI, _TRACEFS, _PMU */
 	unsigned int maxactive;		/* tracefs "rN:", 0 = kernel default */
 	char why[600];
 };
@@ -59,7 +65,8 @@ unsigned int plan_default_maxactive(unsigned int possible_cpus);
  * probed first (then call again); or -errno with the reason in eb when
  * nothing the kernel offers fits what is asked.
  *
- * Automatic order: kprobe_multi links (cheapest to arm); else
+ * Automatic order (fentry/fexit only when asked for: --attach=fentry):
+ * kprobe_multi links (cheapest to arm); else
  * kprobe_events with ext4dist's own "rN:", the only way to size the
  * return probes; else the kprobe PMU; else kprobe_events as it is.
  */
@@ -67,7 +74,7 @@ int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 		struct attach_choice *choice, enum cap_id *need,
 		struct errbuf *eb);
 
-/* "kprobe_multi", "tracefs", "pmu". */
+/* "fentry", "kprobe_multi", "tracefs", "pmu". */
 const char *plan_path_name(enum attach_mode path);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "loader/loader.h"
 #include "tool/bpf_blob.h"
+#include "tool/fentry.h"
 #include "tool/name_discover.h"
 #include "tool/read_path.h"
 
@@ -184,6 +185,39 @@ static int registered(const struct tracer *t, const char *path)
 	return pretending(t, PRETEND_NO_EXT4) ? 0 : fs_registered(t->fs, path);
 }
 
+/*
+ * fentry/fexit: the BTF id of every traced function, and for a module
+ * an fd of its BTF object.  Whether trampolines can be made is found by
+ * the attach itself (--attach=fentry: a refusal says why).
+ */
+static int probe_fentry(struct tracer *t, struct errbuf *why)
+{
+	int fd;
+
+	if (pretending(t, PRETEND_NO_FENTRY))
+		return errbuf_set(why, -EOPNOTSUPP,
+				  "no fentry/fexit (--pretend=no-fentry)");
+	if (!t->percpu)
+		return errbuf_set(why, -EOPNOTSUPP,
+				  "the counters are plain arrays (no per-CPU maps): the fentry/fexit programs have no atomic twins");
+	if (fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL, NULL,
+			   &t->fids, why))
+		return -ENOENT;
+	if (t->fids.in_module) {
+		fd = btf_kobj_fd(t->fs->module, why);
+		if (fd < 0)
+			return fd;
+		t->btf_obj_fd = fd;
+	}
+	snprintf(t->rec.fentry_ids, sizeof(t->rec.fentry_ids),
+		 "the kernel's BTF has every traced function: ids from %.280s%s; taken with --attach=fentry, which makes the trampolines",
+		 t->fids.source, t->fids.in_module ?
+		 ", named to the verifier with an fd of the module's BTF object" :
+		 "");
+	vlog(1, "fentry/fexit: %s", t->rec.fentry_ids);
+	return 0;
+}
+
 /* Asks the kernel one thing the plan needs, and records the answer. */
 static void probe_cap(struct tracer *t, enum cap_id id)
 {
@@ -204,6 +238,9 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 	case CAP_MAXACTIVE:
 		err = attach_probe_maxactive(&t->actx,
 					     t->fs->ops[OP_FSYNC].func, &why);
+		break;
+	case CAP_FENTRY:
+		err = probe_fentry(t, &why);
 		break;
 	default:
 		err = pretending(t, PRETEND_NO_PMU) ?
@@ -459,18 +496,50 @@ static int attach_prog(struct tracer *t, struct obj_prog *p,
 	return err;
 }
 
+/*
+ * The fentry or fexit program of func, told its BTF id and object; NULL
+ * when there is none or func's id is not known.
+ */
+static struct obj_prog *tracing_prog(struct tracer *t, enum probe_kind kind,
+				     const char *func)
+{
+	struct obj_prog *p = bpf_obj_find_tracing(&t->obj, kind,
+						  fs_prog_func(t->fs, func),
+						  t->slow ? PROG_SLOW : NULL);
+	uint32_t id = 0;
+	unsigned int op;
+	int in_module = t->fids.in_module;
+
+	if (strcmp(func, t->fs->generic_read) == 0) {
+		id = t->fids.generic_id;
+		in_module = 0;
+	}
+	for (op = 0; op < NR_OPS && !id; op++)
+		if (t->fs->ops[op].func && strcmp(func, t->fs->ops[op].func) == 0)
+			id = t->fids.id[op];
+	if (!p || !id)
+		return NULL;
+	p->attach_btf_id = id;
+	p->attach_btf_obj_fd = in_module ? t->btf_obj_fd : 0;
+	return p;
+}
+
 /* Loads and attaches the program (variant) for one kind of probe on func. */
 static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 		      const char *variant, struct probe_link *link,
 		      struct errbuf *eb)
 {
-	struct obj_prog *p = bpf_obj_find_prog(&t->obj, kind,
+	struct obj_prog *p = t->ops == &attach_tracing_ops ?
+			     tracing_prog(t, kind, func) :
+			     bpf_obj_find_prog(&t->obj, kind,
 					       fs_prog_func(t->fs, func),
 					       variant);
 
 	if (!p)
 		return errbuf_set(eb, -ENOENT,
 				  "BPF object has no %s program for %s",
+				  t->ops == &attach_tracing_ops ?
+				  (kind == PROBE_RETURN ? "fexit" : "fentry") :
 				  kind == PROBE_RETURN ? "kretprobe" : "kprobe",
 				  func);
 	return attach_prog(t, p, kind, func, link, eb);
@@ -511,18 +580,32 @@ static struct obj_prog *scan_prog(struct tracer *t)
 				 "scan_release");
 }
 
+static const struct attach_ops *peek_ops(struct tracer *t);
+
 /* A short-lived probe for read_path.c's f_op discovery. */
 static int attach_scan(void *arg, const char *func, struct probe_link *link,
 		       struct errbuf *eb)
 {
 	struct tracer *t = arg;
+	const struct attach_ops *saved = t->ops;
 	struct obj_prog *p = scan_prog(t);
+	int err;
 
 	if (!p)
 		return errbuf_set(eb, -ENOENT,
 				  "BPF object has no f_op scan program for %s",
 				  t->fs->dir_release);
-	return attach_prog(t, p, PROBE_ENTRY, func, link, eb);
+	/* A kprobe, also on the fentry path (peek_ops()). */
+	t->ops = peek_ops(t);
+	if (!t->ops) {
+		t->ops = saved;
+		return errbuf_set(eb, -ENOTSUP,
+				  "no kprobe PMU and no kprobe_events for the f_op probe on %s",
+				  func);
+	}
+	err = attach_prog(t, p, PROBE_ENTRY, func, link, eb);
+	t->ops = saved;
+	return err;
 }
 
 static void detach_scan(void *arg, struct probe_link *link)
@@ -542,7 +625,7 @@ static const struct attach_ops *peek_ops(struct tracer *t)
 {
 	struct cap *c = t->rec.caps.c;
 
-	if (t->ops)
+	if (t->ops && t->ops != &attach_tracing_ops)
 		return t->ops;
 	if (c[CAP_PMU].state == CAP_UNKNOWN)
 		probe_cap(t, CAP_PMU);
@@ -782,7 +865,14 @@ static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
 	unsigned int op;
 	int err;
 
-	resolve_addresses(t, cfg);
+	if (t->ops == &attach_tracing_ops) {
+		snprintf(t->rec.addresses, sizeof(t->rec.addresses),
+			 "none needed: fentry/fexit name each function by its BTF id");
+		t->nr_fn = t->nr_syms = 0;
+		t->fn_trusted = 0;
+	} else {
+		resolve_addresses(t, cfg);
+	}
 	for (op = 0; op < NR_OPS; op++) {
 		if (!(t->ops_mask & (1u << op)))
 			continue;
@@ -865,6 +955,56 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 	return 0;
 }
 
+static void set_ops(struct tracer *t)
+{
+	switch (t->rec.attach.path) {
+	case ATTACH_FENTRY:
+		t->ops = &attach_tracing_ops;
+		break;
+	case ATTACH_PMU:
+		t->ops = &attach_pmu_ops;
+		break;
+	case ATTACH_TRACEFS:
+		t->ops = &attach_tracefs_ops;
+		break;
+	default:
+		t->ops = NULL;
+	}
+}
+
+/* Each fexit program's argument count, from the BTF prototype. */
+static void patch_nargs(struct tracer *t)
+{
+	unsigned int op, n;
+
+	for (op = 0; op < NR_OPS; op++) {
+		n = op == OP_READ && t->fids.generic_id ?
+		    t->fids.generic_nargs : t->fids.nargs[op];
+		if (n)
+			bpf_obj_patch_imm64(&t->obj, PATCH_NARGS_BASE + op, n);
+	}
+}
+
+static int attach_chosen(struct tracer *t, const struct tracer_config *cfg,
+			 struct errbuf *eb)
+{
+	int err;
+
+	set_ops(t);
+	if (t->rec.attach.path == ATTACH_FENTRY) {
+		patch_nargs(t);
+		err = attach_kprobes(t, cfg, eb);
+		if (!err && t->btf_obj_fd >= 0) {
+			kcall_close(t->btf_obj_fd, "the module's BTF object: each program loaded for one of its functions holds it now");
+			t->btf_obj_fd = -1;
+		}
+		return err;
+	}
+	if (t->rec.attach.path == ATTACH_MULTI)
+		return attach_multi(t, eb);
+	return attach_kprobes(t, cfg, eb);
+}
+
 /* Up to maps made and constants patched: nothing attached. */
 static int prepare(struct tracer *t, const struct tracer_config *cfg,
 		   struct errbuf *eb)
@@ -874,6 +1014,7 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 	t->fs = cfg->fs;
 	t->ops_mask = cfg->ops_mask;
 	t->pretend = cfg->pretend;
+	t->read_generic = cfg->read_generic;
 	if (cfg->slow && (cfg->ops_mask & (1u << OP_GETATTR)))
 		return errbuf_set(eb, -EINVAL,
 				  "getattr has no slow mode (BCC's ext4slower traces read, write, open and fsync): leave getattr out of --ops");
@@ -936,13 +1077,10 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 				  "%s is not loaded in this kernel (no %s in /proc/filesystems): run 'modprobe %s' or mount an %s file system, then try again",
 				  t->fs->name, t->fs->name, t->fs->module,
 				  t->fs->name);
-	if (t->rec.attach.path != ATTACH_MULTI)
-		t->ops = t->rec.attach.path == ATTACH_PMU ? &attach_pmu_ops :
-							    &attach_tracefs_ops;
+	/* Name discovery's probe: the tracer's kind, where it is a kprobe. */
+	set_ops(t);
 	prepare_names(t);
-	if (t->rec.attach.path == ATTACH_MULTI)
-		return attach_multi(t, eb);
-	return attach_kprobes(t, cfg, eb);
+	return attach_chosen(t, cfg, eb);
 }
 
 /* Nothing open: what tracer_stop() finds after any failure. */
@@ -952,6 +1090,7 @@ static void init(struct tracer *t)
 	t->calls_fd = t->hist_fd = t->ctl_fd = -1;
 	t->events_fd = t->slow_stats_fd = -1;
 	t->multi_fd[0] = t->multi_fd[1] = -1;
+	t->btf_obj_fd = -1;
 	t->rec.fs_registered = -ENOENT;
 	t->rec.pmu_type = -1;
 }
@@ -1038,6 +1177,9 @@ void tracer_probe_rest(struct tracer *t, const char *filesystems_path)
 const char *tracer_missed_reason(const struct tracer *t)
 {
 	switch (t->rec.attach.path) {
+	case ATTACH_FENTRY:
+		/* A trampoline has no instances to run out of. */
+		return "fexit has no instance limit: a return goes uncounted only when its program did not run (the kernel skips a program already running on that CPU)";
 	case ATTACH_MULTI:
 		/* 6.12's fprobe keeps 2 return hooks per CPU and function. */
 		return "kprobe_multi return hooks exhausted: --attach=tracefs --maxactive N allows more";
@@ -1081,6 +1223,9 @@ void tracer_stop(struct tracer *t)
 	perf_buf_close(&t->events);
 	obj_load_state_free(&t->load);
 	bpf_obj_free(&t->obj);
+	if (t->btf_obj_fd >= 0)
+		kcall_close(t->btf_obj_fd, "the module's BTF object: the programs loaded for its functions hold it themselves");
+	t->btf_obj_fd = -1;
 	free(t->scratch);
 	t->scratch = NULL;
 	t->calls_fd = t->hist_fd = t->ctl_fd = -1;

@@ -68,6 +68,7 @@ struct tracer_record {
 	char fops[256];			/* generic path: the f_op filter */
 	char missing[256];		/* an operation this kernel lacks */
 	char names[320];		/* slow mode: where file names come from */
+	char fentry_ids[600];		/* fentry: where the BTF ids came from */
 };
 
 /* Private: tool/tracer_priv.h.  tracer_new() makes one. */

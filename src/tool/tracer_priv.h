@@ -6,6 +6,7 @@
 #ifndef EXT4DIST_TOOL_TRACER_PRIV_H
 #define EXT4DIST_TOOL_TRACER_PRIV_H
 
+#include "tool/fentry.h"
 #include "tool/read_path.h"
 #include "tool/tracer.h"
 
@@ -54,6 +55,9 @@ struct tracer {
 	char fn_source[640];		/* where the addresses came from */
 	int sysmap_agrees;		/* read_path: System.map checked out */
 	char sysmap_path[300];		/* the map the addresses came from */
+	int read_generic;		/* --read-path=generic */
+	struct fentry_ids fids;		/* fentry/fexit: the BTF ids */
+	int btf_obj_fd;			/* the module's BTF object, or -1 */
 	struct tracer_record rec;
 };
 

@@ -152,20 +152,28 @@ struct attached {
 	char probe[300];
 };
 
-/* The "prog_id:" of /proc/pid/fdinfo/fd (a BPF program fd), else 0. */
-static uint32_t fdinfo_prog_id(int pid, int fd)
+/*
+ * The "prog_id:" of /proc/pid/fdinfo/fd (a BPF program or link fd), else
+ * 0; *btf_id the "target_btf_id:" of a tracing link (fentry/fexit: the
+ * function's BTF id, 5.13+), else 0.
+ */
+static uint32_t fdinfo_prog_id(int pid, int fd, uint32_t *btf_id)
 {
 	char path[64], line[128];
 	uint32_t id = 0;
 	FILE *f;
 
+	*btf_id = 0;
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, fd);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "prog_id:", 8))
 			id = (uint32_t)strtoul(line + 8, NULL, 10);
+		if (!strncmp(line, "target_btf_id:", 14))
+			*btf_id = (uint32_t)strtoul(line + 14, NULL, 10);
+	}
 	fclose(f);
 	return id;
 }
@@ -182,7 +190,7 @@ static size_t pid_probes(int pid, struct attached *out, size_t max)
 	if (!d)
 		return 0;
 	while ((de = readdir(d)) && n < max) {
-		uint32_t id, type;
+		uint32_t id, type, btf_id;
 		const char *kind, *name;
 		char *p;
 		int fd = atoi(de->d_name);
@@ -192,12 +200,17 @@ static size_t pid_probes(int pid, struct attached *out, size_t max)
 		memset(buf, 0, sizeof(buf));
 		if (task_fd_query(pid, fd, &id, &type, buf, sizeof(buf) - 1)) {
 			/* kprobe_multi: the programs behind the links are
-			 * among pid's prog fds ("prog_id:" in fdinfo). */
-			id = fdinfo_prog_id(pid, fd);
+			 * among pid's prog fds ("prog_id:" in fdinfo);
+			 * fentry/fexit: a tracing link's, with its target. */
+			id = fdinfo_prog_id(pid, fd, &btf_id);
 			if (!id)
 				continue;
 			out[n].prog_id = id;
-			strcpy(out[n].probe, "kprobe_multi:");
+			if (btf_id)
+				snprintf(out[n].probe, sizeof(out[n].probe),
+					 "fentry:btf%u:", btf_id);
+			else
+				strcpy(out[n].probe, "kprobe_multi:");
 			n++;
 			continue;
 		}
@@ -246,9 +259,10 @@ static size_t collect(int pid, struct pstat *s, size_t max)
 			if (att[i].prog_id == id)
 				probe = att[i].probe;
 		if (probe && !pstat_fd(fd, &s[n])) {
-			/* "kprobe_multi:" + the program's name. */
+			/* "kprobe_multi:" or "fentry:btfN:" + the name. */
 			snprintf(s[n].probe, sizeof(s[n].probe), "%s%s", probe,
-				 strcmp(probe, "kprobe_multi:") ? "" : s[n].name);
+				 strcmp(probe, "kprobe_multi:") &&
+				 strncmp(probe, "fentry:", 7) ? "" : s[n].name);
 			n++;
 		}
 		close(fd);

@@ -55,6 +55,8 @@ if [ -e /sys/bus/event_source/devices/kprobe/type ]; then pmu=1; fi
 modes="tracefs"
 if [ "$pmu" = 1 ]; then modes="pmu $modes"; fi
 if [ "$multi" = 1 ]; then modes="$modes multi"; fi
+# fentry/fexit where the kernel's BTF has every traced function.
+if /bin/ext4dist --check | grep -q '^fentry/fexit  *yes'; then modes="$modes fentry"; fi
 
 # What ext4dist picks without --attach: kprobe_multi, else the PMU, else
 # tracefs.

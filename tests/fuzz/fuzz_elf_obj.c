@@ -34,6 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if ((p->multi ?
 			     bpf_obj_find_multi(&obj, p->kind, p->target,
 						p->variant) :
+			     p->tracing ?
+			     bpf_obj_find_tracing(&obj, p->kind, p->target,
+						  p->variant) :
 			     bpf_obj_find_prog(&obj, p->kind, p->target,
 					       p->variant)) == NULL)
 				abort();

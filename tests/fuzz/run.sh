@@ -9,7 +9,7 @@
 #     smoke   FUZZ_SMOKE_SECONDS per target (default 5)
 #     full    FUZZ_SECONDS per target (default 60)
 #     build   only build the fuzzers
-#   targets: elf_obj kallsyms sysmap args (default: all)
+#   targets: elf_obj kallsyms sysmap args btf (default: all)
 #
 # Needs clang with the libFuzzer runtime (Debian: clang, libclang-rt-14-dev)
 # and libelf-dev, zlib1g-dev; liblzma-dev and libzstd-dev are used when
@@ -27,12 +27,12 @@ smoke) secs=${FUZZ_SMOKE_SECONDS:-5} ;;
 full) secs=${FUZZ_SECONDS:-60} ;;
 build) secs=0 ;;
 *)
-	echo "usage: $0 [smoke|full|build] [elf_obj|kallsyms|sysmap|args]..." >&2
+	echo "usage: $0 [smoke|full|build] [elf_obj|kallsyms|sysmap|args|btf]..." >&2
 	exit 2
 	;;
 esac
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(elf_obj kallsyms sysmap args)
+[ ${#targets[@]} -gt 0 ] || targets=(elf_obj kallsyms sysmap args btf)
 
 FUZZ_CC=${FUZZ_CC:-clang}
 out=build/fuzz
@@ -61,6 +61,7 @@ sources_of() {
 	# args.c picks a file system's table (every src/tool/fs*.c).
 	args) echo src/tool/args.c src/tool/argparse.c src/tool/fs*.c \
 		src/output/ops.c src/loader/util/errbuf.c ;;
+	btf) echo src/loader/btf/btf.c src/loader/util/errbuf.c ;;
 	esac
 }
 

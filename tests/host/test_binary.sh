@@ -163,15 +163,23 @@ expect_eq "--dump-bpf: exit status" "$RC" 0
 # 6 kprobe pairs and 2 kprobe_multi pairs (each with one copy of the code
 # per operation), every program with its atomic twin, and both again in
 # slow mode but getattr's; the f_op scan and the name discovery's peek.
+# Then fentry and fexit of the same 6 functions, slow mode's but
+# getattr's, no atomic twins (22).
 expect_eq "--dump-bpf: programs listed" "$(grep -c ': section [ks]' "$TMP/out")" 63
+expect_eq "--dump-bpf: fentry and fexit programs listed" \
+	"$(grep -c ': section f' "$TMP/out")" 22
 expect_eq "--dump-bpf: PID filter placeholder named" \
-	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" 124
+	"$(grep -c 'PATCH_TGID ll' "$TMP/out")" $((124 + 22))
 expect_eq "--dump-bpf: map references named" \
-	"$(grep -c '= map\[hist\] ll' "$TMP/out")" 62
+	"$(grep -c '= map\[hist\] ll' "$TMP/out")" $((62 + 11))
 expect_eq "--dump-bpf: function addresses named" \
 	"$(grep -c '= PATCH_IP_[A-Z]* ll' "$TMP/out")" 40
 expect_eq "--dump-bpf: slow mode's threshold named" \
-	"$(grep -c '= PATCH_SLOW_NS ll' "$TMP/out")" 26
+	"$(grep -c '= PATCH_SLOW_NS ll' "$TMP/out")" $((26 + 5))
+# Each fexit program's argument count (twice in slow mode's: the event
+# has the return value too).
+expect_eq "--dump-bpf: fexit argument counts named" \
+	"$(grep -c '= PATCH_NARGS_[A-Z]* ll' "$TMP/out")" 16
 expect_eq "--dump-bpf: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
 
 run_bin "$BIN" -p 4194304
@@ -278,8 +286,10 @@ if command -v llvm-objdump > /dev/null && [ -f build/ext4dist.bpf.debug.o ]; the
 		"$([ "$(wc -l < "$TMP/lines.ours")" -gt 4000 ] && echo yes)" yes
 	expect_eq "--dump-bpf lines: as llvm-objdump -S prints them (but at instruction 0)" \
 		"$(diff <(awk '$2 != 0' "$TMP/lines.llvm") <(awk '$2 != 0' "$TMP/lines.ours") | head -5)" ""
-	expect_eq "--dump-bpf lines: the embedded object sends no BTF (the loader has no BTF fields)" \
-		"$(grep -c 'prog_btf_fd\|line_info\|btf_fd' src/loader/obj/bpf_sys.c)" 0
+	# fentry's attach_btf_id and attach_btf_obj_fd name the kernel's
+	# BTF; nothing sends the object's own (.BTF, line and func info).
+	expect_eq "--dump-bpf lines: the embedded object sends no BTF (the loader has no prog_btf_fd, func_info or line_info)" \
+		"$(grep -c 'prog_btf_fd\|line_info\|func_info' src/loader/obj/bpf_sys.c)" 0
 else
 	fail "--dump-bpf lines against llvm-objdump -S" "llvm-objdump (llvm) or build/ext4dist.bpf.debug.o missing"
 fi

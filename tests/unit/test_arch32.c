@@ -257,6 +257,9 @@ static void check_object(const char *arch)
 		struct obj_prog *p = &obj.progs[i];
 		char twin[64];
 
+		/* fentry/fexit: per-CPU maps always (5.5+), no twins. */
+		if (p->tracing)
+			continue;
 		if (is_atomic_twin(p)) {
 			twins++;
 			continue;

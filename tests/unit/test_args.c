@@ -471,10 +471,10 @@ static void test_value_errors(void)
 	FAILS("--ops missing", "argument --ops: expected one argument",
 	      "--ops");
 	FAILS("--attach unknown", "argument --attach: invalid choice: "
-	      "'uprobe' (choose from 'auto', 'pmu', 'tracefs', 'multi')",
+	      "'uprobe' (choose from 'auto', 'pmu', 'tracefs', 'multi', 'fentry')",
 	      "--attach=uprobe");
 	FAILS("--attach prefix is no choice", "argument --attach: invalid "
-	      "choice: 'pm' (choose from 'auto', 'pmu', 'tracefs', 'multi')",
+	      "choice: 'pm' (choose from 'auto', 'pmu', 'tracefs', 'multi', 'fentry')",
 	      "--attach", "pm");
 	FAILS("--read-path unknown", "argument --read-path: invalid choice: "
 	      "'ext4' (choose from 'auto', 'generic')", "--read-path", "ext4");
@@ -590,7 +590,7 @@ static void test_pretend(void)
 			  (1 << PRETEND_NO_PERCPU) | (1 << PRETEND_NO_NAMES));
 	run_free(&r);
 	run_args(&r, "--pretend=no-pmu,no-multi,no-percpu,no-names,"
-		 "no-kallsyms-data,no-tracefs,no-ext4", NULL);
+		 "no-kallsyms-data,no-tracefs,no-ext4,no-fentry", NULL);
 	if (ok("--pretend every feature", &r))
 		check_int("--pretend every feature mask", r.a.pretend,
 			  (1 << NR_PRETEND) - 1);
@@ -605,13 +605,13 @@ static void test_pretend(void)
 	check_int("--pretend off by default", r.a.pretend, 0);
 	run_free(&r);
 	FAILS("--pretend unknown feature",
-	      "argument --pretend: invalid choice: 'btf' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4')",
+	      "argument --pretend: invalid choice: 'btf' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry')",
 	      "--pretend=no-multi,btf");
 	FAILS("--pretend empty",
 	      "argument --pretend: expected at least one feature",
 	      "--pretend=");
 	FAILS("--pretend trailing comma",
-	      "argument --pretend: invalid choice: '' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4')",
+	      "argument --pretend: invalid choice: '' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry')",
 	      "--pretend=no-pmu,");
 	FAILS("--pretend missing", "argument --pretend: expected one argument",
 	      "--pretend");

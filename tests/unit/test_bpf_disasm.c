@@ -491,7 +491,7 @@ static void test_dump_bpf(void)
 	      "dump: map ctl");
 	CHECK(strstr(text, "\n  open_scan    array          key 4, value 1296, entries 1\n"),
 	      "dump: map open_scan");
-	CHECK(strstr(text, "\nprograms: 63\n"), "dump: sixty-three programs");
+	CHECK(strstr(text, "\nprograms: 85\n"), "dump: eighty-five programs");
 	CHECK(strstr(text, "call bpf_get_func_ip#173\n"),
 	      "dump: a 5.x helper by name");
 	CHECK(strstr(text, "\nscan_release: section kprobe/ext4_release_dir/scan_release, "),
@@ -502,7 +502,9 @@ static void test_dump_bpf(void)
 	      strstr(text, " = PATCH_FOP_OFF ll") &&
 	      strstr(text, " = PATCH_SELF ll") &&
 	      strstr(text, " = PATCH_IP_READ ll") &&
-	      strstr(text, " = PATCH_IP_GETATTR ll"), "dump: every placeholder by name");
+	      strstr(text, " = PATCH_IP_GETATTR ll") &&
+	      strstr(text, " = PATCH_NARGS_READ ll") &&
+	      strstr(text, " = PATCH_NARGS_GETATTR ll"), "dump: every placeholder by name");
 	CHECK(strstr(text, " = map[open_scan] ll") &&
 	      strstr(text, " = map[ctl] ll"), "dump: map names");
 	CHECK(!strstr(text, ".insn") && !strstr(text, "0x7e57"),

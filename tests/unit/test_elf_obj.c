@@ -93,9 +93,10 @@ static void test_real_object(void)
 	 * 5 ops + generic read, entry and return each, + the kprobe_multi
 	 * entry and return by cookie and by address (ip), each with its
 	 * atomic twin, + f_op scan; the slow mode's twins of all but
-	 * getattr's (28), + its name discovery's peek.
+	 * getattr's (28), + its name discovery's peek; fentry and fexit of
+	 * the same 6 functions, with slow mode's twins but getattr's (22).
 	 */
-	check_int("program count", (long long)obj.nr_progs, 63);
+	check_int("program count", (long long)obj.nr_progs, 85);
 	/* start, calls, hist, ctl, open_scan; events, slow_start, slow_stats, peek */
 	check_int("map count", (long long)obj.nr_maps, 9);
 	m = bpf_obj_find_map(&obj, "hist");

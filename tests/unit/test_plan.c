@@ -14,7 +14,7 @@ struct kernel {
 
 static const char cap_letter[NR_CAPS] = {
 	[CAP_MULTI] = 'M', [CAP_KPROBE_EVENTS] = 'E', [CAP_MAXACTIVE] = 'A',
-	[CAP_PMU] = 'P',
+	[CAP_PMU] = 'P', [CAP_FENTRY] = 'F',
 };
 
 /*
@@ -90,7 +90,17 @@ static void test_automatic(void)
 	const struct kernel pmu_events = { { [CAP_KPROBE_EVENTS] = 1,
 					     [CAP_PMU] = 1 } };
 	const struct kernel none = { { 0 } };
+	const struct kernel btf612 = { { [CAP_FENTRY] = 1, [CAP_MULTI] = 1,
+					 [CAP_KPROBE_EVENTS] = 1,
+					 [CAP_MAXACTIVE] = 1, [CAP_PMU] = 1 } };
+	const struct kernel btf_only = { { [CAP_FENTRY] = 1 } };
 	struct attach_want w = { .mode = ATTACH_AUTO, .possible_cpus = 1 };
+
+	/* fentry/fexit only when asked for: never in the automatic order. */
+	expect("6.12 with BTF", &btf612, &w, 0, ATTACH_MULTI, 0, "M",
+	       "kprobe_multi links: one link arms every traced function");
+	expect("BTF, no kprobes", &btf_only, &w, -EOPNOTSUPP, ATTACH_AUTO, 0,
+	       "MEP", no_kprobes);
 
 	expect("6.12", &k612, &w, 0, ATTACH_MULTI, 0, "M",
 	       "kprobe_multi links: one link arms every traced function");
@@ -136,6 +146,7 @@ static void test_forced(void)
 	const struct kernel k49 = { { [CAP_KPROBE_EVENTS] = 1 } };
 	const struct kernel pmu_only = { { [CAP_PMU] = 1 } };
 	const struct kernel none = { { 0 } };
+	const struct kernel btf = { { [CAP_FENTRY] = 1, [CAP_PMU] = 1 } };
 	struct attach_want w = { .mode = ATTACH_PMU, .possible_cpus = 1 };
 
 	expect("pmu", &k61, &w, 0, ATTACH_PMU, 0, "P", "forced by --attach=pmu");
@@ -159,6 +170,20 @@ static void test_forced(void)
 	       "--attach=tracefs: no kprobe_events in /sys/tracing (CONFIG_KPROBE_EVENTS off?); use --attach=pmu");
 	expect("tracefs without kprobes", &none, &w, -EOPNOTSUPP, ATTACH_AUTO,
 	       0, "EP", no_kprobes);
+
+	w.mode = ATTACH_FENTRY;
+	expect("fentry where BTF has it all", &btf, &w, 0, ATTACH_FENTRY, 0, "F",
+	       "forced by --attach=fentry");
+	expect("fentry", &k61, &w, -EOPNOTSUPP, ATTACH_AUTO, 0, "F",
+	       "--attach=fentry: why F");
+	w.generic_read = 1;
+	expect("fentry, generic read path", &k61, &w, -EOPNOTSUPP, ATTACH_AUTO,
+	       0, "F", "--attach=fentry: why F");
+	w.generic_read = 0;
+	w.maxactive = 5;
+	expect("fentry with --maxactive", &k61, &w, -EINVAL, ATTACH_AUTO, 0, "",
+	       "--maxactive sizes kretprobes, and fexit has no instance limit: drop --maxactive or --attach=fentry");
+	w.maxactive = 0;
 
 	w.mode = ATTACH_MULTI;
 	expect("multi where there is none", &k61, &w, -EOPNOTSUPP, ATTACH_AUTO,

@@ -62,6 +62,11 @@ struct attach_ops {
 
 extern const struct attach_ops attach_pmu_ops;
 extern const struct attach_ops attach_tracefs_ops;
+/*
+ * fentry/fexit (5.5+): spec->prog_fd a tracing program loaded for
+ * spec->func, spec->kind entry or return; the link fd is in perf_fd.
+ */
+extern const struct attach_ops attach_tracing_ops;
 
 /*
  * Fills ctx with what no probing needs: the event name prefix and our pid,

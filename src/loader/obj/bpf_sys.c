@@ -55,18 +55,39 @@ static void narrate_elem(const char *cmd, const union bpf_attr *a, long ret)
 		  a->flags == BPF_ANY ? "BPF_ANY" : "BPF_EXIST", sizeof(*a));
 }
 
+static const char *attach_type_text(uint32_t t)
+{
+	switch (t) {
+	case BPF_TRACE_KPROBE_MULTI:
+		return "BPF_TRACE_KPROBE_MULTI";
+	case BPF_TRACE_FENTRY:
+		return "BPF_TRACE_FENTRY";
+	case BPF_TRACE_FEXIT:
+		return "BPF_TRACE_FEXIT";
+	default:
+		return "?";
+	}
+}
+
 static void narrate_prog_load(const union bpf_attr *a, long ret)
 {
 	const char *type = a->prog_type == BPF_PROG_TYPE_KPROBE ?
 			   "BPF_PROG_TYPE_KPROBE" :
 			   a->prog_type == BPF_PROG_TYPE_SYSCALL ?
-			   "BPF_PROG_TYPE_SYSCALL" : "?";
-	char insns[24], log[24], eat[64] = "";
+			   "BPF_PROG_TYPE_SYSCALL" :
+			   a->prog_type == BPF_PROG_TYPE_TRACING ?
+			   "BPF_PROG_TYPE_TRACING" : "?";
+	char insns[24], log[24], eat[96] = "";
 
 	/* strace names 0 after the first enum value: left out then. */
-	if (a->expected_attach_type == BPF_TRACE_KPROBE_MULTI)
+	if (a->expected_attach_type && a->attach_btf_id)
 		snprintf(eat, sizeof(eat),
-			 ", expected_attach_type=BPF_TRACE_KPROBE_MULTI");
+			 ", expected_attach_type=%s, attach_btf_id=%u",
+			 attach_type_text(a->expected_attach_type),
+			 a->attach_btf_id);
+	else if (a->expected_attach_type)
+		snprintf(eat, sizeof(eat), ", expected_attach_type=%s",
+			 attach_type_text(a->expected_attach_type));
 	kcall_log(1, ret, "bpf(BPF_PROG_LOAD, {prog_type=%s, insn_cnt=%u, insns=%s, license=\"%s\", log_level=%u, log_size=%u, log_buf=%s, kern_version=KERNEL_VERSION(%u, %u, %u), prog_flags=%s, prog_name=\"%s\"%s}, %zu)",
 		  type, a->insn_cnt, ptr_text(a->insns, insns, sizeof(insns)),
 		  (const char *)(uintptr_t)a->license, a->log_level,
@@ -80,6 +101,14 @@ static void narrate_prog_load(const union bpf_attr *a, long ret)
 static void narrate_link_create(const union bpf_attr *a, long ret)
 {
 	char syms[24], addrs[24], cookies[24];
+
+	if (a->link_create.attach_type != BPF_TRACE_KPROBE_MULTI) {
+		kcall_log(1, ret, "bpf(BPF_LINK_CREATE, {link_create={prog_fd=%u, target_fd=%u, attach_type=%s, flags=%u}}, %zu)",
+			  a->link_create.prog_fd, a->link_create.target_fd,
+			  attach_type_text(a->link_create.attach_type),
+			  a->link_create.flags, sizeof(*a));
+		return;
+	}
 
 	kcall_log(1, ret, "bpf(BPF_LINK_CREATE, {link_create={prog_fd=%u, target_fd=%u, attach_type=BPF_TRACE_KPROBE_MULTI, flags=%u, kprobe_multi={flags=%s, cnt=%u, syms=%s, addrs=%s, cookies=%s}}}, %zu)",
 		  a->link_create.prog_fd, a->link_create.target_fd,
@@ -122,6 +151,18 @@ static void narrate(int cmd, const union bpf_attr *a, long ret)
 		kcall_log(1, ret, "bpf(BPF_PROG_TEST_RUN, {test={prog_fd=%u, ctx_size_in=%u, ctx_in=%s}}, %zu)",
 			  a->test.prog_fd, a->test.ctx_size_in,
 			  ptr_text(a->test.ctx_in, p, sizeof(p)), sizeof(*a));
+		break;
+	case BPF_RAW_TRACEPOINT_OPEN:
+		kcall_log(1, ret, "bpf(BPF_RAW_TRACEPOINT_OPEN, {raw_tracepoint={name=NULL, prog_fd=%u}}, %zu)",
+			  a->raw_tracepoint.prog_fd, sizeof(*a));
+		break;
+	case BPF_BTF_GET_NEXT_ID:
+		kcall_log(2, ret, "bpf(BPF_BTF_GET_NEXT_ID, {start_id=%u}, %zu)",
+			  a->start_id, sizeof(*a));
+		break;
+	case BPF_BTF_GET_FD_BY_ID:
+		kcall_log(2, ret, "bpf(BPF_BTF_GET_FD_BY_ID, {btf_id=%u}, %zu)",
+			  a->btf_id, sizeof(*a));
 		break;
 	case BPF_OBJ_GET_INFO_BY_FD:
 		kcall_log(1, ret, "bpf(BPF_OBJ_GET_INFO_BY_FD, {info={bpf_fd=%u, info_len=%u, info=%s}}, %zu)",
@@ -209,6 +250,8 @@ int bpf_prog_load_fd(const struct bpf_prog_load_req *req)
 	attr.license = ptr_u64(req->license);
 	attr.kern_version = req->kern_version;
 	attr.expected_attach_type = req->expected_attach_type;
+	attr.attach_btf_id = req->attach_btf_id;
+	attr.attach_btf_obj_fd = req->attach_btf_obj_fd;
 	attr.prog_flags = req->flags;
 	if (req->log && req->log_size) {
 		attr.log_buf = ptr_u64(req->log);
@@ -236,6 +279,47 @@ int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
 	attr.link_create.kprobe_multi.addrs = ptr_u64(syms ? NULL : addrs);
 	attr.link_create.kprobe_multi.cookies = ptr_u64(cookies);
 	return sys_bpf(BPF_LINK_CREATE, &attr);
+}
+
+int bpf_link_create_tracing(int prog_fd, uint32_t attach_type)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = (uint32_t)prog_fd;
+	attr.link_create.attach_type = attach_type;
+	return sys_bpf(BPF_LINK_CREATE, &attr);
+}
+
+int bpf_raw_tp_open(int prog_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.prog_fd = (uint32_t)prog_fd;
+	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+}
+
+int bpf_btf_next_id(uint32_t start_id, uint32_t *next)
+{
+	union bpf_attr attr;
+	int err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.start_id = start_id;
+	err = sys_bpf(BPF_BTF_GET_NEXT_ID, &attr);
+	if (!err)
+		*next = attr.next_id;
+	return err;
+}
+
+int bpf_btf_fd_by_id(uint32_t id)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf_id = id;
+	return sys_bpf(BPF_BTF_GET_FD_BY_ID, &attr);
 }
 
 int bpf_prog_run_ctx(int prog_fd, void *ctx, uint32_t size,

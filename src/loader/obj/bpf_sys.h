@@ -22,7 +22,9 @@ struct bpf_prog_load_req {
 	const char *license;
 	uint32_t kern_version;
 	const char *name;	/* NULL: no name */
-	uint32_t expected_attach_type;	/* 0 but for kprobe_multi (5.18+) */
+	uint32_t expected_attach_type;	/* kprobe_multi (5.18+), fentry/fexit */
+	uint32_t attach_btf_id;		/* tracing: the function's BTF id */
+	uint32_t attach_btf_obj_fd;	/* tracing: its module's BTF, 0 vmlinux */
 	uint32_t flags;		/* prog_flags: BPF_F_SLEEPABLE for syscall */
 	char *log;		/* NULL: no verifier log */
 	size_t log_size;
@@ -48,6 +50,18 @@ int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
  */
 int bpf_prog_run_ctx(int prog_fd, void *ctx, uint32_t size,
 		     uint32_t *retval);
+/*
+ * A tracing program's link (fentry, fexit): BPF_LINK_CREATE with
+ * attach_type, else BPF_RAW_TRACEPOINT_OPEN with no name, the only way
+ * before BPF_LINK_CREATE took tracing programs (5.10 says EINVAL).
+ * Returns the link fd.
+ */
+int bpf_link_create_tracing(int prog_fd, uint32_t attach_type);
+int bpf_raw_tp_open(int prog_fd);
+/* BPF_BTF_GET_NEXT_ID (5.4+): the BTF object id after start_id, in *next. */
+int bpf_btf_next_id(uint32_t start_id, uint32_t *next);
+/* BPF_BTF_GET_FD_BY_ID: an fd of the BTF object. */
+int bpf_btf_fd_by_id(uint32_t id);
 /* BPF_OBJ_GET_INFO_BY_FD; *len is in/out. */
 int bpf_obj_info(int fd, void *info, uint32_t *len);
 

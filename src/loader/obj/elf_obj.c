@@ -174,7 +174,9 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 	p->insn_cnt = d->d_size / sizeof(struct bpf_insn);
 	strcpy(p->section, name);
 	p->multi = strstr(name, ".multi/") != NULL;
-	p->kind = name[1] == 'r' ? PROBE_RETURN : PROBE_ENTRY;
+	p->tracing = name[0] == 'f';
+	p->kind = name[1] == 'r' || strncmp(name, "fexit/", 6) == 0 ?
+		  PROBE_RETURN : PROBE_ENTRY;
 	plen = strchr(name, '/') + 1 - name;
 	/* "kprobe/<target>" or "kprobe/<target>/<variant>". */
 	{
@@ -199,10 +201,15 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 	return 0;
 }
 
-/* "kprobe/", "kretprobe/" and their kprobe_multi twins (5.18+). */
+/*
+ * "kprobe/", "kretprobe/", their kprobe_multi twins (5.18+), and
+ * "fentry/", "fexit/" (5.5+).
+ */
 static int is_prog_section(const char *name)
 {
 	return strncmp(name, "kprobe/", 7) == 0 ||
+	       strncmp(name, "fentry/", 7) == 0 ||
+	       strncmp(name, "fexit/", 6) == 0 ||
 	       strncmp(name, "kretprobe/", 10) == 0 ||
 	       strncmp(name, "kprobe.multi/", 13) == 0 ||
 	       strncmp(name, "kretprobe.multi/", 16) == 0;
@@ -603,6 +610,23 @@ struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
 		variant = "";
 	for (i = 0; i < obj->nr_progs; i++)
 		if (obj->progs[i].kind == kind && !obj->progs[i].multi &&
+		    !obj->progs[i].tracing &&
+		    strcmp(obj->progs[i].target, target) == 0 &&
+		    strcmp(obj->progs[i].variant, variant) == 0)
+			return &obj->progs[i];
+	return NULL;
+}
+
+struct obj_prog *bpf_obj_find_tracing(struct bpf_obj *obj,
+				      enum probe_kind kind, const char *target,
+				      const char *variant)
+{
+	size_t i;
+
+	if (!variant)
+		variant = "";
+	for (i = 0; i < obj->nr_progs; i++)
+		if (obj->progs[i].kind == kind && obj->progs[i].tracing &&
 		    strcmp(obj->progs[i].target, target) == 0 &&
 		    strcmp(obj->progs[i].variant, variant) == 0)
 			return &obj->progs[i];

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A legacy BPF object (ELF, EM_BPF, ET_REL) parsed from memory: license,
- * version, map definitions, kprobe/kretprobe programs and the relocations
- * that point their ld_imm64 instructions at maps.
+ * version, map definitions, kprobe/kretprobe programs (and fentry/fexit
+ * ones) and the relocations that point their ld_imm64 instructions at
+ * maps.
  */
 #ifndef EXT4DIST_LOADER_OBJ_ELF_OBJ_H
 #define EXT4DIST_LOADER_OBJ_ELF_OBJ_H
@@ -57,6 +58,14 @@ struct obj_prog {
 	char name[64];		/* function symbol, "" if none */
 	enum probe_kind kind;
 	int multi;		/* "kprobe.multi/": attached by one link (5.18+) */
+	/*
+	 * "fentry/", "fexit/": BPF_PROG_TYPE_TRACING (5.5+), loaded for one
+	 * function, named by its BTF id in the kernel's BTF object (fd 0:
+	 * vmlinux's, else a module's, 5.11+); the caller sets both.
+	 */
+	int tracing;
+	uint32_t attach_btf_id;
+	int attach_btf_obj_fd;
 	char target[96];	/* "ext4_file_open" */
 	char variant[32];	/* "kprobe/f/variant": "variant", else "" */
 	struct bpf_insn *insns;
@@ -92,6 +101,10 @@ void bpf_obj_free(struct bpf_obj *obj);
 /* variant NULL or "" = the plain "kprobe/<target>" program. */
 struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
 				   const char *target, const char *variant);
+/* The same for "fentry/<target>" (entry) or "fexit/<target>" (return). */
+struct obj_prog *bpf_obj_find_tracing(struct bpf_obj *obj,
+				      enum probe_kind kind, const char *target,
+				      const char *variant);
 /* The "kprobe.multi/<label>[/<variant>]" (or kretprobe.multi) program. */
 struct obj_prog *bpf_obj_find_multi(struct bpf_obj *obj, enum probe_kind kind,
 				    const char *label, const char *variant);

@@ -283,13 +283,19 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 {
 	char jit[64], tag[17];
 	struct bpf_prog_load_req req = {
-		.type = BPF_PROG_TYPE_KPROBE,
+		.type = p->tracing ? BPF_PROG_TYPE_TRACING : BPF_PROG_TYPE_KPROBE,
 		.insns = p->insns,
 		.insn_cnt = p->insn_cnt,
 		.license = obj->license,
 		.kern_version = o->kern_version,
 		.name = st->names_ok && p->name[0] ? p->name : NULL,
-		.expected_attach_type = p->multi ? BPF_TRACE_KPROBE_MULTI : 0,
+		.expected_attach_type = p->multi ? BPF_TRACE_KPROBE_MULTI :
+					!p->tracing ? 0 :
+					p->kind == PROBE_RETURN ? BPF_TRACE_FEXIT :
+					BPF_TRACE_FENTRY,
+		.attach_btf_id = p->tracing ? p->attach_btf_id : 0,
+		.attach_btf_obj_fd = p->tracing && p->attach_btf_obj_fd > 0 ?
+				     (uint32_t)p->attach_btf_obj_fd : 0,
 	};
 	int fd, err;
 
@@ -299,9 +305,16 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 	if (err)
 		return err;
 	/* First without a log (cheaper), then again to explain a refusal. */
-	kcall_why("program %s: %zu instructions, patched and relocated, through the verifier%s; the license for GPL-only helpers, kern_version checked against the running kernel's before 5.0",
-		  p->section, p->insn_cnt, p->multi ?
-		  ", for kprobe_multi links (expected_attach_type, 5.18+)" : "");
+	if (p->tracing)
+		kcall_why("program %s: %zu instructions, patched and relocated, through the verifier, for the function of BTF id %u in %s (attach_btf_obj_fd %d); the license for GPL-only helpers",
+			  p->section, p->insn_cnt, p->attach_btf_id,
+			  p->attach_btf_obj_fd > 0 ? "its module's BTF" :
+			  "vmlinux's BTF", p->attach_btf_obj_fd > 0 ?
+			  p->attach_btf_obj_fd : 0);
+	else
+		kcall_why("program %s: %zu instructions, patched and relocated, through the verifier%s; the license for GPL-only helpers, kern_version checked against the running kernel's before 5.0",
+			  p->section, p->insn_cnt, p->multi ?
+			  ", for kprobe_multi links (expected_attach_type, 5.18+)" : "");
 	if (o->log_always)
 		fd = load_with_log(&req, st, "the same, for --verifier-log", 2);
 	else

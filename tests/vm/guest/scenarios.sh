@@ -34,6 +34,8 @@ set -eu
 . /guest/experiments.sh
 # shellcheck source=docs.sh
 . /guest/docs.sh
+# shellcheck source=fentry.sh
+. /guest/fentry.sh
 
 # ext4slower's threshold (ms) between cached reads and fsyncs of new data.
 SLOW_MS=${SLOW_MS:-1}
@@ -467,6 +469,7 @@ run scenario_family_btrfs
 run scenario_family_f2fs
 run scenario_experiments
 run scenario_doc_outputs
+run scenario_fentry
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)

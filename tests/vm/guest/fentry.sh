@@ -1,0 +1,119 @@
+#!/bin/sh
+# fentry/fexit (5.5+ where the kernel has BTF; for ext4 as a module, its
+# split BTF, 5.11+).  Sourced by scenarios.sh.
+# shellcheck disable=SC3043 # busybox ash has local
+
+MSG_NO_MODULE_BTF="ext4dist: --attach=fentry: ext4 is a module and the kernel has no BTF for modules (no /sys/kernel/btf/ext4: CONFIG_DEBUG_INFO_BTF_MODULES, 5.11+)"
+MSG_NO_BTF="ext4dist: --attach=fentry: no /sys/kernel/btf/vmlinux: the kernel carries no BTF (CONFIG_DEBUG_INFO_BTF, 5.5+)"
+MSG_NO_TRAMPOLINE="ext4dist: cannot attach fexit generic_file_read_iter: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: built without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS?)"
+MSG_NO_TRAMPOLINE_READ="ext4dist: cannot attach fexit ext4_file_read_iter: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: built without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS?)"
+
+# fentry_fds: ext4dist's descriptors while tracing on the fentry path:
+# 4 operations, a program and a link for each entry and return, the 5
+# maps, stdin/out/err (the module's BTF object is closed once the
+# programs hold it).
+FENTRY_FDS="link=8 map=5 other=3 prog=8 "
+
+# --- fentry/fexit is asked for (--attach=fentry), never taken by
+# default.  Where the kernel's BTF has every traced function: exact
+# counts on the fentry path (with -p, under other processes' noise), and
+# on the generic read path; the link made the way the kernel takes it;
+# the default path still a kprobe one.  Where it has not (5.10: ext4 is
+# a module, no module BTF), a refusal that says so, and the generic read
+# path alone (vmlinux's function) on fentry after all where the kernel
+# makes trampolines.  Where it makes none (Debian's arm64 6.1, 5.10), the
+# refusal says so.  Slow mode on fentry, and getattr's fexit loaded.
+scenario_fentry() {
+	local ok rc
+	ok=$(ext4dist --check | grep -c '^fentry/fexit  *yes' || true)
+	if [ "$ok" = 0 ]; then
+		rc=0
+		ext4dist --attach=fentry > "$WORK/fentry.out" 2> "$WORK/fentry.err" || rc=$?
+		expect_refusal fentry-unsupported "$rc" "$WORK/fentry.out" \
+			"$WORK/fentry.err" "$MSG_NO_MODULE_BTF" "$MSG_NO_BTF"
+		# generic_file_read_iter is vmlinux's: fentry where the
+		# kernel makes trampolines (x86 5.5+; not Debian's arm64).
+		rc=0
+		ext4dist --check --attach=fentry --read-path=generic --ops read \
+			> "$WORK/fentryg.out" 2> "$WORK/fentryg.err" || rc=$?
+		if [ "$rc" = 1 ] && has_line "$WORK/fentryg.out" "makes no BPF trampolines"; then
+			check fentry-generic-vmlinux-refused \
+				"$(grep -c "^verdict  *ext4dist cannot trace here: ${MSG_NO_TRAMPOLINE#ext4dist: }\$" "$WORK/fentryg.out")" 1 \
+				"$WORK/fentryg.out" "$WORK/fentryg.err"
+			return 0
+		fi
+		if [ ! -e /sys/kernel/btf/vmlinux ]; then
+			check fentry-generic-vmlinux-no-btf \
+				"$(grep -c "^verdict  *ext4dist cannot trace here: ${MSG_NO_BTF#ext4dist: }\$" "$WORK/fentryg.out")" 1 \
+				"$WORK/fentryg.out" "$WORK/fentryg.err"
+			return 0
+		fi
+		traced_run fentry-generic-vmlinux /mnt/ext4/sf1 $O $R $W $F \
+			--attach=fentry --read-path=generic --ops read -v -p @PID@ || return 0
+		expect_counts fentry-generic-vmlinux "open=0 read=$R write=0 fsync=0"
+		expect_verbose fentry-generic-vmlinux-link "$ERR" \
+			"attached fexit generic_file_read_iter via BPF_RAW_TRACEPOINT_OPEN"
+		return 0
+	fi
+
+	# The unit tests' BTF fixtures are this kernel's own blobs.
+	if [ "$KERNEL" = 6.1.0-57-amd64 ]; then
+		check fentry-btf-fixtures "$(sha256sum /sys/kernel/btf/vmlinux /sys/kernel/btf/ext4 | cut -c1-64 | tr '\n' ' ')" \
+			"88df2a1481426049964b47419038b1bb3322fbe608dbb7e49300451fe5ac194d 0f0e082f08732da0947ee6c3a7344601b901d98e9a5b1ff73bd99daafaa401f6 "
+	fi
+
+	# The BTF has every function, the kernel makes no trampolines
+	# (Debian's arm64 6.1: no ftrace direct calls): refused.
+	rc=0
+	ext4dist --check --attach=fentry > "$WORK/fentryc.out" 2> "$WORK/fentryc.err" || rc=$?
+	if [ "$rc" = 1 ] && has_line "$WORK/fentryc.out" "makes no BPF trampolines"; then
+		check fentry-no-trampoline \
+			"$(grep -c "^verdict  *ext4dist cannot trace here: ${MSG_NO_TRAMPOLINE_READ#ext4dist: }\$" "$WORK/fentryc.out")" 1 \
+			"$WORK/fentryc.out" "$WORK/fentryc.err"
+		return 0
+	fi
+
+	FDS=""
+	TRACED_HOOK=fd_census
+	traced_run fentry-exact /mnt/ext4/sf $O $R $W $F --attach=fentry -v -p @PID@ || {
+		TRACED_HOOK=""
+		return 0
+	}
+	TRACED_HOOK=""
+	expect_counts fentry-exact "$WANT"
+	check fentry-fds "$FDS" "$FENTRY_FDS" "$OUT" "$ERR"
+	expect_verbose fentry-link "$ERR" \
+		"attached fexit ext4_sync_file via BPF_LINK_CREATE"
+
+	# Not the default: the automatic order stays on kprobes.
+	if ext4dist -v --check 2>&1 | grep -q '^ext4dist: attach path: fentry'; then
+		fail fentry-not-default "the automatic order took fentry"
+	else
+		pass fentry-not-default
+	fi
+
+	traced_run fentry-generic /mnt/ext4/sf3 $O $R $W $F \
+		--attach=fentry --read-path=generic -v -p @PID@ || return 0
+	expect_counts fentry-generic "$WANT"
+	expect_verbose fentry-generic-link "$ERR" \
+		"attached fentry generic_file_read_iter via BPF_LINK_CREATE"
+	traced_run fentry-generic-tmpfs /mnt/tmpfs/sf $O $R $W $F \
+		--attach=fentry --read-path=generic -p @PID@ || return 0
+	expect_counts fentry-generic-tmpfs "$ZERO"
+
+	# Slow mode on fentry: each call's event (the fexit program's return
+	# value, the file and offset kept at entry, the name read through
+	# the discovered offsets), exactly the workload's.
+	WORKLOAD_OPTS="-b 4096" slow_run fentry-slower /mnt/ext4/slow-f $O $R $W $F \
+		--attach=fentry -j -p @PID@ 0 || return 0
+	check fentry-slower-counts "$(slow_accounted "$OUT" "$ERR" "$WPID")" \
+		"O=$O R=$R W=$W S=$F" "$OUT" "$ERR"
+	check fentry-slower-fields "$(slow_bad "$OUT" "$WPID" slow-f 4096)" "" "$OUT"
+	slow_end fentry-slower
+
+	# getattr's fexit (5 arguments from 5.12, 4 before): loaded and
+	# attached as a run would.
+	ext4dist --check --attach=fentry --ops getattr > "$WORK/fentry-getattr.check" 2>&1 || true
+	check fentry-getattr "$(sed -n 's/^verdict  *//p' "$WORK/fentry-getattr.check")" \
+		"ext4dist can trace here" "$WORK/fentry-getattr.check"
+}
