@@ -29,6 +29,13 @@ struct bpf_blob {
  */
 int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b);
 
+/*
+ * The object for the running kernel, as a run would load it; this
+ * binary's own where uname cannot say or none is for that kernel.  For
+ * the dumps, which print an object whatever the kernel.
+ */
+void bpf_blob_running(struct bpf_blob *b);
+
 /* This binary's own: the object ext4dist_bpf_obj holds. */
 const char *bpf_blob_own_arch(void);
 

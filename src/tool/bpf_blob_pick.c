@@ -5,6 +5,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "loader/kernel/karch.h"
+
 /* bpf_blob.S: each object gzip-compressed, its size, room to inflate it. */
 extern const unsigned char ext4dist_bpf_obj_gz[], ext4dist_bpf_obj64_gz[];
 extern const uint32_t ext4dist_bpf_obj_gz_len, ext4dist_bpf_obj64_gz_len;
@@ -98,4 +100,12 @@ int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b)
 		return b->size ? 0 : -EINVAL;
 	}
 	return -ENOENT;
+}
+
+void bpf_blob_running(struct bpf_blob *b)
+{
+	struct karch k;
+
+	if (karch_running(&k) || bpf_blob_for(k.bpf_arch, b))
+		bpf_blob_for(bpf_blob_own_arch(), b);
 }

@@ -56,13 +56,11 @@ int dump_bpf(FILE *out, struct errbuf *eb)
 {
 	struct bpf_obj obj;
 	struct bpf_blob blob;
-	struct karch k;
 	size_t i;
 	int err;
 
 	/* The running kernel's object, as a run would load it. */
-	if (karch_running(&k) || bpf_blob_for(k.bpf_arch, &blob))
-		bpf_blob_for(bpf_blob_own_arch(), &blob);
+	bpf_blob_running(&blob);
 	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
 	if (err)
 		return err;

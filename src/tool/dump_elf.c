@@ -124,13 +124,11 @@ int dump_elf(FILE *out, struct errbuf *eb)
 	struct bpf_obj obj, pristine;
 	struct errbuf meb = { "" };
 	struct bpf_blob blob;
-	struct karch k;
 	Elf *elf = NULL;
 	char *copy = NULL;
 	int err;
 
-	if (karch_running(&k) || bpf_blob_for(k.bpf_arch, &blob))
-		bpf_blob_for(bpf_blob_own_arch(), &blob);
+	bpf_blob_running(&blob);
 	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
 	if (err)
 		return err;

@@ -67,11 +67,9 @@ int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	struct bpf_blob blob;
 	struct bpf_obj obj;
 	struct obj_prog *p;
-	struct karch k;
 	int err;
 
-	if (karch_running(&k) || bpf_blob_for(k.bpf_arch, &blob))
-		bpf_blob_for(bpf_blob_own_arch(), &blob);
+	bpf_blob_running(&blob);
 	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
 	if (err)
 		return err;

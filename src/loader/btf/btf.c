@@ -16,16 +16,6 @@
 
 #define BTF_MAX_FILE	(64u << 20)	/* vmlinux's is 4 to 6 MiB */
 
-/* The first fields of every header version (24 bytes). */
-struct hdr {
-	uint16_t magic;
-	uint8_t version;
-	uint8_t flags;
-	uint32_t hdr_len;
-	uint32_t type_off, type_len;
-	uint32_t str_off, str_len;
-};
-
 /* Bytes after the 12-byte struct btf_type for a type of kind with vlen. */
 static int extra_size(unsigned int kind, unsigned int vlen, size_t *n)
 {
@@ -72,7 +62,7 @@ static uint32_t u32_at(const unsigned char *p)
 	return v;
 }
 
-static int check_header(const unsigned char *d, size_t size, struct hdr *h,
+static int check_header(const unsigned char *d, size_t size, struct btf_header *h,
 			struct errbuf *eb)
 {
 	uint64_t body;
@@ -180,7 +170,7 @@ static int index_types(struct btf *b, struct errbuf *eb)
 static int parse_owned(struct btf *b, unsigned char *data, size_t size,
 		       const struct btf *base, struct errbuf *eb)
 {
-	struct hdr h;
+	struct btf_header h;
 	int err;
 
 	memset(b, 0, sizeof(*b));

@@ -15,20 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/btf.h>
 
 #include "loader/obj/elf_obj.h"
-
-#define BTF_MAGIC 0xeb9f
-
-/* struct btf_header of the kernel's uapi linux/btf.h. */
-struct btf_hdr {
-	uint16_t magic;
-	uint8_t version;
-	uint8_t flags;
-	uint32_t hdr_len;
-	uint32_t type_off, type_len;
-	uint32_t str_off, str_len;
-};
 
 /* .BTF.ext's header up to its line_info block (later fields: CO-RE). */
 struct btf_ext_hdr {
@@ -89,7 +78,7 @@ static int no_lines(struct bpf_obj *obj, const char *fmt, ...)
 static int read_strings(struct bpf_obj *obj, const unsigned char *btf,
 			size_t len, uint32_t *str_len)
 {
-	struct btf_hdr h;
+	struct btf_header h;
 
 	if (len < sizeof(h))
 		return 1;
