@@ -164,7 +164,9 @@ static void print_progs(FILE *out, const struct tracer_record *rec)
 	row(out, "bpf programs", "yes: %u programs patched as a run patches them and verified: %lu instructions given to the verifier, %s; %zu maps (histograms in a %s map%s), %s",
 	    rec->progs_loaded, rec->insns_given, processed, rec->nr_maps,
 	    rec->hist_type,
-	    rec->names_ok ? ", named" : ", unnamed: kernel before 4.15",
+	    rec->names_ok ? ", named" :
+	    rec->names_pretend ? ", unnamed (--pretend=no-names)" :
+	    ", unnamed: kernel before 4.15",
 	    rec->percpu ? "plain adds" : "atomic adds (no per-CPU maps)");
 	if (rec->verified_only)
 		row(out, "", "loaded for this check alone and closed again: a run stops before loading them (see the verdict)");

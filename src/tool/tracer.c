@@ -1045,6 +1045,7 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	t->rec.hist_type = map_type_name(bpf_obj_find_map(&t->obj,
 							  "hist")->def.type);
 	t->rec.names_ok = t->load.names_ok;
+	t->rec.names_pretend = cfg->load.no_names;
 	t->rec.percpu = t->percpu;
 	err = decide_attach(t, cfg, eb);
 	if (err)

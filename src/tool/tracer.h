@@ -59,6 +59,7 @@ struct tracer_record {
 	size_t nr_maps;			/* maps created */
 	const char *hist_type;		/* "percpu_array", or "array" before 4.6 */
 	int names_ok;			/* maps and programs have names (4.15+) */
+	int names_pretend;		/* off by --pretend=no-names, not the kernel */
 	int percpu;			/* per-CPU maps: plain adds, else atomic */
 	const char *verifier_log;	/* of a refused program, else NULL */
 	char tracing_dir[300];		/* where tracefs was found */

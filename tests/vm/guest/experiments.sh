@@ -18,7 +18,7 @@ exp_pretend() {
 		# programs are refused here, as the page says.
 		check exp-pretend-maps "$(grep -c "^bpf programs  *no: the kernel's BPF JIT cannot compile BPF program k[a-z]*probe/[a-z_0-9]*/atomic (error 524, ENOTSUPP: " "$1")" 1 "$1"
 	else
-		check exp-pretend-maps "$(grep -c '^bpf programs  *yes: .* (histograms in a array map, unnamed: kernel before 4.15), atomic adds (no per-CPU maps)$' "$1")" 1 "$1"
+		check exp-pretend-maps "$(grep -c '^bpf programs  *yes: .* (histograms in a array map, unnamed (--pretend=no-names)), atomic adds (no per-CPU maps)$' "$1")" 1 "$1"
 	fi
 }
 
