@@ -55,3 +55,27 @@ for n in $(awk '$2 ~ /^host\// { print $2 }' "$TMP/blocks" | sort -u); do
 	awk -v want="$n" -v capture="$TMP/capture" -v label="doc outputs: $n" \
 		-f tests/lib/doc_outputs.awk $docs
 done
+
+# The checker itself, on a made-up page: a masked block passes against a
+# run with other numbers, and fails with its lines swapped or reworded.
+printf '%s\n' 'text' '' '<!-- output vm-x/self -->' '```' \
+	'ext4dist: map hist created: fd 7' 'ext4dist: attached 8 probes' \
+	'```' > "$TMP/self.md"
+printf '%s\n' 'ext4dist: map hist created: fd 4' 'noise' \
+	'ext4dist: attached 10 probes' > "$TMP/self.run"
+expect_eq "doc outputs checker: masked lines found in order" \
+	"$(awk -v want=vm-x/self -v capture="$TMP/self.run" -v label=self \
+		-f tests/lib/doc_outputs.awk "$TMP/self.md")" \
+	"PASS self: $TMP/self.md:4 (2 lines)"
+printf '%s\n' 'ext4dist: attached 10 probes' \
+	'ext4dist: map hist created: fd 4' > "$TMP/self.run"
+expect_eq "doc outputs checker: masked lines out of order fail" \
+	"$(awk -v want=vm-x/self -v capture="$TMP/self.run" -v label=self \
+		-f tests/lib/doc_outputs.awk "$TMP/self.md")" \
+	"FAIL self: $TMP/self.md:4: 1 of 2 lines not printed now, the first: ext4dist: attached 8 probes"
+printf '%s\n' 'ext4dist: map hist made: fd 4' \
+	'ext4dist: attached 10 probes' > "$TMP/self.run"
+expect_eq "doc outputs checker: a reworded line fails" \
+	"$(awk -v want=vm-x/self -v capture="$TMP/self.run" -v label=self \
+		-f tests/lib/doc_outputs.awk "$TMP/self.md")" \
+	"FAIL self: $TMP/self.md:4: 1 of 2 lines not printed now, the first: ext4dist: map hist created: fd 7"

@@ -7,8 +7,8 @@
 # Fenced blocks with a language (```sh) are commands, never output.
 #
 #   awk -v want=NAME -v capture=FILE -v label=L -f doc_outputs.awk DOC...
-#     every line of every block marked NAME must be a line of FILE
-#     (stdout and stderr of the run), both masked alike: numbers (fds,
+#     the lines of every block marked NAME must be lines of FILE (stdout
+#     and stderr of the run), in the same order, both masked alike: numbers (fds,
 #     PIDs, counts, addresses, versions, sizes) and hex words as N, the
 #     stars of a histogram bar as S, runs of blank space as one, a JSON
 #     list of buckets as B.  Lines
@@ -57,6 +57,16 @@ function in_order(line,    i) {
 	return 0
 }
 
+# A masked block's line: the same, on the masked capture.
+function in_order_masked(line,    i) {
+	for (i = pos + 1; i <= ncap; i++)
+		if (mcap[i] == line) {
+			pos = i
+			return 1
+		}
+	return 0
+}
+
 function block_end() {
 	if (!inblock)
 		return
@@ -79,7 +89,7 @@ function check_line(line) {
 	if (list || name != want || line == "..." || line ~ /^\$ / || line ~ /^[ \t]*$/)
 		return
 	checked++
-	if (exact ? !in_order(line) : !(mask(line) in seen)) {
+	if (exact ? !in_order(line) : !in_order_masked(mask(line))) {
 		if (!bad)
 			first_bad = line
 		bad++
@@ -92,8 +102,8 @@ BEGIN {
 	if (capture != "")
 		while ((getline line < capture) > 0)
 {
-			seen[mask(line)] = 1
 			cap[++ncap] = line
+			mcap[ncap] = mask(line)
 		}
 }
 
