@@ -79,3 +79,24 @@ expect_eq "doc outputs checker: a reworded line fails" \
 	"$(awk -v want=vm-x/self -v capture="$TMP/self.run" -v label=self \
 		-f tests/lib/doc_outputs.awk "$TMP/self.md")" \
 	"FAIL self: $TMP/self.md:4: 1 of 2 lines not printed now, the first: ext4dist: map hist created: fd 7"
+# A histogram's bucket lines vary in number from run to run: found
+# anywhere, while the operations around them keep their order.
+printf '%s\n' '<!-- output vm-x/hist -->' '```' "operation = 'read'" \
+	'         4 -> 7          : 3        |****                |' \
+	'         8 -> 15         : 9        |********************|' \
+	"operation = 'write'" '```' > "$TMP/hist.md"
+printf '%s\n' "operation = 'read'" \
+	'         2 -> 3          : 1        |********************|' \
+	"operation = 'write'" \
+	'         8 -> 15         : 2        |********************|' > "$TMP/hist.run"
+expect_eq "doc outputs checker: histograms of other lengths" \
+	"$(awk -v want=vm-x/hist -v capture="$TMP/hist.run" -v label=hist \
+		-f tests/lib/doc_outputs.awk "$TMP/hist.md")" \
+	"PASS hist: $TMP/hist.md:2 (4 lines)"
+printf '%s\n' "operation = 'write'" \
+	'         8 -> 15         : 2        |********************|' \
+	"operation = 'read'" > "$TMP/hist.run"
+expect_eq "doc outputs checker: operations out of order fail" \
+	"$(awk -v want=vm-x/hist -v capture="$TMP/hist.run" -v label=hist \
+		-f tests/lib/doc_outputs.awk "$TMP/hist.md")" \
+	"FAIL hist: $TMP/hist.md:2: 1 of 4 lines not printed now, the first: operation = 'write'"
