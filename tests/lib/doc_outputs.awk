@@ -47,21 +47,12 @@ function mask(s,    out, hex) {
 	return s
 }
 
-# An exact block's line: the next line of the capture equal to it, after
-# the one its previous line matched (lines in the same order).
-function in_order(line,    i) {
+# A block's line: the next line of lines (the capture, cap, or its
+# masked copy, mcap) equal to it, after the one its previous line
+# matched (lines in the same order).
+function in_order(lines, line,    i) {
 	for (i = pos + 1; i <= ncap; i++)
-		if (cap[i] == line) {
-			pos = i
-			return 1
-		}
-	return 0
-}
-
-# A masked block's line: the same, on the masked capture.
-function in_order_masked(line,    i) {
-	for (i = pos + 1; i <= ncap; i++)
-		if (mcap[i] == line) {
+		if (lines[i] == line) {
 			pos = i
 			return 1
 		}
@@ -93,13 +84,13 @@ function check_line(line,    m, ok) {
 	# A histogram's bucket lines: as many as the run filled, so found
 	# anywhere; the lines around them (operation, header) in order.
 	if (exact)
-		ok = in_order(line)
+		ok = in_order(cap, line)
 	else {
 		m = mask(line)
 		if (m ~ /^N -> N : N( [|]S[|])?$/)
 			ok = (m in seen)
 		else
-			ok = in_order_masked(m)
+			ok = in_order(mcap, m)
 	}
 	if (!ok) {
 		if (!bad)
