@@ -56,6 +56,13 @@ for n in $(awk '$2 ~ /^host\// { print $2 }' "$TMP/blocks" | sort -u); do
 		-f tests/lib/doc_outputs.awk $docs
 done
 
+# checker NAME BASE: the checker's verdict on $TMP/BASE.md's blocks
+# marked NAME against the run $TMP/BASE.run, labelled BASE.
+checker() {
+	awk -v want="$1" -v capture="$TMP/$2.run" -v label="$2" \
+		-f tests/lib/doc_outputs.awk "$TMP/$2.md"
+}
+
 # The checker itself, on a made-up page: a masked block passes against a
 # run with other numbers, and fails with its lines swapped or reworded.
 printf '%s\n' 'text' '' '<!-- output vm-x/self -->' '```' \
@@ -64,20 +71,17 @@ printf '%s\n' 'text' '' '<!-- output vm-x/self -->' '```' \
 printf '%s\n' 'ext4dist: map hist created: fd 4' 'noise' \
 	'ext4dist: attached 10 probes' > "$TMP/self.run"
 expect_eq "doc outputs checker: masked lines found in order" \
-	"$(awk -v want=vm-x/self -v capture="$TMP/self.run" -v label=self \
-		-f tests/lib/doc_outputs.awk "$TMP/self.md")" \
+	"$(checker vm-x/self self)" \
 	"PASS self: $TMP/self.md:4 (2 lines)"
 printf '%s\n' 'ext4dist: attached 10 probes' \
 	'ext4dist: map hist created: fd 4' > "$TMP/self.run"
 expect_eq "doc outputs checker: masked lines out of order fail" \
-	"$(awk -v want=vm-x/self -v capture="$TMP/self.run" -v label=self \
-		-f tests/lib/doc_outputs.awk "$TMP/self.md")" \
+	"$(checker vm-x/self self)" \
 	"FAIL self: $TMP/self.md:4: 1 of 2 lines not printed now, the first: ext4dist: attached 8 probes"
 printf '%s\n' 'ext4dist: map hist made: fd 4' \
 	'ext4dist: attached 10 probes' > "$TMP/self.run"
 expect_eq "doc outputs checker: a reworded line fails" \
-	"$(awk -v want=vm-x/self -v capture="$TMP/self.run" -v label=self \
-		-f tests/lib/doc_outputs.awk "$TMP/self.md")" \
+	"$(checker vm-x/self self)" \
 	"FAIL self: $TMP/self.md:4: 1 of 2 lines not printed now, the first: ext4dist: map hist created: fd 7"
 # A histogram's bucket lines vary in number from run to run: found
 # anywhere, while the operations around them keep their order.
@@ -90,13 +94,11 @@ printf '%s\n' "operation = 'read'" \
 	"operation = 'write'" \
 	'         8 -> 15         : 2        |********************|' > "$TMP/hist.run"
 expect_eq "doc outputs checker: histograms of other lengths" \
-	"$(awk -v want=vm-x/hist -v capture="$TMP/hist.run" -v label=hist \
-		-f tests/lib/doc_outputs.awk "$TMP/hist.md")" \
+	"$(checker vm-x/hist hist)" \
 	"PASS hist: $TMP/hist.md:2 (4 lines)"
 printf '%s\n' "operation = 'write'" \
 	'         8 -> 15         : 2        |********************|' \
 	"operation = 'read'" > "$TMP/hist.run"
 expect_eq "doc outputs checker: operations out of order fail" \
-	"$(awk -v want=vm-x/hist -v capture="$TMP/hist.run" -v label=hist \
-		-f tests/lib/doc_outputs.awk "$TMP/hist.md")" \
+	"$(checker vm-x/hist hist)" \
 	"FAIL hist: $TMP/hist.md:2: 1 of 4 lines not printed now, the first: operation = 'write'"
