@@ -129,12 +129,16 @@ static int plan_auto(const struct attach_want *w,
 		     struct errbuf *eb)
 {
 	/*
-	 * fentry/fexit is asked for, not taken by default: on Debian's 6.1
-	 * its start-up reads all of vmlinux's BTF (4.3 MB: 10 MB peak RSS
-	 * against 2 MB, 2.6 times the kprobe PMU's time to the banner),
-	 * and its exit waits longer for the trampolines to go
-	 * (tests/bench/README.md).
+	 * fentry/fexit first: a BPF trampoline dispatches a call for a
+	 * fraction of what a kprobe and kretprobe cost (tests/bench/
+	 * README.md).  --maxactive sizes kretprobes: it asks for kprobes.
 	 */
+	if (!w->maxactive) {
+		NEED(CAP_FENTRY);
+		if (has(caps, CAP_FENTRY))
+			return choose(choice, ATTACH_FENTRY, 0,
+				      "fentry/fexit: BPF trampolines, the cheapest dispatch, where the kernel's BTF names every traced function");
+	}
 	if (!w->maxactive && !w->generic_read) {
 		NEED(CAP_MULTI);
 		if (has(caps, CAP_MULTI))

@@ -1005,6 +1005,58 @@ static int attach_chosen(struct tracer *t, const struct tracer_config *cfg,
 	return attach_kprobes(t, cfg, eb);
 }
 
+/* The tracing dir in use, for --check and -v. */
+static void note_tracing_dir(struct tracer *t)
+{
+	if (t->actx.tf.dir[0])
+		snprintf(t->rec.tracing_dir, sizeof(t->rec.tracing_dir),
+			 "%s%s", t->actx.tf.dir, t->actx.tf.mounted[0] ?
+			 " (mounted for this process alone)" : "");
+}
+
+/*
+ * fentry/fexit taken by default, and the kernel refused it at attach
+ * (Debian's arm64 6.1 makes no trampolines; a function may not take
+ * one): what it made is undone, the capability is "no" with the
+ * kernel's reason, and the plan is made again without it.
+ */
+static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
+			  struct errbuf *eb)
+{
+	struct cap *c = &t->rec.caps.c[CAP_FENTRY];
+	size_t i;
+	int err;
+
+	vlog(1, "fentry/fexit refused at attach (%s): planning again without it",
+	     eb->msg);
+	tracer_stop_entries(t);
+	for (i = t->nr_links; i-- > 0;)
+		probe_detach(&t->actx, &t->links[i]);
+	t->nr_links = 0;
+	for (i = 0; i < t->obj.nr_progs; i++)
+		if (t->obj.progs[i].tracing && t->obj.progs[i].fd >= 0)
+			bpf_obj_unload_prog(&t->obj.progs[i]);
+	if (t->btf_obj_fd >= 0)
+		kcall_close(t->btf_obj_fd, "the module's BTF object: fentry/fexit was refused, kprobes need no BTF");
+	t->btf_obj_fd = -1;
+	c->state = CAP_NO;
+	snprintf(c->why, sizeof(c->why), "%.*s",
+		 (int)sizeof(c->why) - 1, eb->msg);
+	t->rec.read_path[0] = '\0';
+	eb->msg[0] = '\0';
+	err = decide_attach(t, cfg, eb);
+	if (err)
+		return err;
+	/* start() let tracefs go when fentry was chosen. */
+	if (t->rec.attach.path == ATTACH_TRACEFS && !t->actx.tf.dir[0]) {
+		err = attach_probe_tracefs(&t->actx, 1, eb);
+		if (err)
+			return err;
+		note_tracing_dir(t);
+	}
+	return attach_chosen(t, cfg, eb);
+}
+
 /* Up to maps made and constants patched: nothing attached. */
 static int prepare(struct tracer *t, const struct tracer_config *cfg,
 		   struct errbuf *eb)
@@ -1058,10 +1110,7 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 		fprintf(stderr, "ext4dist: removed %d stale kprobe event%s left by %s processes that are gone\n",
 			t->stale_removed, t->stale_removed == 1 ? "" : "s",
 			TOOL_NAME);
-	if (t->actx.tf.dir[0])
-		snprintf(t->rec.tracing_dir, sizeof(t->rec.tracing_dir),
-			 "%s%s", t->actx.tf.dir, t->actx.tf.mounted[0] ?
-			 " (mounted for this process alone)" : "");
+	note_tracing_dir(t);
 	/* Off the tracefs path it served the sweep alone: no fd kept. */
 	if (t->rec.attach.path != ATTACH_TRACEFS)
 		attach_tracefs_release(&t->actx);
@@ -1081,7 +1130,11 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	/* Name discovery's probe: the tracer's kind, where it is a kprobe. */
 	set_ops(t);
 	prepare_names(t);
-	return attach_chosen(t, cfg, eb);
+	err = attach_chosen(t, cfg, eb);
+	if (err && t->rec.attach.path == ATTACH_FENTRY &&
+	    cfg->attach == ATTACH_AUTO)
+		err = fentry_refused(t, cfg, eb);
+	return err;
 }
 
 /* Nothing open: what tracer_stop() finds after any failure. */

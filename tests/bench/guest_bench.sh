@@ -7,7 +7,7 @@ set -eu
 # shellcheck source-path=SCRIPTDIR source=../vm/guest/lib.sh
 . /guest/lib.sh
 # shellcheck disable=SC1091 # written by run.sh
-. /bench/params		# OPS_N OPS_REPS ROUNDS VAR_ITERS VAR_ROUNDS START_RUNS SECTIONS
+. /bench/params		# OPS_N OPS_REPS ROUNDS VAR_ITERS VAR_ROUNDS START_RUNS SECTIONS STATS
 
 # want SECTION: true when SECTION is one of the parts asked for.
 want() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -39,9 +39,10 @@ mkdir -p /mnt/ext4
 # so the loop measures the tracing overhead rather than host I/O.
 mount -t ext4 -o nobarrier /dev/vda /mnt/ext4
 ensure_tracefs
-# Per-program run time (kernel.bpf_stats_enabled, 5.1+).
+# Per-program run time (kernel.bpf_stats_enabled, 5.1+), unless STATS=0:
+# its two clock reads per program run are then out of every ratio.
 stats=0
-if [ -e /proc/sys/kernel/bpf_stats_enabled ]; then
+if [ "${STATS:-1}" = 1 ] && [ -e /proc/sys/kernel/bpf_stats_enabled ]; then
 	echo 1 > /proc/sys/kernel/bpf_stats_enabled
 	stats=1
 fi
@@ -85,8 +86,11 @@ b "env kernel=$KERNEL cpus=$(grep -c ^processor /proc/cpuinfo)" \
 	"binary_bytes=$(stat -c %s /bin/ext4dist)" \
 	"modes=$(echo $modes $slowmodes | tr ' ' ,) default_mode=$default_mode read_func=$read_func" \
 	"ftrace_functions=$(wc -l < "$TRACEFS/available_filter_functions")"
-[ "$stats" = 1 ] ||
+if [ "${STATS:-1}" = 0 ]; then
+	skip prog-stats "BENCH_STATS=0: bpf_stats left off, no per-program run time"
+elif [ "$stats" = 0 ]; then
 	skip prog-stats "no kernel.bpf_stats_enabled (5.1+): no per-program run time"
+fi
 
 # --- ns per operation: untraced, PMU, tracefs (multi); ROUNDS interleaved
 # rounds.  Per-program kernel stats of ext4dist's programs over the same
@@ -206,7 +210,7 @@ fi
 # --- the comparison program set, on ext4_file_read_iter.
 if want variants; then
 	if [ "$stats" = 0 ]; then
-		skip variants "no kernel.bpf_stats_enabled (5.1+): the designs are compared by run time"
+		skip variants "no bpf_stats (BENCH_STATS=0, or a kernel before 5.1): the designs are compared by run time"
 	elif [ "$read_func" != ext4_file_read_iter ]; then
 		skip variants "no ext4_file_read_iter (before 4.10): the designs are attached there"
 	else

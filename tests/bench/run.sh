@@ -14,7 +14,9 @@
 # BENCH_VAR_ITERS (5000 preads per variant and round), BENCH_VAR_ROUNDS (9),
 # BENCH_START_RUNS (7), BENCH_ICOUNT (1; 0 skips the icount boot),
 # BENCH_TCG (1; 0 skips the wall-clock boot), BENCH_SECTIONS (the guest's
-# parts: "ops slower startup profile variants").
+# parts: "ops slower startup profile variants"), BENCH_STATS (1: per-program
+# run time from kernel.bpf_stats_enabled, whose clock reads every program
+# run then pays; 0 leaves it off, for the traced/untraced ratios alone).
 set -eu
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$BENCH_DIR/../.." && pwd)
@@ -102,6 +104,7 @@ VAR_ITERS=${BENCH_VAR_ITERS:-5000}
 VAR_ROUNDS=${BENCH_VAR_ROUNDS:-9}
 START_RUNS=${BENCH_START_RUNS:-7}
 SECTIONS="${BENCH_SECTIONS:-ops slower startup profile variants}"
+STATS=${BENCH_STATS:-1}
 EOF
 chmod 755 "$stage/guest/demo.sh" "$stage"/bin/*
 (cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$OUT/overlay.cpio.gz"

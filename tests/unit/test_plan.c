@@ -96,39 +96,44 @@ static void test_automatic(void)
 	const struct kernel btf_only = { { [CAP_FENTRY] = 1 } };
 	struct attach_want w = { .mode = ATTACH_AUTO, .possible_cpus = 1 };
 
-	/* fentry/fexit only when asked for: never in the automatic order. */
-	expect("6.12 with BTF", &btf612, &w, 0, ATTACH_MULTI, 0, "M",
-	       "kprobe_multi links: one link arms every traced function");
-	expect("BTF, no kprobes", &btf_only, &w, -EOPNOTSUPP, ATTACH_AUTO, 0,
-	       "MEP", no_kprobes);
+	/* fentry/fexit first wherever the kernel's BTF names every function. */
+	expect("6.12 with BTF", &btf612, &w, 0, ATTACH_FENTRY, 0, "F",
+	       "fentry/fexit: BPF trampolines, the cheapest dispatch, where the kernel's BTF names every traced function");
+	expect("BTF, no kprobes", &btf_only, &w, 0, ATTACH_FENTRY, 0, "F",
+	       NULL);
+	/* A trampoline refused at attach: the plan again, fentry now no. */
+	expect("6.12, trampolines refused", &k612, &w, 0, ATTACH_MULTI, 0,
+	       "FM", "kprobe_multi links: one link arms every traced function");
 
-	expect("6.12", &k612, &w, 0, ATTACH_MULTI, 0, "M",
-	       "kprobe_multi links: one link arms every traced function");
-	expect("6.1", &k61, &w, 0, ATTACH_TRACEFS, 64, "MEA",
+	expect("6.1", &k61, &w, 0, ATTACH_TRACEFS, 64, "FMEA",
 	       "kprobe_events, which can size the return probes; 64 return probes per function (ext4dist's default: 4 per possible CPU, at least 64)");
 	w.possible_cpus = 64;
-	expect("6.1, 64 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 256, "MEA", NULL);
+	expect("6.1, 64 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 256, "FMEA", NULL);
 	w.possible_cpus = 8192;
-	expect("6.1, 8192 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 4096, "MEA",
+	expect("6.1, 8192 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 4096, "FMEA",
 	       NULL);
 	w.possible_cpus = 1;
-	expect("4.9", &k49, &w, 0, ATTACH_TRACEFS, 0, "MEAP",
+	expect("4.9", &k49, &w, 0, ATTACH_TRACEFS, 0, "FMEAP",
 	       "kprobe_events (no kprobe PMU); the kernel's own number of return probes (why A)");
-	expect("kprobe PMU only", &pmu_only, &w, 0, ATTACH_PMU, 0, "MEP",
+	expect("kprobe PMU only", &pmu_only, &w, 0, ATTACH_PMU, 0, "FMEP",
 	       "the kprobe PMU (no kprobe_events)");
 	expect("PMU, kprobe_events without rN", &pmu_events, &w, 0, ATTACH_PMU,
-	       0, "MEAP",
+	       0, "FMEAP",
 	       "the kprobe PMU: kprobe_events here cannot size return probes either");
-	expect("no kprobes", &none, &w, -EOPNOTSUPP, ATTACH_AUTO, 0, "MEP",
+	expect("no kprobes", &none, &w, -EOPNOTSUPP, ATTACH_AUTO, 0, "FMEP",
 	       no_kprobes);
 
 	/* The generic read path's filter is in the kprobe programs. */
 	w.generic_read = 1;
 	expect("generic read path: no kprobe_multi", &k612, &w, 0,
-	       ATTACH_TRACEFS, 64, "EA", NULL);
+	       ATTACH_TRACEFS, 64, "FEA", NULL);
+	expect("generic read path on fentry", &btf612, &w, 0, ATTACH_FENTRY,
+	       0, "F", NULL);
 	w.generic_read = 0;
 
 	w.maxactive = 7;
+	expect("--maxactive: tracefs, not fentry", &btf612, &w, 0,
+	       ATTACH_TRACEFS, 7, "EA", NULL);
 	expect("--maxactive: tracefs", &k612, &w, 0, ATTACH_TRACEFS, 7, "EA",
 	       "kprobe_events, which can size the return probes; 7 return probes per function (--maxactive)");
 	expect("--maxactive before 4.12", &k49, &w, -EOPNOTSUPP, ATTACH_AUTO, 0,
