@@ -56,7 +56,9 @@ static const char help_head[] =
 	"                        how to create probes: perf kprobe PMU,\n"
 	"                        tracefs kprobe_events, kprobe_multi links\n"
 	"                        (5.18+) or fentry/fexit (BTF, 5.5+) (default:\n"
-	"                        auto, kprobe_multi links\n"
+	"                        auto, fentry/fexit where the kernel's BTF names\n"
+	"                        every function and it makes trampolines, else\n"
+	"                        kprobe_multi links\n"
 	"                        where the kernel makes them, else tracefs\n"
 	"                        where it can size return probes (4.12+),\n"
 	"                        else the PMU, else tracefs)\n";

@@ -210,7 +210,7 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 		t->btf_obj_fd = fd;
 	}
 	snprintf(t->rec.fentry_ids, sizeof(t->rec.fentry_ids),
-		 "the kernel's BTF has every traced function: ids from %.280s%s; taken with --attach=fentry, which makes the trampolines",
+		 "the kernel's BTF has every traced function: ids from %.280s%s; the trampolines are made at attach (a refusal there: kprobes instead, unless --attach=fentry)",
 		 t->fids.source, t->fids.in_module ?
 		 ", named to the verifier with an fd of the module's BTF object" :
 		 "");
@@ -510,7 +510,7 @@ static struct obj_prog *tracing_prog(struct tracer *t, enum probe_kind kind,
 	unsigned int op;
 	int in_module = t->fids.in_module;
 
-	if (strcmp(func, t->fs->generic_read) == 0) {
+	if (t->fs->generic_read && strcmp(func, t->fs->generic_read) == 0) {
 		id = t->fids.generic_id;
 		in_module = 0;
 	}
@@ -1042,7 +1042,7 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 	c->state = CAP_NO;
 	snprintf(c->why, sizeof(c->why), "%.*s",
 		 (int)sizeof(c->why) - 1, eb->msg);
-	t->rec.read_path[0] = '\0';
+	t->rec.read_path[0] = t->rec.addresses[0] = '\0';
 	eb->msg[0] = '\0';
 	err = decide_attach(t, cfg, eb);
 	if (err)

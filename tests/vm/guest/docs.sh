@@ -43,7 +43,7 @@ doc_run() {
 		cat "$OUT" "$ERR" > "$2" ;;
 	v-fsync)
 		doc_fresh
-		traced_run doc-v-fsync /mnt/ext4/doc-vf 1 0 1 1 -v --ops fsync || { doc_fresh_end; return 1; }
+		traced_run doc-v-fsync /mnt/ext4/doc-vf 1 0 1 1 -v --attach=tracefs --ops fsync || { doc_fresh_end; return 1; }
 		doc_fresh_end
 		cat "$OUT" "$ERR" > "$2" ;;
 	# Every operation timed, with -e's line after each histogram.

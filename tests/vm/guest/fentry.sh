@@ -14,19 +14,39 @@ MSG_NO_TRAMPOLINE_READ="ext4dist: cannot attach fexit ext4_file_read_iter: this 
 # programs hold it).
 FENTRY_FDS="link=8 map=5 other=3 prog=8 "
 
-# --- fentry/fexit is asked for (--attach=fentry), never taken by
-# default.  Where the kernel's BTF has every traced function: exact
-# counts on the fentry path (with -p, under other processes' noise), and
-# on the generic read path; the link made the way the kernel takes it;
-# the default path still a kprobe one.  Where it has not (5.10: ext4 is
-# a module, no module BTF), a refusal that says so, and the generic read
-# path alone (vmlinux's function) on fentry after all where the kernel
-# makes trampolines.  Where it makes none (Debian's arm64 6.1, 5.10), the
-# refusal says so.  Slow mode on fentry, and getattr's fexit loaded.
+# --- fentry/fexit, the first choice wherever the kernel's BTF has every
+# traced function.  There: exact counts on the fentry path (with -p, under
+# other processes' noise), and on the generic read path; the link made
+# the way the kernel takes it; the default path fentry.  Where the BTF
+# has them and the kernel makes no trampolines (Debian's arm64 6.1), the
+# default run falls back to kprobes with exact counts and --check says
+# why, while --attach=fentry is refused.  Where the BTF has not (5.10:
+# ext4 is a module, no module BTF), a refusal that says so, and the
+# generic read path alone (vmlinux's function) on fentry after all where
+# the kernel makes trampolines (arm64 5.10 makes none: refused).  Slow
+# mode on fentry, and getattr's fexit loaded.
 scenario_fentry() {
-	local ok rc
-	ok=$(ext4dist --check | grep -c '^fentry/fexit  *yes' || true)
-	if [ "$ok" = 0 ]; then
+	local row rc
+	ext4dist --check > "$WORK/fentry-auto.check" 2>&1 || true
+	row=$(sed -n 's/^fentry\/fexit  *//p' "$WORK/fentry-auto.check")
+	case $row in
+	yes*) ;;
+	*"makes no BPF trampolines"*)
+		check fentry-fallback-row "$row" "no: ${MSG_NO_TRAMPOLINE_READ#ext4dist: }" \
+			"$WORK/fentry-auto.check"
+		check fentry-fallback-verdict "$(sed -n 's/^verdict  *//p' "$WORK/fentry-auto.check")" \
+			"ext4dist can trace here" "$WORK/fentry-auto.check"
+		rc=0
+		ext4dist --check --attach=fentry > "$WORK/fentryc.out" 2> "$WORK/fentryc.err" || rc=$?
+		check fentry-no-trampoline \
+			"$(grep -c "^verdict  *ext4dist cannot trace here: ${MSG_NO_TRAMPOLINE_READ#ext4dist: }\$" "$WORK/fentryc.out")" 1 \
+			"$WORK/fentryc.out" "$WORK/fentryc.err"
+		traced_run fentry-fallback /mnt/ext4/sf $O $R $W $F -v -p @PID@ || return 0
+		expect_counts fentry-fallback "$WANT"
+		expect_verbose fentry-fallback-verbose "$ERR" \
+			"fentry/fexit refused at attach (${MSG_NO_TRAMPOLINE_READ#ext4dist: }): planning again without it"
+		return 0 ;;
+	*)
 		rc=0
 		ext4dist --attach=fentry > "$WORK/fentry.out" 2> "$WORK/fentry.err" || rc=$?
 		expect_refusal fentry-unsupported "$rc" "$WORK/fentry.out" \
@@ -48,29 +68,19 @@ scenario_fentry() {
 				"$WORK/fentryg.out" "$WORK/fentryg.err"
 			return 0
 		fi
+		# By default too: the BTF names the one function traced.
 		traced_run fentry-generic-vmlinux /mnt/ext4/sf1 $O $R $W $F \
-			--attach=fentry --read-path=generic --ops read -v -p @PID@ || return 0
+			--read-path=generic --ops read -v -p @PID@ || return 0
 		expect_counts fentry-generic-vmlinux "open=0 read=$R write=0 fsync=0"
 		expect_verbose fentry-generic-vmlinux-link "$ERR" \
 			"attached fexit generic_file_read_iter via BPF_RAW_TRACEPOINT_OPEN"
-		return 0
-	fi
+		return 0 ;;
+	esac
 
 	# The unit tests' BTF fixtures are this kernel's own blobs.
 	if [ "$KERNEL" = 6.1.0-57-amd64 ]; then
 		check fentry-btf-fixtures "$(sha256sum /sys/kernel/btf/vmlinux /sys/kernel/btf/ext4 | cut -c1-64 | tr '\n' ' ')" \
 			"88df2a1481426049964b47419038b1bb3322fbe608dbb7e49300451fe5ac194d 0f0e082f08732da0947ee6c3a7344601b901d98e9a5b1ff73bd99daafaa401f6 "
-	fi
-
-	# The BTF has every function, the kernel makes no trampolines
-	# (Debian's arm64 6.1: no ftrace direct calls): refused.
-	rc=0
-	ext4dist --check --attach=fentry > "$WORK/fentryc.out" 2> "$WORK/fentryc.err" || rc=$?
-	if [ "$rc" = 1 ] && has_line "$WORK/fentryc.out" "makes no BPF trampolines"; then
-		check fentry-no-trampoline \
-			"$(grep -c "^verdict  *ext4dist cannot trace here: ${MSG_NO_TRAMPOLINE_READ#ext4dist: }\$" "$WORK/fentryc.out")" 1 \
-			"$WORK/fentryc.out" "$WORK/fentryc.err"
-		return 0
 	fi
 
 	FDS=""
@@ -85,12 +95,9 @@ scenario_fentry() {
 	expect_verbose fentry-link "$ERR" \
 		"attached fexit ext4_sync_file via BPF_LINK_CREATE"
 
-	# Not the default: the automatic order stays on kprobes.
-	if ext4dist -v --check 2>&1 | grep -q '^ext4dist: attach path: fentry'; then
-		fail fentry-not-default "the automatic order took fentry"
-	else
-		pass fentry-not-default
-	fi
+	# The default: the automatic order takes fentry first.
+	check fentry-default "$(sed -n 's/^attach path  *//p' "$WORK/fentry-auto.check" | head -n 1)" \
+		fentry "$WORK/fentry-auto.check"
 
 	traced_run fentry-generic /mnt/ext4/sf3 $O $R $W $F \
 		--attach=fentry --read-path=generic -v -p @PID@ || return 0

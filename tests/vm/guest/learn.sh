@@ -105,7 +105,7 @@ verifier_views() {
 
 	ext4dist --check --verifier-log --ops fsync > "$WORK/$name.out" 2> "$WORK/$name.err" ||
 		{ fail "$name" "--check exit $?" "$WORK/$name.out" "$WORK/$name.err"; return 0; }
-	check "$name-framed" "$(grep -c '^--- verifier log of k\(ret\)\{0,1\}probe\(/ext4_sync_file\|\.multi/ext4/ip\) (accepted: [0-9]* instructions given, [0-9]* processed) ---$' "$WORK/$name.err")" 2 "$WORK/$name.err"
+	check "$name-framed" "$(grep -c '^--- verifier log of \(k\(ret\)\{0,1\}probe\|fentry\|fexit\)\(/ext4_sync_file\|\.multi/ext4/ip\) (accepted: [0-9]* instructions given, [0-9]* processed) ---$' "$WORK/$name.err")" 2 "$WORK/$name.err"
 	check "$name-counts" "$(grep -c '^processed [0-9]* insns' "$WORK/$name.err")" 2 "$WORK/$name.err"
 	check "$name-check-row" "$(grep -c "^bpf programs  *yes: 2 programs patched as a run patches them and verified: [0-9]* instructions given to the verifier, $processed; " "$WORK/$name.out")" 1 "$WORK/$name.out"
 }

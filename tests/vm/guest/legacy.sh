@@ -354,15 +354,23 @@ scenario_kretprobe_misses() {
 			"kretprobe instances exhausted: the kprobe PMU cannot raise them; --attach=tracefs --maxactive N can" \
 			--attach=pmu
 	fi
-	# By default ext4dist sizes them itself where kprobe_events lets it:
-	# nothing missed.  kprobe_multi (fprobe) and kprobe_events before
-	# 4.12 keep the kernel's numbers: what they miss is reported.
-	if [ "$path" = tracefs ] && [ "$sized" = 1 ]; then
+	# kprobe_multi (fprobe) keeps the kernel's number of return hooks
+	# (2 per CPU and function on 6.12): what it misses is reported.
+	if grep -q '^kprobe_multi  *yes' "$WORK/check.out"; then
+		MISSES_WANT=some
+		misses_run multi-misses "kprobe_multi return hooks exhausted: --attach=tracefs --maxactive N allows more" \
+			--attach=multi
+	fi
+	# By default ext4dist sizes them itself where kprobe_events lets it,
+	# and fexit has no limit: nothing missed.  kprobe_events before 4.12
+	# keeps the kernel's numbers: what it misses is reported.
+	if [ "$path" = fentry ] || { [ "$path" = tracefs ] && [ "$sized" = 1 ]; }; then
 		MISSES_WANT=none
 	else
 		MISSES_WANT=some
 	fi
 	misses_run default-misses "$(case $path in
+		fentry) echo "fexit has no instance limit: a return goes uncounted only when its program did not run (the kernel skips a program already running on that CPU)" ;;
 		kprobe_multi) echo "kprobe_multi return hooks exhausted: --attach=tracefs --maxactive N allows more" ;;
 		tracefs) if [ "$sized" = 1 ]; then
 				echo "kretprobe instances exhausted: raise --maxactive"
@@ -378,7 +386,7 @@ scenario_kretprobe_misses() {
 # kprobe_events instead.
 scenario_no_pmu() {
 	traced_run no-kprobe-pmu /mnt/ext4/sf1 $O $R $W $F \
-		--pretend=no-pmu,no-multi -v -p @PID@ || return 0
+		--pretend=no-pmu,no-multi,no-fentry -v -p @PID@ || return 0
 	expect_counts no-kprobe-pmu "$WANT"
 	expect_verbose no-kprobe-pmu-verbose "$ERR" "attach path: tracefs"
 }
