@@ -4,15 +4,16 @@
  * parse a legacy BPF object, create its maps, load and attach its
  * programs, find kernel symbols and read what the kernel offers.  The
  * headers it includes are the loader's public ones; the others under
- * src/loader/ (tracefs.h, perf_event.h, insn.h, small_file.h) are its
- * own business.  The loader knows no tool: names, messages and advice
- * come from the caller (vlog_set()'s prefix, attach_ctx_init()'s event
- * prefix).
+ * src/loader/ (tracefs.h, perf_event.h, insn.h, small_file.h,
+ * btf_stream.h, btf_names.h) are its own business.  The loader knows no
+ * tool: names, messages and advice come from the caller (vlog_set()'s
+ * prefix, attach_ctx_init()'s event prefix).
  *
  *   obj/     the ELF object, bpf(), maps and programs, the disassembler
  *   attach/  kprobes through the perf PMU or kprobe_events, kprobe_multi,
  *            fentry/fexit links
- *   btf/     the kernel's BTF: function ids by name, BTF objects by name
+ *   btf/     the kernel's BTF: function ids by name (read through a
+ *            window, never whole), BTF objects by name
  *   events/  the per-CPU perf rings bpf_perf_event_output() writes to
  *   ksym/    symbol addresses: kallsyms, System.map, module files, BPF
  *   kernel/  version code, privileges, CPUs, RCU grace periods

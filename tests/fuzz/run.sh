@@ -61,7 +61,9 @@ sources_of() {
 	# args.c picks a file system's table (every src/tool/fs*.c).
 	args) echo src/tool/args.c src/tool/argparse.c src/tool/fs*.c \
 		src/output/ops.c src/loader/util/errbuf.c ;;
-	btf) echo src/loader/btf/btf.c src/loader/util/errbuf.c ;;
+	btf) echo src/loader/btf/btf.c src/loader/btf/btf_names.c \
+		src/loader/btf/btf_src.c src/loader/btf/btf_stream.c \
+		src/loader/util/errbuf.c ;;
 	esac
 }
 

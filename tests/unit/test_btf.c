@@ -3,8 +3,11 @@
  * The BTF reader against real blobs: Debian 6.1's vmlinux and ext4 BTF
  * (the .BTF sections of its vmlinuz and ext4.ko, which the VM scenario
  * fentry checks are /sys/kernel/btf/{vmlinux,ext4} byte for byte), a
- * small clang-made BTF of the common kinds, and corrupted copies, each
- * refused with its reason.  The expected ids and counts come from an
+ * small clang-made BTF of the common kinds, blobs made here (prototypes
+ * before and after their functions, far from a checkpoint, in the base),
+ * and corrupted copies, each refused with its reason.  Every result
+ * again through windows of 13, 64 and 4096 bytes, so names and types
+ * straddle the window's edge.  The expected ids and counts come from an
  * independent reader (a few lines of Python over the same files).
  * fentry_resolve() over the same blobs laid out as /sys/kernel/btf.
  */
@@ -12,9 +15,11 @@
 #include "tool/fentry.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <linux/btf.h>
 
@@ -23,6 +28,16 @@
 #define VMLINUX_GZ TEST_FIXTURES "btf/vmlinux-6.1.btf.gz"
 #define EXT4_GZ TEST_FIXTURES "btf/ext4-6.1.btf.gz"
 #define TINY TEST_FIXTURES "btf/tiny.btf"
+
+/* The 6.1 fixtures' sections (from their headers: hdr_len 24, types first). */
+#define V_TYPES 2566192u
+#define V_STRS 1794321u
+#define E_TYPES 80248u
+#define E_STRS 61883u
+
+/* Windows every result is read through again; 0 is BTF_WINDOW. */
+static const size_t windows[] = { 13, 64, 4096, 0 };
+#define NR_WINDOWS (sizeof(windows) / sizeof(windows[0]))
 
 /* A gzip fixture, whole; NULL on failure. */
 static unsigned char *gunzip(const char *path, size_t *len)
@@ -52,116 +67,269 @@ static unsigned char *gunzip(const char *path, size_t *len)
 	return buf;
 }
 
-static void expect_func(const struct btf *b, const char *name, uint32_t id,
-			unsigned int nargs)
+/* The functions called names[0..nr), to ask btf_read() for. */
+static unsigned int asking(struct btf_func *f, const char *const *names)
 {
-	struct btf_func f = { 0, 0, 0 };
-	char label[160];
+	unsigned int n;
 
-	snprintf(label, sizeof(label), "%s found", name);
-	if (!check_int(label, btf_find_func(b, name, &f), 0))
+	for (n = 0; names[n]; n++) {
+		memset(&f[n], 0, sizeof(f[n]));
+		f[n].name = names[n];
+	}
+	return n;
+}
+
+static void expect_func(const char *what, const struct btf_func *f,
+			uint32_t id, uint32_t proto_id, unsigned int nargs)
+{
+	char label[200];
+
+	snprintf(label, sizeof(label), "%s: %s found", what, f->name);
+	if (!check_int(label, f->err, 0))
 		return;
-	snprintf(label, sizeof(label), "%s: id", name);
-	check_int(label, f.id, id);
-	snprintf(label, sizeof(label), "%s: arguments", name);
-	check_int(label, f.nr_args, nargs);
-	snprintf(label, sizeof(label), "%s: prototype's kind", name);
-	check_int(label, btf_kind(b, f.proto_id), BTF_KIND_FUNC_PROTO);
+	snprintf(label, sizeof(label), "%s: %s: id", what, f->name);
+	check_int(label, f->id, id);
+	snprintf(label, sizeof(label), "%s: %s: its prototype", what, f->name);
+	check_int(label, f->proto_id, proto_id);
+	snprintf(label, sizeof(label), "%s: %s: arguments", what, f->name);
+	check_int(label, f->nr_args, nargs);
+}
+
+static void expect_err(const char *what, const struct btf_func *f, int err)
+{
+	char label[200];
+
+	snprintf(label, sizeof(label), "%s: %s", what, f->name);
+	check_int(label, f->err, err);
+}
+
+/* Reads size bytes at d through window over base; 0 or btf_read()'s. */
+static int read_mem(struct btf *b, struct btf_src *s, const void *d,
+		    size_t size, size_t window, const struct btf *base,
+		    struct btf_func *f, unsigned int nr, struct errbuf *eb)
+{
+	btf_src_mem(s, d, size, "blob");
+	if (window)
+		s->window = window;
+	return btf_read(b, s, base, f, nr, eb);
+}
+
+/* The 6.1 fixtures, decompressed. */
+struct fixtures {
+	unsigned char *v, *e;
+	size_t vlen, elen;
+};
+
+static int fixtures_load(struct fixtures *fx)
+{
+	fx->v = gunzip(VMLINUX_GZ, &fx->vlen);
+	fx->e = gunzip(EXT4_GZ, &fx->elen);
+	if (CHECK(fx->v && fx->e, "fixtures readable"))
+		return 0;
+	free(fx->v);
+	free(fx->e);
+	return -1;
+}
+
+static void fixtures_free(struct fixtures *fx)
+{
+	free(fx->v);
+	free(fx->e);
+}
+
+/*
+ * vmlinux, then ext4 over it, through window: the functions the tool
+ * asks for, and a name the module has only in vmlinux's strings.
+ */
+static void real_through(const struct fixtures *fx, size_t window)
+{
+	static const char *const in_v[] = {
+		"generic_file_read_iter", "noop_fsync", "ext4_file_read_iter",
+		/* Two static functions of vmlinux: the first. */
+		"parse_options", NULL
+	};
+	static const char *const in_e[] = {
+		"ext4_file_read_iter", "ext4_file_write_iter", "ext4_file_open",
+		"ext4_sync_file", "ext4_file_getattr",
+		"generic_file_read_iter", "parse_options", NULL
+	};
+	struct errbuf eb = { "" };
+	struct btf_func f[8];
+	struct btf_src vs, es;
+	struct btf v, e;
+	unsigned int nr;
+	char what[64];
+
+	snprintf(what, sizeof(what), "window %zu: vmlinux", window);
+	nr = asking(f, in_v);
+	if (!check_int(what, read_mem(&v, &vs, fx->v, fx->vlen, window, NULL,
+				      f, nr, &eb), 0)) {
+		printf("  %s\n", eb.msg);
+		return;
+	}
+	check_int("vmlinux: types", v.nr_types, 100810);
+	check_int("vmlinux: first id", v.start_id, 1);
+	check_int("vmlinux: type bytes", v.types_len, V_TYPES);
+	check_int("vmlinux: string bytes", v.strs_len, V_STRS);
+	check_int("vmlinux: a checkpoint every 256 types",
+		  v.nr_checkpoints, (100810 + 255) / 256);
+	expect_func(what, &f[0], 67560, 17548, 2);
+	expect_func(what, &f[1], 17551, 17550, 4);
+	/* ext4's functions are the module's. */
+	expect_err(what, &f[2], -ENOENT);
+	expect_func(what, &f[3], 28438, 28437, 2);
+
+	snprintf(what, sizeof(what), "window %zu: ext4 over vmlinux", window);
+	nr = asking(f, in_e);
+	if (!check_int(what, read_mem(&e, &es, fx->e, fx->elen, window, &v,
+				      f, nr, &eb), 0)) {
+		printf("  %s\n", eb.msg);
+		btf_free(&v);
+		return;
+	}
+	check_int("ext4: types", e.nr_types, 2928);
+	check_int("ext4: first id continues vmlinux's", e.start_id, 100811);
+	check_int("ext4: strings continue vmlinux's", e.start_str, V_STRS);
+	check_int("ext4: string bytes", e.strs_len, E_STRS);
+	/* Each prototype is vmlinux's (deduplicated into the base). */
+	expect_func(what, &f[0], 103562, 18906, 2);
+	expect_func(what, &f[1], 103552, 10849, 2);
+	expect_func(what, &f[2], 103547, 10314, 2);
+	expect_func(what, &f[3], 101009, 17550, 4);
+	/* 5.12+ added the idmap argument in front. */
+	expect_func(what, &f[4], 101466, 17536, 5);
+	/* The base's functions are not its own. */
+	expect_err(what, &f[5], -ENOENT);
+	/* Named by vmlinux's string; its prototype the module's own. */
+	expect_func(what, &f[6], 102620, 102619, 2);
+	btf_free(&e);
+	btf_free(&v);
 }
 
 static void test_real_vmlinux_and_ext4(void)
 {
 	struct errbuf eb = { "" };
-	struct btf v, e;
-	unsigned char *vd, *ed;
-	size_t vlen, elen;
-	struct btf_func f;
+	struct fixtures fx;
+	struct btf_src s;
+	struct btf e;
+	size_t i;
 
-	vd = gunzip(VMLINUX_GZ, &vlen);
-	ed = gunzip(EXT4_GZ, &elen);
-	if (!CHECK(vd && ed, "fixtures readable")) {
-		free(vd);
-		free(ed);
+	if (fixtures_load(&fx))
 		return;
-	}
-	check_int("vmlinux: size", (long long)vlen, 4360537);
-	check_int("ext4: size", (long long)elen, 142155);
-	if (!check_int("vmlinux parses", btf_parse(&v, vd, vlen, NULL, &eb), 0)) {
-		printf("  %s\n", eb.msg);
-		goto out;
-	}
-	check_int("vmlinux: types", v.nr_types, 100810);
-	check_int("vmlinux: first id", v.start_id, 1);
-	check_int("vmlinux: string bytes", v.strs_len, 1794321);
-	check_str("vmlinux: id 0's name is empty", btf_str(&v, 0), "");
-	check_int("vmlinux: id 0 (void) is no type here", btf_kind(&v, 0), -ENOENT);
-	check_int("vmlinux: past the last id", btf_kind(&v, 100811), -ENOENT);
-	expect_func(&v, "generic_file_read_iter", 67560, 2);
-	expect_func(&v, "noop_fsync", 17551, 4);
-	check_int("vmlinux: ext4's functions are the module's",
-		  btf_find_func(&v, "ext4_file_read_iter", &f), -ENOENT);
-
-	if (!check_int("ext4 parses over vmlinux",
-		       btf_parse(&e, ed, elen, &v, &eb), 0)) {
-		printf("  %s\n", eb.msg);
-		btf_free(&v);
-		goto out;
-	}
-	check_int("ext4: types", e.nr_types, 2928);
-	check_int("ext4: first id continues vmlinux's", e.start_id, 100811);
-	check_int("ext4: strings continue vmlinux's", e.start_str, 1794321);
-	check_int("ext4: string bytes", e.strs_len, 61883);
-	expect_func(&e, "ext4_file_read_iter", 103562, 2);
-	expect_func(&e, "ext4_file_write_iter", 103552, 2);
-	expect_func(&e, "ext4_file_open", 103547, 2);
-	expect_func(&e, "ext4_sync_file", 101009, 4);
-	/* 5.12+ added the idmap argument in front. */
-	expect_func(&e, "ext4_file_getattr", 101466, 5);
-	check_int("ext4: the base's functions are not its own",
-		  btf_find_func(&e, "generic_file_read_iter", &f), -ENOENT);
-	check_int("ext4: a base type by id", btf_kind(&e, 67560), BTF_KIND_FUNC);
-	btf_free(&e);
-
-	/* Without its base, its names point past its own strings. */
-	check_int("ext4 alone refused", btf_parse(&e, ed, elen, NULL, &eb),
+	check_int("vmlinux: size", (long long)fx.vlen, 4360537);
+	check_int("ext4: size", (long long)fx.elen, 142155);
+	for (i = 0; i < NR_WINDOWS; i++)
+		real_through(&fx, windows[i]);
+	/* Without its base, its strings do not start with the empty name. */
+	check_int("ext4 alone refused",
+		  read_mem(&e, &s, fx.e, fx.elen, 0, NULL, NULL, 0, &eb),
 		  -EINVAL);
-	CHECK(strstr(eb.msg, "outside the strings") ||
-	      strstr(eb.msg, "start with the empty name"),
-	      "ext4 alone: its strings do not hold");
+	check_str("ext4 alone: why", eb.msg,
+		  "BTF: string section does not start with the empty name");
+	fixtures_free(&fx);
+}
+
+/*
+ * What ext4 over vmlinux reads when every name is in ext4's strings:
+ * vmlinux's header, its string section's two ends and its type section
+ * (to count its types), then from a checkpoint to each prototype there;
+ * ext4's header, its strings' last byte, its strings and its types.
+ * vmlinux's strings (1.8 MB) are never read.
+ */
+static void test_bytes_read(void)
+{
+	static const char *const ops[] = {
+		"ext4_file_read_iter", "ext4_file_write_iter", "ext4_file_open",
+		"ext4_sync_file", "ext4_file_getattr", NULL
+	};
+	struct errbuf eb = { "" };
+	struct btf_func f[6];
+	struct fixtures fx;
+	struct btf_src vs, es;
+	struct btf v, e;
+	uint64_t before;
+
+	if (fixtures_load(&fx))
+		return;
+	if (!check_int("vmlinux, no function asked",
+		       read_mem(&v, &vs, fx.v, fx.vlen, 0, NULL, NULL, 0, &eb),
+		       0))
+		goto out;
+	/*
+	 * The members of the types that run past a window's edge are
+	 * skipped unread: 1,104 of the type section's bytes.
+	 */
+	check_int("vmlinux: header, string ends, types",
+		  (long long)vs.bytes, 24 + 2 + V_TYPES - 1104);
+	/* 1 header, 2 ends, 40 windows of 64 KiB. */
+	check_int("vmlinux: reads", (long long)vs.reads, 1 + 2 + 40);
+	before = vs.bytes;
+	if (check_int("ext4 over it, its five functions",
+		      read_mem(&e, &es, fx.e, fx.elen, 0, &v, f, asking(f, ops),
+			       &eb), 0)) {
+		check_int("ext4: header, strings' end, strings, types",
+			  (long long)es.bytes, 24 + 1 + E_STRS + E_TYPES);
+		check_int("ext4: reads", (long long)es.reads, 1 + 1 + 1 + 2);
+		/* 5 prototypes: one 2 pages from its checkpoint. */
+		check_int("vmlinux: a page or two for each prototype, none of its strings",
+			  (long long)(vs.bytes - before), 6LL * 4096);
+		check_int("ext4: every function found",
+			  f[0].err | f[1].err | f[2].err | f[3].err | f[4].err,
+			  0);
+		btf_free(&e);
+	}
+	/* A name ext4 has only in vmlinux's strings: those are read. */
+	before = vs.bytes;
+	asking(f, (const char *const[]){ "parse_options", NULL });
+	if (check_int("ext4 over it, a name of vmlinux's strings",
+		      read_mem(&e, &es, fx.e, fx.elen, 0, &v, f, 1, &eb), 0)) {
+		expect_func("vmlinux's string", &f[0], 102620, 102619, 2);
+		/* Its string at 326953: the pass stops in the 5th window. */
+		check_int("vmlinux's strings read to the window of parse_options",
+			  (long long)(vs.bytes - before), 5LL * 65536);
+		btf_free(&e);
+	}
 	btf_free(&v);
 out:
-	free(vd);
-	free(ed);
+	fixtures_free(&fx);
 }
 
 static void test_tiny_kinds(void)
 {
+	static const char *const names[] = {
+		"ext4_file_read_iter", "ext4_sync_file", "kiocb", NULL
+	};
 	struct errbuf eb = { "" };
-	size_t len = 0;
+	size_t len = 0, i;
 	char *d = test_read_file(TINY, &len);
+	struct btf_func f[3];
+	struct btf_src s;
 	struct btf b;
-	uint32_t id;
-	int kinds = 0;
+	char what[64];
 
 	if (!CHECK(d, "tiny fixture readable"))
 		return;
-	if (check_int("tiny parses", btf_parse(&b, d, len, NULL, &eb), 0)) {
+	for (i = 0; i < NR_WINDOWS; i++) {
+		snprintf(what, sizeof(what), "window %zu: tiny", windows[i]);
+		if (!check_int(what, read_mem(&b, &s, d, len, windows[i], NULL,
+					      f, asking(f, names), &eb), 0)) {
+			printf("  %s\n", eb.msg);
+			continue;
+		}
 		check_int("tiny: types", b.nr_types, 19);
-		for (id = 1; id <= b.nr_types; id++)
-			kinds |= 1 << btf_kind(&b, id);
 		/* What clang kept of tiny.c; vmlinux has every kind. */
 		check_int("tiny: int, ptr, struct, fwd, typedef, volatile, const, func, func_proto, var, datasec",
-			  kinds, 1 << BTF_KIND_INT | 1 << BTF_KIND_PTR |
+			  b.kinds, 1 << BTF_KIND_INT | 1 << BTF_KIND_PTR |
 			  1 << BTF_KIND_STRUCT | 1 << BTF_KIND_FWD |
 			  1 << BTF_KIND_TYPEDEF | 1 << BTF_KIND_VOLATILE |
 			  1 << BTF_KIND_CONST | 1 << BTF_KIND_FUNC |
 			  1 << BTF_KIND_FUNC_PROTO | 1 << BTF_KIND_VAR |
 			  1 << BTF_KIND_DATASEC);
-		expect_func(&b, "ext4_file_read_iter", 9, 2);
-		expect_func(&b, "ext4_sync_file", 12, 4);
+		expect_func(what, &f[0], 9, 6, 2);
+		expect_func(what, &f[1], 12, 11, 4);
+		/* A struct's name: no function. */
+		expect_err(what, &f[2], -ENOENT);
 		btf_free(&b);
-	} else {
-		printf("  %s\n", eb.msg);
 	}
 	free(d);
 }
@@ -174,6 +342,7 @@ static void refused(const char *name, void (*change)(unsigned char *d,
 	struct errbuf eb = { "" };
 	size_t len = 0;
 	unsigned char *d = (unsigned char *)test_read_file(TINY, &len);
+	struct btf_src s;
 	struct btf b;
 	char label[160];
 
@@ -181,7 +350,8 @@ static void refused(const char *name, void (*change)(unsigned char *d,
 		return;
 	change(d, &len);
 	snprintf(label, sizeof(label), "%s: refused", name);
-	check_int(label, btf_parse(&b, d, len, NULL, &eb), -EINVAL);
+	check_int(label, read_mem(&b, &s, d, len, 13, NULL, NULL, 0, &eb),
+		  -EINVAL);
 	snprintf(label, sizeof(label), "%s: why", name);
 	check_str(label, eb.msg, want);
 	free(d);
@@ -230,6 +400,12 @@ static void name_outside(unsigned char *d, size_t *len)
 	(void)len;
 	put32(d + 24, 0x7ffffff0);
 }
+/* The last string's offset, 374, is the last inside; 375 is outside. */
+static void name_just_outside(unsigned char *d, size_t *len)
+{
+	(void)len;
+	put32(d + 24 + 12, 375);
+}
 /* The first type a struct of 60000 members: past the section. */
 static void huge_vlen(unsigned char *d, size_t *len)
 {
@@ -241,6 +417,12 @@ static void cut_type(unsigned char *d, size_t *len)
 {
 	(void)len;
 	put32(d + 12, get32(d + 12) - 4);
+}
+/* No string section at all. */
+static void no_strings(unsigned char *d, size_t *len)
+{
+	(void)len;
+	put32(d + 20, 0);
 }
 
 static void test_corrupted(void)
@@ -263,55 +445,238 @@ static void test_corrupted(void)
 		"BTF: string section does not end with a NUL");
 	refused("strings not starting empty", first_not_empty,
 		"BTF: string section does not start with the empty name");
+	refused("no strings", no_strings, "BTF: no string section");
 	refused("unknown kind", unknown_kind,
 		"BTF: type 1 has kind 31, which this reader does not know (a kernel newer than 6.12?)");
 	refused("name outside the strings", name_outside,
 		"BTF: type 1 names string offset 2147483632, outside the strings");
+	refused("name one past the strings", name_just_outside,
+		"BTF: type 2 names string offset 375, outside the strings");
 	refused("members past the section", huge_vlen,
 		"BTF: type 1 (kind 4, vlen 60000) runs past the type section");
 	refused("last type cut short", cut_type,
 		"BTF: type 19 cut short at byte 332 of the type section");
 }
 
-/* A function whose type is no prototype: found, but -EINVAL. */
-static void test_func_without_proto(void)
-{
-	struct errbuf eb = { "" };
-	size_t len = 0;
-	unsigned char *d = (unsigned char *)test_read_file(TINY, &len);
-	struct btf_func f;
-	struct btf b;
-	uint32_t off = 0, i;
+/* A blob made here: its types and its own strings, then laid out. */
+struct blob {
+	unsigned char types[32768];
+	char strs[256];
+	uint32_t types_len, strs_len, nr;
+};
 
-	if (!d)
-		return;
-	/* Point every FUNC at type 1 (an int), walking tiny's types. */
-	if (check_int("tiny parses", btf_parse(&b, d, len, NULL, &eb), 0)) {
-		for (i = 0; i < b.nr_types; i++) {
-			off = b.offs[i];
-			if (btf_kind(&b, b.start_id + i) == BTF_KIND_FUNC)
-				put32(d + 24 + off + 8, 1);
+static uint32_t blob_str(struct blob *b, const char *s)
+{
+	uint32_t off = b->strs_len;
+
+	memcpy(b->strs + off, s, strlen(s) + 1);
+	b->strs_len += (uint32_t)strlen(s) + 1;
+	return off;
+}
+
+/* A type of kind with vlen and extra zero bytes after its 12; its n-th. */
+static uint32_t blob_type(struct blob *b, uint32_t name, unsigned int kind,
+			  unsigned int vlen, uint32_t type, uint32_t extra)
+{
+	unsigned char *t = b->types + b->types_len;
+
+	put32(t, name);
+	put32(t + 4, (uint32_t)kind << 24 | vlen);
+	put32(t + 8, type);
+	memset(t + 12, 0, extra);
+	b->types_len += 12 + extra;
+	return ++b->nr;
+}
+
+/* INTs without names, up to (and not counting) type n. */
+static void blob_pad(struct blob *b, uint32_t n)
+{
+	while (b->nr + 1 < n)
+		blob_type(b, 0, BTF_KIND_INT, 0, 4, 4);
+}
+
+/* The blob as BTF into out: header, types, strings; its size. */
+static size_t blob_bytes(const struct blob *b, unsigned char *out)
+{
+	const struct btf_header h = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(h), .type_off = 0, .type_len = b->types_len,
+		.str_off = b->types_len, .str_len = b->strs_len,
+	};
+
+	memcpy(out, &h, sizeof(h));
+	memcpy(out + sizeof(h), b->types, b->types_len);
+	memcpy(out + sizeof(h) + b->types_len, b->strs, b->strs_len);
+	return sizeof(h) + b->types_len + b->strs_len;
+}
+
+/*
+ * Functions whose prototypes come before them (from a checkpoint
+ * hundreds of types back) and after them (seen by the pass), and
+ * functions typed with no prototype.
+ */
+static void test_prototypes(void)
+{
+	static const char *const names[] = {
+		"before", "after", "on_int", "on_void", "past_end", "on_self",
+		"int", "absent", NULL
+	};
+	static struct blob b;
+	static unsigned char d[sizeof(b.types) + 512];
+	struct errbuf eb = { "" };
+	struct btf_func f[8];
+	struct btf_src s;
+	struct btf r;
+	char what[64];
+	uint32_t before;
+	size_t len, i;
+
+	memset(&b, 0, sizeof(b));
+	blob_str(&b, "");
+	blob_type(&b, blob_str(&b, "int"), BTF_KIND_INT, 0, 4, 4);
+	blob_pad(&b, 301);
+	blob_type(&b, 0, BTF_KIND_FUNC_PROTO, 2, 1, 16);
+	blob_pad(&b, 701);
+	before = blob_str(&b, "before");
+	blob_type(&b, before, BTF_KIND_FUNC, 0, 301, 0);
+	blob_type(&b, blob_str(&b, "after"), BTF_KIND_FUNC, 0, 1000, 0);
+	blob_type(&b, blob_str(&b, "on_int"), BTF_KIND_FUNC, 0, 1, 0);
+	blob_type(&b, blob_str(&b, "on_void"), BTF_KIND_FUNC, 0, 0, 0);
+	blob_type(&b, blob_str(&b, "past_end"), BTF_KIND_FUNC, 0, 5000, 0);
+	blob_type(&b, blob_str(&b, "on_self"), BTF_KIND_FUNC, 0, 706, 0);
+	blob_pad(&b, 1000);
+	blob_type(&b, 0, BTF_KIND_FUNC_PROTO, 3, 1, 24);
+	/* A second function "before": the first is the one. */
+	blob_type(&b, before, BTF_KIND_FUNC, 0, 1000, 0);
+	len = blob_bytes(&b, d);
+	for (i = 0; i < NR_WINDOWS; i++) {
+		snprintf(what, sizeof(what), "window %zu: made", windows[i]);
+		if (!check_int(what, read_mem(&r, &s, d, len, windows[i], NULL,
+					      f, asking(f, names), &eb), 0)) {
+			printf("  %s\n", eb.msg);
+			continue;
+		}
+		check_int("made: types", r.nr_types, 1001);
+		check_int("made: checkpoints", r.nr_checkpoints, 4);
+		expect_func(what, &f[0], 701, 301, 2);
+		expect_func(what, &f[1], 702, 1000, 3);
+		expect_err(what, &f[2], -EINVAL);
+		expect_err(what, &f[3], -EINVAL);
+		expect_err(what, &f[4], -EINVAL);
+		expect_err(what, &f[5], -EINVAL);
+		/* An int's name: no function. */
+		expect_err(what, &f[6], -ENOENT);
+		expect_err(what, &f[7], -ENOENT);
+		btf_free(&r);
+	}
+}
+
+/*
+ * Split BTF over a base made here: a prototype in the base, a name in
+ * the base's strings only, a prototype after its function and one
+ * before it in the split blob; the base's own function is not the
+ * split's.  Which of the base's bytes each question reads.
+ */
+static void test_split(void)
+{
+	static const char *const names[] = {
+		"mod_fn", "shared", "late", "base_fn", "absent", NULL
+	};
+	static struct blob base, mod;
+	static unsigned char bd[1024], md[1024];
+	struct errbuf eb = { "" };
+	struct btf_func f[5];
+	struct btf_src bs, ms;
+	struct btf b, m;
+	size_t blen, mlen, i;
+	uint32_t shared;
+	char what[64];
+
+	memset(&base, 0, sizeof(base));
+	memset(&mod, 0, sizeof(mod));
+	blob_str(&base, "");
+	blob_type(&base, blob_str(&base, "int"), BTF_KIND_INT, 0, 4, 4);
+	blob_type(&base, 0, BTF_KIND_FUNC_PROTO, 4, 1, 32);
+	blob_type(&base, blob_str(&base, "base_fn"), BTF_KIND_FUNC, 0, 2, 0);
+	shared = blob_str(&base, "shared");
+	blen = blob_bytes(&base, bd);
+	/* Its ids from 4, its strings from the base's 20 bytes on. */
+	blob_type(&mod, 20 + blob_str(&mod, "mod_fn"), BTF_KIND_FUNC, 0, 2, 0);
+	blob_type(&mod, shared, BTF_KIND_FUNC, 0, 6, 0);
+	blob_type(&mod, 0, BTF_KIND_FUNC_PROTO, 5, 1, 40);
+	blob_type(&mod, 20 + blob_str(&mod, "late"), BTF_KIND_FUNC, 0, 6, 0);
+	mlen = blob_bytes(&mod, md);
+	for (i = 0; i < NR_WINDOWS; i++) {
+		snprintf(what, sizeof(what), "window %zu: split", windows[i]);
+		if (!check_int("the base", read_mem(&b, &bs, bd, blen,
+						    windows[i], NULL, NULL, 0,
+						    &eb), 0))
+			continue;
+		check_int("base: strings", b.strs_len, 20);
+		if (check_int(what, read_mem(&m, &ms, md, mlen, windows[i], &b,
+					     f, asking(f, names), &eb), 0)) {
+			check_int("split: first id", m.start_id, 4);
+			check_int("split: types", m.nr_types, 4);
+			expect_func(what, &f[0], 4, 2, 4);
+			expect_func(what, &f[1], 5, 6, 5);
+			expect_func(what, &f[2], 7, 6, 5);
+			expect_err(what, &f[3], -ENOENT);
+			expect_err(what, &f[4], -ENOENT);
+			btf_free(&m);
+		} else {
+			printf("  %s\n", eb.msg);
 		}
 		btf_free(&b);
 	}
-	if (check_int("tiny, functions retyped, parses",
-		      btf_parse(&b, d, len, NULL, &eb), 0)) {
-		check_int("a function without its prototype",
-			  btf_find_func(&b, "ext4_sync_file", &f), -EINVAL);
+
+	/* The base's bytes: its 72 of types for mod_fn's prototype alone. */
+	if (!check_int("the base again", read_mem(&b, &bs, bd, blen, 0, NULL,
+						  NULL, 0, &eb), 0))
+		return;
+	bs.bytes = 0;
+	asking(f, names);
+	if (check_int("split, mod_fn alone",
+		      read_mem(&m, &ms, md, mlen, 0, &b, f, 1, &eb), 0)) {
+		check_int("base read for mod_fn: its types, not its strings",
+			  (long long)bs.bytes, 72);
+		btf_free(&m);
+	}
+	bs.bytes = 0;
+	if (check_int("split, shared alone",
+		      read_mem(&m, &ms, md, mlen, 0, &b, f + 1, 1, &eb), 0)) {
+		check_int("base read for shared: its strings, not its types",
+			  (long long)bs.bytes, 20);
+		btf_free(&m);
+	}
+	btf_free(&b);
+}
+
+static void test_too_many_asked(void)
+{
+	struct errbuf eb = { "" };
+	struct btf_func f[BTF_FUNCS_MAX + 1];
+	size_t len = 0;
+	char *d = test_read_file(TINY, &len);
+	struct btf_src s;
+	struct btf b;
+	unsigned int i;
+
+	if (!d)
+		return;
+	for (i = 0; i <= BTF_FUNCS_MAX; i++)
+		f[i].name = "ext4_sync_file";
+	check_int("33 functions at once",
+		  read_mem(&b, &s, d, len, 0, NULL, f, BTF_FUNCS_MAX + 1, &eb),
+		  -E2BIG);
+	check_str("33 functions at once: why", eb.msg,
+		  "BTF: 33 functions asked at once, more than 32");
+	if (check_int("32 functions at once",
+		      read_mem(&b, &s, d, len, 0, NULL, f, BTF_FUNCS_MAX, &eb),
+		      0)) {
+		expect_func("the 32nd", &f[31], 12, 11, 4);
 		btf_free(&b);
 	}
 	free(d);
-}
-
-static void test_load_missing(void)
-{
-	struct errbuf eb = { "" };
-	struct btf b;
-
-	check_int("btf_load of a missing file",
-		  btf_load(&b, "/nonexistent/vmlinux", NULL, &eb), -ENOENT);
-	check_str("btf_load of a missing file: why", eb.msg,
-		  "/nonexistent/vmlinux: No such file or directory");
 }
 
 /* The fixtures laid out as /sys/kernel/btf and /sys/module. */
@@ -350,6 +715,99 @@ static const char *sys_tree(int ext4_btf, int ext4_module)
 	return dir;
 }
 
+/* The files, read with pread() through the default window and a page. */
+static void test_files(void)
+{
+	static const char *const in_v[] = { "generic_file_read_iter", NULL };
+	static const char *const in_e[] = { "ext4_sync_file", NULL };
+	const char *dir = sys_tree(1, 0);
+	struct errbuf eb = { "" };
+	char vpath[512], epath[512];
+	struct btf_src vs, es;
+	struct btf_func f[1];
+	struct btf v, e;
+	int i;
+
+	if (!CHECK(dir, "a /sys tree of the fixtures"))
+		return;
+	snprintf(vpath, sizeof(vpath), "%s/btf/vmlinux", dir);
+	snprintf(epath, sizeof(epath), "%s/btf/ext4", dir);
+	for (i = 0; i < 2; i++) {
+		if (!check_int("vmlinux opens", btf_src_open(&vs, vpath, &eb), 0))
+			return;
+		if (i)
+			vs.window = 4096;
+		check_int("vmlinux: its size from fstat", (long long)vs.size,
+			  4360537);
+		if (check_int("vmlinux reads",
+			      btf_read(&v, &vs, NULL, f, asking(f, in_v), &eb),
+			      0)) {
+			check_int("vmlinux from its file: types", v.nr_types,
+				  100810);
+			expect_func("vmlinux from its file", &f[0], 67560,
+				    17548, 2);
+			if (check_int("ext4 opens",
+				      btf_src_open(&es, epath, &eb), 0)) {
+				es.window = vs.window;
+				if (check_int("ext4 reads",
+					      btf_read(&e, &es, &v, f,
+						       asking(f, in_e), &eb),
+					      0)) {
+					expect_func("ext4 from its file", &f[0],
+						    101009, 17550, 4);
+					btf_free(&e);
+				}
+				btf_src_close(&es);
+			}
+			btf_free(&v);
+		}
+		btf_src_close(&vs);
+	}
+}
+
+static void test_load_missing(void)
+{
+	struct errbuf eb = { "" };
+	struct btf_src s;
+
+	check_int("a missing file",
+		  btf_src_open(&s, "/nonexistent/vmlinux", &eb), -ENOENT);
+	check_str("a missing file: why", eb.msg,
+		  "/nonexistent/vmlinux: No such file or directory");
+}
+
+/* A file larger than any BTF: refused before a byte is read. */
+static void test_too_large(void)
+{
+	struct errbuf eb = { "" };
+	const char *dir = test_tmpdir("btf");
+	char path[512], want[600];
+	struct btf_src s;
+	struct btf b;
+	int fd;
+
+	if (!CHECK(dir, "a temporary directory"))
+		return;
+	snprintf(path, sizeof(path), "%s/huge", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!CHECK(fd >= 0 && ftruncate(fd, (64 << 20) + 1) == 0,
+		   "a sparse file of 64 MiB and a byte")) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	if (!check_int("it opens", btf_src_open(&s, path, &eb), 0))
+		return;
+	check_int("larger than 64 MiB", btf_read(&b, &s, NULL, NULL, 0, &eb),
+		  -EFBIG);
+	snprintf(want, sizeof(want), "%s: larger than 64 MiB", path);
+	check_str("larger than 64 MiB: why", eb.msg, want);
+	check_int("larger than 64 MiB: nothing read", (long long)s.bytes, 0);
+	btf_src_close(&s);
+	unlink(path);
+}
+
 static void test_fentry_resolve(void)
 {
 	const unsigned int four = 1u << OP_READ | 1u << OP_WRITE |
@@ -372,12 +830,17 @@ static void test_fentry_resolve(void)
 		check_int("fsync's arguments", ids.nargs[OP_FSYNC], 4);
 		check_int("getattr's arguments", ids.nargs[OP_GETATTR], 5);
 		check_int("no generic read asked", ids.generic_id, 0);
+		snprintf(want, sizeof(want),
+			 "%s/ext4 (2928 types) over %s/vmlinux (100810 types)",
+			 btf, btf);
+		check_str("where the ids came from", ids.source, want);
 	} else {
 		printf("  %s\n", why.msg);
 	}
 	if (check_int("generic read path",
 		      fentry_resolve(&fs_ext4, four, 1, btf, mod, &ids, &why), 0)) {
 		check_int("generic: read's id from vmlinux", ids.generic_id, 67560);
+		check_int("generic: read's arguments", ids.generic_nargs, 2);
 		check_int("generic: no ext4 read id", ids.id[OP_READ], 0);
 		check_int("generic: write's from ext4", ids.id[OP_WRITE], 103552);
 	}
@@ -400,6 +863,8 @@ static void test_fentry_resolve(void)
 				 &why), 0);
 	check_int("the shared read function alone: its id", ids.generic_id,
 		  67560);
+	snprintf(want, sizeof(want), "%s/vmlinux (100810 types)", btf);
+	check_str("the shared read function alone: where", ids.source, want);
 
 	dir = sys_tree(0, 0);
 	if (!CHECK(dir, "a /sys tree without ext4"))
@@ -411,6 +876,14 @@ static void test_fentry_resolve(void)
 		  -ENOENT);
 	snprintf(want, sizeof(want), "no function ext4_file_read_iter in %s/vmlinux", btf);
 	check_str("ext4 not loaded: why", why.msg, want);
+	/* Built in, as it seems: vmlinux's read, then its write not there. */
+	check_int("ext4 not loaded, the generic read path",
+		  fentry_resolve(&fs_ext4, four, 1, btf, mod, &ids, &why),
+		  -ENOENT);
+	snprintf(want, sizeof(want), "no function ext4_file_write_iter in %s/vmlinux", btf);
+	check_str("ext4 not loaded, the generic read path: why", why.msg, want);
+	check_int("ext4 not loaded, the generic read path: read's id",
+		  ids.generic_id, 67560);
 	check_int("no BTF at all",
 		  fentry_resolve(&fs_ext4, four, 0, "/nonexistent", mod, &ids,
 				 &why), -ENOENT);
@@ -420,10 +893,15 @@ static void test_fentry_resolve(void)
 
 static const struct test_case test_cases[] = {
 	TEST_CASE(real_vmlinux_and_ext4),
+	TEST_CASE(bytes_read),
 	TEST_CASE(tiny_kinds),
 	TEST_CASE(corrupted),
-	TEST_CASE(func_without_proto),
+	TEST_CASE(prototypes),
+	TEST_CASE(split),
+	TEST_CASE(too_many_asked),
+	TEST_CASE(files),
 	TEST_CASE(load_missing),
+	TEST_CASE(too_large),
 	TEST_CASE(fentry_resolve),
 	{ NULL, NULL }
 };

@@ -1,20 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The BTF blob, read in its own order: header, then the type section
- * walked once (each type's size follows from its kind and vlen), then
- * the strings the types name.  Layouts: include/uapi/linux/btf.h.
+ * The BTF blob, read in its own order and never whole: the header, the
+ * string section's two ends, the names asked for in the strings
+ * (btf_names.c), the type section walked once through a window (each
+ * type's size follows from its kind and vlen), then the prototypes of
+ * the functions found, each read from the nearest checkpoint before it.
+ * Layouts: include/uapi/linux/btf.h.
  */
 #include "loader/btf/btf.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <linux/btf.h>
 
+#include "loader/btf/btf_names.h"
+#include "loader/btf/btf_stream.h"
+
 #define BTF_MAX_FILE	(64u << 20)	/* vmlinux's is 4 to 6 MiB */
+/* From a checkpoint to a type: a few KiB, a page a read() on sysfs. */
+#define SEEK_WINDOW	4096u
+
+/* What the type pass looks for, for one function asked for. */
+struct want {
+	int named;			/* its name is in the strings, at: */
+	uint32_t name_off;
+	int found;			/* a function of that name: funcs[] */
+	int proto_seen;			/* its prototype's info word: */
+	uint32_t proto_info;
+};
 
 /* Bytes after the 12-byte struct btf_type for a type of kind with vlen. */
 static int extra_size(unsigned int kind, unsigned int vlen, size_t *n)
@@ -54,24 +68,16 @@ static int extra_size(unsigned int kind, unsigned int vlen, size_t *n)
 	}
 }
 
-static uint32_t u32_at(const unsigned char *p)
+static unsigned int kind_of(uint32_t info)
 {
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
+	return (info >> 24) & 0x1f;
 }
 
-static int check_header(const unsigned char *d, size_t size, struct btf_header *h,
+static int check_header(const struct btf_header *h, uint64_t size,
 			struct errbuf *eb)
 {
 	uint64_t body;
 
-	if (size < sizeof(*h))
-		return errbuf_set(eb, -EINVAL,
-				  "BTF: %zu bytes, shorter than its 24-byte header",
-				  size);
-	memcpy(h, d, sizeof(*h));
 	if (h->magic == 0x9feb)
 		return errbuf_set(eb, -EINVAL,
 				  "BTF: magic 0x9feb: the other byte order's BTF, not this machine's");
@@ -83,8 +89,8 @@ static int check_header(const unsigned char *d, size_t size, struct btf_header *
 				  h->version, BTF_VERSION);
 	if (h->hdr_len < sizeof(*h) || h->hdr_len > size)
 		return errbuf_set(eb, -EINVAL,
-				  "BTF: header length %u outside 24..%zu",
-				  h->hdr_len, size);
+				  "BTF: header length %u outside 24..%llu",
+				  h->hdr_len, (unsigned long long)size);
 	body = size - h->hdr_len;
 	if ((uint64_t)h->type_off + h->type_len > body ||
 	    (uint64_t)h->str_off + h->str_len > body)
@@ -104,231 +110,315 @@ static int check_header(const unsigned char *d, size_t size, struct btf_header *
 	return 0;
 }
 
+/* The header, checked against the size the source says it has. */
+static int read_header(struct btf *b, struct errbuf *eb)
+{
+	uint64_t size = b->src->size;
+	struct btf_header h;
+	int err;
+
+	if (size > BTF_MAX_FILE)
+		return errbuf_set(eb, -EFBIG, "%s: larger than %u MiB",
+				  b->src->name, BTF_MAX_FILE >> 20);
+	if (size < sizeof(h))
+		return errbuf_set(eb, -EINVAL,
+				  "BTF: %llu bytes, shorter than its 24-byte header",
+				  (unsigned long long)size);
+	err = btf_src_read(b->src, 0, &h, sizeof(h), eb);
+	if (!err)
+		err = check_header(&h, size, eb);
+	if (err)
+		return err;
+	b->types_at = (uint64_t)h.hdr_len + h.type_off;
+	b->types_len = h.type_len;
+	b->strs_at = (uint64_t)h.hdr_len + h.str_off;
+	b->strs_len = h.str_len;
+	return 0;
+}
+
 /*
  * A string section ends with a NUL; vmlinux's starts with one (offset 0
- * is the empty name), a split one may be empty.
+ * is the empty name), a split one may be empty.  Its two ends are read,
+ * not the rest: the names asked for may all be elsewhere.
  */
 static int check_strings(const struct btf *b, struct errbuf *eb)
 {
+	unsigned char c;
+	int err;
+
 	if (!b->strs_len)
 		return b->base ? 0 : errbuf_set(eb, -EINVAL,
 						"BTF: no string section");
-	if (b->strs[b->strs_len - 1])
+	err = btf_src_read(b->src, b->strs_at + b->strs_len - 1, &c, 1, eb);
+	if (err)
+		return err;
+	if (c)
 		return errbuf_set(eb, -EINVAL,
 				  "BTF: string section does not end with a NUL");
-	if (!b->base && b->strs[0])
+	if (b->base)
+		return 0;
+	err = btf_src_read(b->src, b->strs_at, &c, 1, eb);
+	if (err)
+		return err;
+	if (c)
 		return errbuf_set(eb, -EINVAL,
 				  "BTF: string section does not start with the empty name");
 	return 0;
 }
 
-/* Walks the type section once, noting where each type starts. */
-static int index_types(struct btf *b, struct errbuf *eb)
+/*
+ * Each name's string offset: b's own strings first, then, for the names
+ * not there, its base's (split BTF names a string its base has by the
+ * base's offset).
+ */
+static int find_names(const struct btf *b, const struct btf_func *funcs,
+		      struct want *w, unsigned int nr, struct errbuf *eb)
 {
-	uint32_t off = 0, n = 0, cap = 0;
+	const char *names[BTF_FUNCS_MAX];
+	uint32_t offs[BTF_FUNCS_MAX], todo = 0, was;
+	unsigned int k;
+	int err = 0;
 
-	while (off < b->types_len) {
-		uint32_t info, *grown;
-		unsigned int kind;
-		size_t extra;
-
-		if (b->types_len - off < 12)
-			return errbuf_set(eb, -EINVAL,
-					  "BTF: type %u cut short at byte %u of the type section",
-					  b->start_id + n, off);
-		info = u32_at(b->types + off + 4);
-		kind = (info >> 24) & 0x1f;
-		if (extra_size(kind, info & 0xffff, &extra))
-			return errbuf_set(eb, -EINVAL,
-					  "BTF: type %u has kind %u, which this reader does not know (a kernel newer than 6.12?)",
-					  b->start_id + n, kind);
-		if (extra > b->types_len - off - 12)
-			return errbuf_set(eb, -EINVAL,
-					  "BTF: type %u (kind %u, vlen %u) runs past the type section",
-					  b->start_id + n, kind, info & 0xffff);
-		if (!btf_str(b, u32_at(b->types + off)))
-			return errbuf_set(eb, -EINVAL,
-					  "BTF: type %u names string offset %u, outside the strings",
-					  b->start_id + n, u32_at(b->types + off));
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			grown = realloc(b->offs, (size_t)cap * sizeof(*grown));
-			if (!grown)
-				return errbuf_set(eb, -ENOMEM, "out of memory");
-			b->offs = grown;
-		}
-		b->offs[n++] = off;
-		off += 12 + (uint32_t)extra;
-		if (UINT32_MAX - b->start_id < n)
-			return errbuf_set(eb, -EINVAL, "BTF: too many types");
+	for (k = 0; k < nr; k++) {
+		names[k] = funcs[k].name;
+		if (names[k])
+			todo |= 1u << k;
 	}
-	b->nr_types = n;
+	for (; b && todo && !err; b = b->base) {
+		was = todo;
+		err = btf_names_find(b->src, b->strs_at, b->strs_len,
+				     b->start_str, names, &todo, offs, eb);
+		for (k = 0; k < nr; k++) {
+			if (!(was & ~todo & 1u << k))
+				continue;
+			w[k].named = 1;
+			w[k].name_off = offs[k];
+		}
+	}
+	return err;
+}
+
+/* Room for 64 places, doubled each time it is full. */
+static int checkpoint(struct btf *b, uint32_t off, struct errbuf *eb)
+{
+	uint32_t n = b->nr_checkpoints, *grown;
+
+	if (!n || (n >= 64 && !(n & (n - 1)))) {
+		grown = realloc(b->checkpoints,
+				(n ? 2 * (size_t)n : 64) * sizeof(*grown));
+		if (!grown)
+			return errbuf_set(eb, -ENOMEM, "out of memory");
+		b->checkpoints = grown;
+	}
+	b->checkpoints[b->nr_checkpoints++] = off;
 	return 0;
 }
 
-/* Parses the blob at data, which b then owns (freed on failure too). */
-static int parse_owned(struct btf *b, unsigned char *data, size_t size,
-		       const struct btf *base, struct errbuf *eb)
+/* The type section, type by type, from one whose place is known. */
+struct walk {
+	struct btf_stream st;
+	uint32_t off, n;		/* the next type's place and index */
+	uint32_t t[3];			/* the last one's name, info, type */
+};
+
+static int walk_open(const struct btf *b, struct walk *w, uint32_t n,
+		     uint32_t off, size_t window, struct errbuf *eb)
 {
-	struct btf_header h;
+	w->n = n;
+	w->off = off;
+	memset(w->t, 0, sizeof(w->t));
+	return btf_stream_open(&w->st, b->src, b->types_at + off,
+			       b->types_at + b->types_len, window, eb);
+}
+
+/* The next type, checked: its first 12 bytes in w->t, the rest passed. */
+static int walk_next(const struct btf *b, struct walk *w, struct errbuf *eb)
+{
+	uint32_t id = b->start_id + w->n;
+	unsigned int kind;
+	size_t extra;
+	int err;
+
+	if (b->types_len - w->off < 12)
+		return errbuf_set(eb, -EINVAL,
+				  "BTF: type %u cut short at byte %u of the type section",
+				  id, w->off);
+	err = btf_stream_get(&w->st, w->t, sizeof(w->t), eb);
+	if (err)
+		return err;
+	kind = kind_of(w->t[1]);
+	if (extra_size(kind, w->t[1] & 0xffff, &extra))
+		return errbuf_set(eb, -EINVAL,
+				  "BTF: type %u has kind %u, which this reader does not know (a kernel newer than 6.12?)",
+				  id, kind);
+	if (extra > b->types_len - w->off - 12)
+		return errbuf_set(eb, -EINVAL,
+				  "BTF: type %u (kind %u, vlen %u) runs past the type section",
+				  id, kind, w->t[1] & 0xffff);
+	if (w->t[0] >= (uint64_t)b->start_str + b->strs_len)
+		return errbuf_set(eb, -EINVAL,
+				  "BTF: type %u names string offset %u, outside the strings",
+				  id, w->t[0]);
+	btf_stream_skip(&w->st, extra);
+	w->off += 12 + (uint32_t)extra;
+	w->n++;
+	if (UINT32_MAX - b->start_id < w->n)
+		return errbuf_set(eb, -EINVAL, "BTF: too many types");
+	return 0;
+}
+
+/*
+ * Type id (t its first 12 bytes) in the type pass: the prototype of a
+ * function found before it, or a function asked for.  *later: those
+ * whose prototype comes after them.
+ */
+static void look(uint32_t id, const uint32_t t[3], struct btf_func *funcs,
+		 struct want *w, unsigned int nr, uint32_t *later)
+{
+	unsigned int k;
+
+	for (k = 0; k < nr && *later; k++) {
+		if ((*later & 1u << k) && funcs[k].proto_id == id) {
+			w[k].proto_seen = 1;
+			w[k].proto_info = t[1];
+			*later &= ~(1u << k);
+		}
+	}
+	if (kind_of(t[1]) != BTF_KIND_FUNC)
+		return;
+	for (k = 0; k < nr; k++) {
+		if (w[k].found || !w[k].named || w[k].name_off != t[0])
+			continue;
+		w[k].found = 1;
+		funcs[k].id = id;
+		funcs[k].proto_id = t[2];
+		if (t[2] > id)
+			*later |= 1u << k;
+	}
+}
+
+/*
+ * Walks the type section once: each type checked, counted, every
+ * BTF_CHECKPOINT-th one's place kept, and the functions asked for
+ * matched by their names' offsets.
+ */
+static int walk_types(struct btf *b, struct btf_func *funcs, struct want *w,
+		      unsigned int nr, struct errbuf *eb)
+{
+	uint32_t later = 0;
+	struct walk wk;
+	int err;
+
+	err = walk_open(b, &wk, 0, 0, b->src->window, eb);
+	while (!err && wk.off < b->types_len) {
+		if (wk.n % BTF_CHECKPOINT == 0)
+			err = checkpoint(b, wk.off, eb);
+		if (!err)
+			err = walk_next(b, &wk, eb);
+		if (err)
+			break;
+		b->kinds |= 1u << kind_of(wk.t[1]);
+		look(b->start_id + wk.n - 1, wk.t, funcs, w, nr, &later);
+	}
+	btf_stream_close(&wk.st);
+	b->nr_types = wk.n;
+	return err;
+}
+
+/*
+ * The info word of type id, in b or its base: read from the nearest
+ * checkpoint before it, each type between passed by its size.  -ENOENT
+ * when there is no such type (eb untouched).
+ */
+static int type_info(const struct btf *b, uint32_t id, uint32_t *info,
+		     struct errbuf *eb)
+{
+	size_t window = b->src->window;
+	struct walk wk;
+	uint32_t n;
+	int err;
+
+	while (id < b->start_id && b->base)
+		b = b->base;
+	if (id < b->start_id || id - b->start_id >= b->nr_types)
+		return -ENOENT;
+	n = id - b->start_id;
+	err = walk_open(b, &wk, n - n % BTF_CHECKPOINT,
+			b->checkpoints[n / BTF_CHECKPOINT],
+			window < SEEK_WINDOW ? window : SEEK_WINDOW, eb);
+	while (!err && wk.n <= n)
+		err = walk_next(b, &wk, eb);
+	btf_stream_close(&wk.st);
+	*info = wk.t[1];
+	return err;
+}
+
+/* Each function found: its prototype, read now if the pass went by it. */
+static int finish(const struct btf *b, struct btf_func *funcs,
+		  struct want *w, unsigned int nr, struct errbuf *eb)
+{
+	unsigned int k;
+	int err;
+
+	for (k = 0; k < nr; k++) {
+		if (!w[k].found)
+			continue;
+		if (!w[k].proto_seen) {
+			err = type_info(b, funcs[k].proto_id,
+					&w[k].proto_info, eb);
+			if (err && err != -ENOENT)
+				return err;
+			w[k].proto_seen = !err;
+		}
+		if (!w[k].proto_seen ||
+		    kind_of(w[k].proto_info) != BTF_KIND_FUNC_PROTO) {
+			funcs[k].err = -EINVAL;
+			continue;
+		}
+		funcs[k].err = 0;
+		funcs[k].nr_args = w[k].proto_info & 0xffff;
+	}
+	return 0;
+}
+
+int btf_read(struct btf *b, struct btf_src *src, const struct btf *base,
+	     struct btf_func *funcs, unsigned int nr, struct errbuf *eb)
+{
+	struct want w[BTF_FUNCS_MAX];
+	unsigned int k;
 	int err;
 
 	memset(b, 0, sizeof(*b));
-	err = check_header(data, size, &h, eb);
-	if (err) {
-		free(data);
-		return err;
+	memset(w, 0, sizeof(w));
+	if (nr > BTF_FUNCS_MAX)
+		return errbuf_set(eb, -E2BIG,
+				  "BTF: %u functions asked at once, more than %d",
+				  nr, BTF_FUNCS_MAX);
+	for (k = 0; k < nr; k++) {
+		funcs[k].err = -ENOENT;
+		funcs[k].id = funcs[k].proto_id = 0;
+		funcs[k].nr_args = 0;
 	}
-	b->data = data;
-	b->size = size;
+	b->src = src;
 	b->base = base;
-	b->types = b->data + h.hdr_len + h.type_off;
-	b->types_len = h.type_len;
-	b->strs = (const char *)b->data + h.hdr_len + h.str_off;
-	b->strs_len = h.str_len;
 	b->start_id = base ? base->start_id + base->nr_types : 1;
 	b->start_str = base ? base->start_str + base->strs_len : 0;
-	err = check_strings(b, eb);
+	err = read_header(b, eb);
 	if (!err)
-		err = index_types(b, eb);
+		err = check_strings(b, eb);
+	if (!err)
+		err = find_names(b, funcs, w, nr, eb);
+	if (!err)
+		err = walk_types(b, funcs, w, nr, eb);
+	if (!err)
+		err = finish(b, funcs, w, nr, eb);
 	if (err)
 		btf_free(b);
 	return err;
 }
 
-int btf_parse(struct btf *b, const void *data, size_t size,
-	      const struct btf *base, struct errbuf *eb)
-{
-	unsigned char *copy = malloc(size ? size : 1);
-
-	memset(b, 0, sizeof(*b));
-	if (!copy)
-		return errbuf_set(eb, -ENOMEM, "out of memory");
-	memcpy(copy, data, size);
-	return parse_owned(b, copy, size, base, eb);
-}
-
-int btf_load(struct btf *b, const char *path, const struct btf *base,
-	     struct errbuf *eb)
-{
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int fd, err;
-
-	struct stat st;
-
-	memset(b, 0, sizeof(*b));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errbuf_set(eb, -errno, "%s: %s", path, strerror(errno));
-	/*
-	 * sysfs says the size: one buffer of it and one byte more, to see
-	 * the end; read until EOF all the same (kernfs hands out a page
-	 * per read).
-	 */
-	if (!fstat(fd, &st) && st.st_size > 0 && st.st_size < BTF_MAX_FILE)
-		cap = (size_t)st.st_size + 1;
-	buf = malloc(cap ? cap : 1);
-	if (!buf) {
-		err = errbuf_set(eb, -ENOMEM, "out of memory");
-		goto out;
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (len == cap) {
-			unsigned char *grown;
-
-			cap = cap ? 2 * cap : 1u << 20;
-			if (cap > BTF_MAX_FILE) {
-				err = errbuf_set(eb, -EFBIG,
-						 "%s: larger than %u MiB",
-						 path, BTF_MAX_FILE >> 20);
-				goto out;
-			}
-			grown = realloc(buf, cap);
-			if (!grown) {
-				err = errbuf_set(eb, -ENOMEM, "out of memory");
-				goto out;
-			}
-			buf = grown;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = errbuf_set(eb, -errno, "%s: %s", path,
-					 strerror(errno));
-			goto out;
-		}
-		if (!r)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	return parse_owned(b, buf, len, base, eb);
-out:
-	free(buf);
-	close(fd);
-	return err;
-}
-
 void btf_free(struct btf *b)
 {
-	free(b->data);
-	free(b->offs);
+	free(b->checkpoints);
 	memset(b, 0, sizeof(*b));
-}
-
-const char *btf_str(const struct btf *b, uint32_t off)
-{
-	/* Below start_str: the base's (which may have a base of its own). */
-	while (off < b->start_str && b->base)
-		b = b->base;
-	if (off < b->start_str)
-		return NULL;
-	off -= b->start_str;
-	return off < b->strs_len ? b->strs + off : NULL;
-}
-
-/* The 12 bytes of type id, in b or its base; NULL if none. */
-static const unsigned char *type_at(const struct btf *b, uint32_t id)
-{
-	while (id < b->start_id && b->base)
-		b = b->base;
-	if (id < b->start_id || id - b->start_id >= b->nr_types)
-		return NULL;
-	return b->types + b->offs[id - b->start_id];
-}
-
-int btf_kind(const struct btf *b, uint32_t id)
-{
-	const unsigned char *t = type_at(b, id);
-
-	return t ? (int)((u32_at(t + 4) >> 24) & 0x1f) : -ENOENT;
-}
-
-int btf_find_func(const struct btf *b, const char *name, struct btf_func *f)
-{
-	uint32_t i;
-
-	for (i = 0; i < b->nr_types; i++) {
-		const unsigned char *t = b->types + b->offs[i], *proto;
-		const char *s;
-
-		if (((u32_at(t + 4) >> 24) & 0x1f) != BTF_KIND_FUNC)
-			continue;
-		s = btf_str(b, u32_at(t));
-		if (!s || strcmp(s, name))
-			continue;
-		f->id = b->start_id + i;
-		f->proto_id = u32_at(t + 8);
-		proto = type_at(b, f->proto_id);
-		if (!proto || ((u32_at(proto + 4) >> 24) & 0x1f) !=
-			      BTF_KIND_FUNC_PROTO)
-			return -EINVAL;
-		f->nr_args = u32_at(proto + 4) & 0xffff;
-		return 0;
-	}
-	return -ENOENT;
 }
