@@ -145,6 +145,11 @@ int fentry_resolve(const struct fs_table *fs, unsigned int ops_mask,
 				  vmlinux);
 	has_mod = !alone && !access(mod, F_OK);
 	is_module = !alone && !has_mod && !access(state, F_OK);
+	/* Nothing to read for: the module's functions have no BTF ids. */
+	if (is_module)
+		return errbuf_set(why, -ENOENT,
+				  "%s is a module and the kernel has no BTF for modules (no %s: CONFIG_DEBUG_INFO_BTF_MODULES, 5.11+)",
+				  fs->module, mod);
 	/*
 	 * vmlinux's functions are looked for in the one pass that counts
 	 * its types (which the module's ids continue): the shared read
@@ -152,7 +157,7 @@ int fentry_resolve(const struct fs_table *fs, unsigned int ops_mask,
 	 */
 	if (gen)
 		ask(&a, fs->generic_read);	/* a.f[0] */
-	if (!alone && !has_mod && !is_module)
+	if (!alone && !has_mod)
 		ask_ops(&a, fs, ops_mask, generic);
 	err = btf_src_open(&src, vmlinux, why);
 	if (err)
@@ -169,12 +174,6 @@ int fentry_resolve(const struct fs_table *fs, unsigned int ops_mask,
 	if (has_mod) {
 		err = resolve_module(fs, ops_mask, generic, mod, &base,
 				     vmlinux, &a, ids, why);
-		goto out;
-	}
-	if (is_module) {
-		err = errbuf_set(why, -ENOENT,
-				 "%s is a module and the kernel has no BTF for modules (no %s: CONFIG_DEBUG_INFO_BTF_MODULES, 5.11+)",
-				 fs->module, mod);
 		goto out;
 	}
 	/* The shared read function alone: no module's BTF needed. */
