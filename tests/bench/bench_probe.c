@@ -28,6 +28,13 @@
  *       ITERS cached 4 KiB preads of FILE, and prints per variant the
  *       kernel's run_time_ns / run_cnt of the entry and return programs,
  *       the pread ns/op, the events counted in its histogram and sizes.
+ *   bench_probe hold OBJ fentry|pmu [VARIANT]
+ *       the floor of the ops table: OBJ's empty programs ("null", else
+ *       VARIANT's) on
+ *       ext4's read, write, open and fsync functions, entry and return,
+ *       as fentry/fexit (each loaded for its function's BTF id) or as
+ *       kprobe/kretprobe on the kprobe PMU; prints the banner, holds them
+ *       until SIGINT, takes them off and exits.
  *
  * Output: one record a line, "<kind> key=value ...", for tests/bench/run.sh.
  * bpf_stats must be on (/proc/sys/kernel/bpf_stats_enabled) for run_* to move.
@@ -60,6 +67,9 @@
 #include "loader/obj/obj_load.h"
 #include "loader/kernel/cpus.h"
 #include "loader/kernel/privileges.h"
+#include "loader/btf/btf_kobj.h"
+#include "tool/fentry.h"
+#include "tool/fs.h"
 
 #define BANNER "Tracing ext4 operation latency... Hit Ctrl-C to end."
 
@@ -1162,6 +1172,150 @@ static int cmd_variants(int argc, char **argv)
 	return 0;
 }
 
+/* ---- hold: the empty programs on every traced function ---- */
+
+#define HOLD_OPS ((1u << OP_READ) | (1u << OP_WRITE) | (1u << OP_OPEN) | \
+		  (1u << OP_FSYNC))
+
+static volatile sig_atomic_t hold_stop;
+
+static void on_hold_sig(int sig)
+{
+	(void)sig;
+	hold_stop = 1;
+}
+
+/*
+ * The empty program of kind for fs_ext4's op (an fentry or fexit program
+ * loaded for the function's BTF id, else the one kprobe program), its fd.
+ */
+static int hold_load(struct bpf_obj *obj, enum probe_kind kind, int tracing,
+		     const char *variant, const struct fentry_ids *ids,
+		     int btf_obj_fd,
+		     unsigned int op, const struct obj_load_opts *lo,
+		     struct obj_load_state *st, struct errbuf *eb)
+{
+	struct obj_prog *p = tracing ?
+		bpf_obj_find_tracing(obj, kind, "ext4_file_read_iter", variant) :
+		bpf_obj_find_prog(obj, kind, "ext4_file_read_iter", variant);
+	int fd;
+
+	if (!p)
+		return errbuf_set(eb, -ENOENT, "no %s %s program in the object",
+				  variant, kind == PROBE_RETURN ? "return" : "entry");
+	if (!tracing && p->fd >= 0)
+		return p->fd;
+	if (tracing) {
+		p->attach_btf_id = ids->id[op];
+		p->attach_btf_obj_fd = ids->in_module ? btf_obj_fd : 0;
+	}
+	if (bpf_obj_load_prog(obj, p, lo, st, eb))
+		return -1;
+	fd = p->fd;
+	if (tracing)
+		p->fd = -1;	/* the next function's is loaded anew */
+	return fd;
+}
+
+static int cmd_hold(int argc, char **argv)
+{
+	struct obj_load_opts lo = { 0 };
+	struct obj_load_state st = { 0 };
+	struct probe_link links[2 * NR_OPS];
+	int fds[2 * NR_OPS];
+	struct errbuf eb = { "" };
+	struct fentry_ids ids;
+	struct attach_ctx actx;
+	const struct attach_ops *ops;
+	struct sigaction sa;
+	struct bpf_obj obj;
+	const char *src;
+	unsigned int code = 0, op;
+	int tracing, btf_obj_fd = -1, n = 0, nfds = 0, rc = 1, k;
+	size_t size;
+	void *data;
+
+	const char *variant = argc == 4 ? argv[3] : "null";
+
+	if (argc < 3 || argc > 4 ||
+	    (strcmp(argv[2], "fentry") && strcmp(argv[2], "pmu"))) {
+		fprintf(stderr, "usage: bench_probe hold OBJ fentry|pmu [VARIANT]\n");
+		return 2;
+	}
+	tracing = !strcmp(argv[2], "fentry");
+	data = read_file(argv[1], &size);
+	if (!data || bpf_obj_parse(data, size, &obj, &eb)) {
+		fprintf(stderr, "bench_probe hold: %s: %s\n", argv[1],
+			data ? eb.msg : strerror(errno));
+		free(data);
+		return 1;
+	}
+	free(data);
+	kversion_running(&code, &src);
+	lo.kern_version = code;
+	privileges_raise_memlock();
+	attach_ctx_init(&actx, "ext4hold", NULL, NULL);
+	if (bpf_obj_create_maps(&obj, &lo, &st, &eb))
+		goto out;
+	if (tracing) {
+		ops = &attach_tracing_ops;
+		if (fentry_resolve(&fs_ext4, HOLD_OPS, 0, NULL, NULL, &ids, &eb))
+			goto out;
+		if (ids.in_module) {
+			btf_obj_fd = btf_kobj_fd(fs_ext4.module, &eb);
+			if (btf_obj_fd < 0)
+				goto out;
+		}
+	} else {
+		ops = &attach_pmu_ops;
+		if (attach_probe_pmu(&actx, &eb))
+			goto out;
+	}
+	for (op = 0; op < NR_OPS; op++) {
+		if (!(HOLD_OPS & (1u << op)))
+			continue;
+		for (k = 0; k < 2; k++) {
+			enum probe_kind kind = k ? PROBE_ENTRY : PROBE_RETURN;
+			struct probe_spec spec = { .kind = kind,
+						   .func = fs_ext4.ops[op].func };
+			int fd = hold_load(&obj, kind, tracing, variant, &ids,
+					   btf_obj_fd, op, &lo, &st, &eb);
+
+			if (fd < 0)
+				goto out;
+			if (tracing)
+				fds[nfds++] = fd;
+			spec.prog_fd = fd;
+			links[n].perf_fd = -1;
+			if (ops->attach(&actx, &spec, &links[n], &eb))
+				goto out;
+			n++;
+		}
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_hold_sig;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	printf("%s\n", BANNER);
+	fflush(stdout);
+	while (!hold_stop)
+		pause();
+	rc = 0;
+out:
+	if (rc)
+		fprintf(stderr, "bench_probe hold %s: %s\n", argv[2], eb.msg);
+	while (n > 0)
+		probe_detach(&actx, &links[--n]);
+	while (nfds > 0)
+		close(fds[--nfds]);
+	if (btf_obj_fd >= 0)
+		close(btf_obj_fd);
+	attach_ctx_release(&actx);
+	obj_load_state_free(&st);
+	bpf_obj_free(&obj);
+	return rc;
+}
+
 static void on_sig(int sig)
 {
 	(void)sig;
@@ -1197,6 +1351,8 @@ int main(int argc, char **argv)
 		return cmd_profile(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "variants"))
 		return cmd_variants(argc - 1, argv + 1);
-	fprintf(stderr, "usage: bench_probe stats|around|startup|profile|variants ... (see the source)\n");
+	if (argc >= 2 && !strcmp(argv[1], "hold"))
+		return cmd_hold(argc - 1, argv + 1);
+	fprintf(stderr, "usage: bench_probe stats|around|startup|profile|variants|hold ... (see the source)\n");
 	return 2;
 }

@@ -7,7 +7,7 @@ set -eu
 # shellcheck source-path=SCRIPTDIR source=../vm/guest/lib.sh
 . /guest/lib.sh
 # shellcheck disable=SC1091 # written by run.sh
-. /bench/params		# OPS_N OPS_REPS ROUNDS VAR_ITERS VAR_ROUNDS START_RUNS SECTIONS STATS
+. /bench/params		# OPS_N OPS_REPS ROUNDS VAR_ITERS VAR_ROUNDS START_RUNS SECTIONS STATS HOLD_VARIANTS
 
 # want SECTION: true when SECTION is one of the parts asked for.
 want() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -73,6 +73,20 @@ if awk '$3 == "ext4_file_read_iter" { f = 1 } END { exit !f }' /proc/kallsyms; t
 	read_func=ext4_file_read_iter
 fi
 
+# The ops table's floors: the empty programs (tests/bench/variants.bpf.c's
+# "null") on the same four functions, held by bench_probe hold: what the
+# dispatch alone costs, on a BPF trampoline and on the kprobe PMU.
+# HOLD_VARIANTS adds other fentry/fexit pairs of that file, pieces of
+# ext4dist's programs, to see what each piece costs.
+floors=""
+if [ "$read_func" = ext4_file_read_iter ]; then
+	if [ "$pmu" = 1 ]; then floors="null-pmu"; fi
+	case " $modes " in
+	*" fentry "*)
+		for v in ${HOLD_VARIANTS:-null}; do floors="$floors $v-fentry"; done ;;
+	esac
+fi
+
 # Slow mode's columns (section slower): "slow", ext4slower with a
 # threshold no call reaches (its programs, no event), and "slowall",
 # ext4slower 0 (an event per call, read and printed as CSV).
@@ -84,7 +98,7 @@ b "env kernel=$KERNEL cpus=$(grep -c ^processor /proc/cpuinfo)" \
 	"bpf_jit_enable=$(cat /proc/sys/net/core/bpf_jit_enable)" \
 	"bpf_stats_enabled=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo none)" \
 	"binary_bytes=$(stat -c %s /bin/ext4dist)" \
-	"modes=$(echo $modes $slowmodes | tr ' ' ,) default_mode=$default_mode read_func=$read_func" \
+	"modes=$(echo $modes $floors $slowmodes | tr ' ' ,) default_mode=$default_mode read_func=$read_func" \
 	"ftrace_functions=$(wc -l < "$TRACEFS/available_filter_functions")"
 if [ "${STATS:-1}" = 0 ]; then
 	skip prog-stats "BENCH_STATS=0: bpf_stats left off, no per-program run time"
@@ -99,13 +113,19 @@ r=0
 want ops || r=$ROUNDS
 while [ "$r" -lt "$ROUNDS" ]; do
 	bout opbench /mnt/ext4 "$OPS_N" "$OPS_REPS" "untraced"
-	for mode in $modes; do
+	for mode in $modes $floors; do
 		# The shell truncates e.out in the background job: the last
 		# run's banner must not be there to be seen meanwhile (on 5.10
 		# start-up takes 1.4 s of guest time: opbench ran while the
 		# probes were still being made).
 		rm -f "$WORK/e.out" "$WORK/e.err"
-		ext4dist --attach=$mode > "$WORK/e.out" 2> "$WORK/e.err" &
+		case "$mode" in
+		*-fentry|*-pmu)
+			bench_probe hold /bench/variants.bpf.o "${mode##*-}" "${mode%-*}" \
+				> "$WORK/e.out" 2> "$WORK/e.err" & ;;
+		*)
+			ext4dist --attach=$mode > "$WORK/e.out" 2> "$WORK/e.err" & ;;
+		esac
 		pid=$!
 		if ! wait_banner "$pid" "$WORK/e.out" 60; then
 			b "error what=no-banner mode=$mode"
@@ -125,7 +145,10 @@ while [ "$r" -lt "$ROUNDS" ]; do
 		wait_exit "$pid" 30 || true
 		[ "$RC" = 0 ] || b "error what=ext4dist-exit mode=$mode rc=$RC"
 		# The histogram totals it printed (the workload's ops are in).
-		b "counted mode=$mode round=$r $(counts "$WORK/e.out")"
+		case "$mode" in
+		*-fentry|*-pmu) ;;
+		*) b "counted mode=$mode round=$r $(counts "$WORK/e.out")" ;;
+		esac
 	done
 	r=$((r + 1))
 done

@@ -105,6 +105,7 @@ VAR_ROUNDS=${BENCH_VAR_ROUNDS:-9}
 START_RUNS=${BENCH_START_RUNS:-7}
 SECTIONS="${BENCH_SECTIONS:-ops slower startup profile variants}"
 STATS=${BENCH_STATS:-1}
+HOLD_VARIANTS="${BENCH_HOLD_VARIANTS:-null}"
 EOF
 chmod 755 "$stage/guest/demo.sh" "$stage"/bin/*
 (cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$OUT/overlay.cpio.gz"

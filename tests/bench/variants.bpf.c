@@ -5,7 +5,9 @@
  * loaded and attached one pair at a time by tests/bench/bench_probe.c with
  * the project's own loader, and timed with the kernel's bpf_stats.
  *
- *   null      entry and return do nothing: the floor (dispatch + stats)
+ *   null      entry and return do nothing: the floor (dispatch + stats);
+ *             also as fentry/fexit, for bench_probe hold (the ops table's
+ *             floor columns), not among the variants compared here
  *   bcc       BCC's ext4dist design: start hash tid -> ts, histogram in a
  *             BPF_MAP_TYPE_HASH keyed by {char op[16]; u64 slot},
  *             lookup-or-init, atomic increment (no sum, no max)
@@ -155,6 +157,19 @@ SEC("kprobe/ext4_file_read_iter/null") int v_null_e(void *ctx)
 }
 
 SEC("kretprobe/ext4_file_read_iter/null") int v_null_r(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+/* The same on a BPF trampoline (bench_probe hold loads them per function). */
+SEC("fentry/ext4_file_read_iter/null") int v_null_fentry(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+SEC("fexit/ext4_file_read_iter/null") int v_null_fexit(void *ctx)
 {
 	(void)ctx;
 	return 0;
@@ -327,3 +342,94 @@ SEC("kretprobe/ext4_file_read_iter/tidarr") int v_tidarr_r(void *ctx)
 
 char _license[] SEC("license") = "GPL";
 __u32 _version SEC("version") = 0;
+
+/*
+ * ---- pieces of ext4dist's fentry/fexit programs, for bench_probe hold
+ * VARIANT (BENCH_HOLD_VARIANTS): what each costs beside "null" ----
+ *
+ *   pid    the thread id asked, entry and return
+ *   ktime  the clock read, entry and return
+ *   maps   both, and the map work: the start slot at entry (with the
+ *          per-CPU call counter), at return the slot, the interval's
+ *          control word and the per-CPU histogram (a sum and a slot)
+ */
+#define TRACING_ENTRY(v)						\
+SEC("fentry/ext4_file_read_iter/" #v) int v_##v##_fentry(void *ctx)
+#define TRACING_RETURN(v)						\
+SEC("fexit/ext4_file_read_iter/" #v) int v_##v##_fexit(void *ctx)
+
+TRACING_ENTRY(pid)
+{
+	(void)ctx;
+	bpf_get_current_pid_tgid();
+	return 0;
+}
+
+TRACING_RETURN(pid)
+{
+	(void)ctx;
+	bpf_get_current_pid_tgid();
+	return 0;
+}
+
+TRACING_ENTRY(ktime)
+{
+	(void)ctx;
+	bpf_ktime_get_ns();
+	return 0;
+}
+
+TRACING_RETURN(ktime)
+{
+	(void)ctx;
+	bpf_ktime_get_ns();
+	return 0;
+}
+
+struct legacy_map_def ctl_maps SEC("maps") = {
+	.type = BPF_MAP_TYPE_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(__u64),
+	.max_entries = 1,
+};
+
+TRACING_ENTRY(maps)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, key = tid & (TIDARR_SIZE - 1), zero = 0;
+	struct tid_ts *s = bpf_map_lookup_elem(&start_tidarr, &key);
+	struct op_hist *h = bpf_map_lookup_elem(&hist_tidarr, &zero);
+
+	(void)ctx;
+	if (!s || !h)
+		return 0;
+	s->ts = bpf_ktime_get_ns();
+	s->tid = tid;
+	h->stolen++;
+	return 0;
+}
+
+TRACING_RETURN(maps)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, key = tid & (TIDARR_SIZE - 1), zero = 0, hkey;
+	struct tid_ts *s = bpf_map_lookup_elem(&start_tidarr, &key);
+	struct op_hist *h;
+	__u64 *c, delta;
+
+	(void)ctx;
+	if (!s || s->tid != tid || !s->ts)
+		return 0;
+	delta = bpf_ktime_get_ns() - s->ts;
+	s->ts = 0;
+	c = bpf_map_lookup_elem(&ctl_maps, &zero);
+	if (!c)
+		return 0;
+	hkey = (*c & 1) * NR_OPS;
+	h = bpf_map_lookup_elem(&hist_tidarr, &hkey);
+	if (!h)
+		return 0;
+	h->sum_ns += delta;
+	h->slots[1]++;
+	return 0;
+}
