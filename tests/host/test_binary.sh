@@ -155,6 +155,22 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 		"verdict                ext4dist cannot trace here: ${NO_KPROBES#ext4dist: }"
 	expect_eq "--check: tracefs mounts as before" \
 		"$(grep -c -E ' (tracefs|debugfs) ' /proc/self/mounts)" "$mounts_before"
+	# fentry/fexit: where the kernel refuses the program to root (this
+	# host: 6.18 without ftrace says EPERM before its verifier), the
+	# reason is not a capability, and the message must not say it is.
+	row=$(grep '^fentry/fexit ' "$TMP/out")
+	case "$row" in
+	*"Operation not permitted"*)
+		refused="cannot load BPF program fexit/ext4_file_read_iter: Operation not permitted (this process has the capabilities: the kernel refuses it for another reason, a security module, lockdown or how it was built)"
+		expect_eq "--check: fentry/fexit refused to root, not for a capability" \
+			"$row" "fentry/fexit           no: $refused"
+		run_bin "$BIN" --attach=fentry
+		expect_eq "--attach=fentry refused to root: exit status" "$RC" 1
+		expect_eq "--attach=fentry refused to root: message" "$ERR" "ext4dist: $refused"
+		;;
+	*)
+		expect_eq "--check: an fentry/fexit row" "${row:+yes}" yes ;;
+	esac
 fi
 
 # --dump-bpf: the object's maps and every program, placeholders named.

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loader/kernel/privileges.h"
 #include "loader/obj/bpf_sys.h"
 #include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
@@ -322,10 +323,18 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 	if (!o->log_always && (fd == -EINVAL || fd == -EACCES))
 		fd = load_with_log(&req, st, "the same program again, to say why it was refused", 1);
 	if (fd < 0) {
+		/*
+		 * EPERM is also what a kernel says that forbids the program
+		 * to root (this project's CI host, 6.18 without ftrace, for
+		 * fentry/fexit): no capability would help there.
+		 */
 		if (fd == -EPERM)
 			return errbuf_set(eb, fd,
-					  "cannot load BPF program %s: %s (needs root or CAP_BPF+CAP_PERFMON)",
-					  p->section, strerror(-fd));
+					  "cannot load BPF program %s: %s (%s)",
+					  p->section, strerror(-fd),
+					  privileges_check() == 0 ?
+					  "this process has the capabilities: the kernel refuses it for another reason, a security module, lockdown or how it was built" :
+					  "needs root or CAP_BPF+CAP_PERFMON");
 		/*
 		 * The verifier passed it; the JIT could not compile one of
 		 * its instructions (32-bit ARM's: no 64-bit division, no
