@@ -185,6 +185,14 @@ INLINE void entry_file(const void *ctx, __u32 op, __u64 *file, __u64 *pos,
 #define SLOW_OK(op) ((op) != OP_GETATTR)
 
 /*
+ * fexit has the arguments too: open's file and fsync's are there at
+ * return, so on fentry/fexit those two keep no extra start state (a read
+ * or write's offset has moved on by then: it is still kept at entry).
+ */
+#define FILE_AT_RETURN(op, tr) ((tr) && ((op) == OP_OPEN || (op) == OP_FSYNC))
+#define SLOW_EXTRA(op, tr) (SLOW_OK(op) && !FILE_AT_RETURN(op, tr))
+
+/*
  * Entry: keep only the wanted process (and never ext4dist itself: its
  * --prometheus file may be on ext4), count the call, remember when it
  * started.  A record of this same thread still there means the return
@@ -215,7 +223,7 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 	if (old && record_of(old, tid))
 		COUNT(atomic, c, missed);
 	rec = start_record(tid);
-	if (slow && SLOW_OK(op)) {
+	if (slow && SLOW_EXTRA(op, tr)) {
 		struct slow_extra *x = bpf_map_lookup_elem(&slow_start, &key);
 		__u64 file = 0, pos = 0;
 
@@ -352,8 +360,12 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 		kind = return_kind(ctx, op, tr);
 	}
 	if (slow && SLOW_OK(op) && kind != RET_STOLEN) {
-		struct slow_extra *x = bpf_map_lookup_elem(&slow_start, &key);
+		struct slow_extra *x = 0;
 
+		if (FILE_AT_RETURN(op, tr))
+			file = op == OP_OPEN ? ARG2(ctx, tr) : ARG1(ctx, tr);
+		else
+			x = bpf_map_lookup_elem(&slow_start, &key);
 		if (x) {
 			file = x->file[op];
 			pos = x->pos[op];
