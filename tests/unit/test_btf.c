@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The BTF reader against real blobs: Debian 6.1's vmlinux and ext4 BTF
- * (the .BTF sections of its vmlinuz and ext4.ko, which the VM scenario
- * fentry checks are /sys/kernel/btf/{vmlinux,ext4} byte for byte), a
+ * The BTF reader against real blobs: Debian 6.1's and 6.12's vmlinux and
+ * ext4 BTF (the .BTF sections of their vmlinuz and ext4.ko, which the VM
+ * scenario fentry checks are /sys/kernel/btf/{vmlinux,ext4} byte for
+ * byte), a
  * small clang-made BTF of the common kinds, blobs made here (prototypes
  * before and after their functions, far from a checkpoint, in the base),
  * and corrupted copies, each refused with its reason.  Every result
@@ -27,6 +28,8 @@
 
 #define VMLINUX_GZ TEST_FIXTURES "btf/vmlinux-6.1.btf.gz"
 #define EXT4_GZ TEST_FIXTURES "btf/ext4-6.1.btf.gz"
+#define VMLINUX_612_GZ TEST_FIXTURES "btf/vmlinux-6.12.btf.gz"
+#define EXT4_612_GZ TEST_FIXTURES "btf/ext4-6.12.btf.gz"
 #define TINY TEST_FIXTURES "btf/tiny.btf"
 
 /* The 6.1 fixtures' sections (from their headers: hdr_len 24, types first). */
@@ -114,21 +117,27 @@ static int read_mem(struct btf *b, struct btf_src *s, const void *d,
 	return btf_read(b, s, base, f, nr, eb);
 }
 
-/* The 6.1 fixtures, decompressed. */
+/* A kernel's fixtures (6.1's unless said), decompressed. */
 struct fixtures {
 	unsigned char *v, *e;
 	size_t vlen, elen;
 };
 
-static int fixtures_load(struct fixtures *fx)
+static int fixtures_load_from(struct fixtures *fx, const char *v_gz,
+			      const char *e_gz)
 {
-	fx->v = gunzip(VMLINUX_GZ, &fx->vlen);
-	fx->e = gunzip(EXT4_GZ, &fx->elen);
+	fx->v = gunzip(v_gz, &fx->vlen);
+	fx->e = gunzip(e_gz, &fx->elen);
 	if (CHECK(fx->v && fx->e, "fixtures readable"))
 		return 0;
 	free(fx->v);
 	free(fx->e);
 	return -1;
+}
+
+static int fixtures_load(struct fixtures *fx)
+{
+	return fixtures_load_from(fx, VMLINUX_GZ, EXT4_GZ);
 }
 
 static void fixtures_free(struct fixtures *fx)
@@ -137,11 +146,59 @@ static void fixtures_free(struct fixtures *fx)
 	free(fx->e);
 }
 
+/* A function's id, its prototype's and its argument count; id 0: absent. */
+struct fn_want {
+	uint32_t id, proto, nargs;
+};
+
+/*
+ * What a kernel's blobs hold, from an independent reader: vmlinux's
+ * counts and three of its functions (generic_file_read_iter, noop_fsync,
+ * the first parse_options), then ext4's counts and functions over it
+ * (read, write, open, fsync, getattr, and its own parse_options).
+ */
+struct real_want {
+	const char *kernel, *v_gz, *e_gz;
+	size_t v_size, e_size;
+	uint32_t v_types, v_type_bytes, v_str_bytes;
+	struct fn_want v_fn[3];
+	uint32_t e_types, e_str_bytes;
+	struct fn_want e_fn[6];
+};
+
+static const struct real_want real_kernels[] = {
+	{ "6.1", VMLINUX_GZ, EXT4_GZ, 4360537, 142155,
+	  100810, V_TYPES, V_STRS,
+	  { { 67560, 17548, 2 }, { 17551, 17550, 4 }, { 28438, 28437, 2 } },
+	  2928, E_STRS,
+	  /* Each prototype but parse_options's is vmlinux's (deduplicated
+	   * into the base); 5.12+ put the idmap argument in front of
+	   * getattr's. */
+	  { { 103562, 18906, 2 }, { 103552, 10849, 2 }, { 103547, 10314, 2 },
+	    { 101009, 17550, 4 }, { 101466, 17536, 5 },
+	    { 102620, 102619, 2 } } },
+	{ "6.12", VMLINUX_612_GZ, EXT4_612_GZ, 4919552, 149345,
+	  112806, 2873944, 2045584,
+	  /* Its first parse_options is another one than 6.1's. */
+	  { { 36890, 36889, 2 }, { 45931, 45930, 4 }, { 52048, 52047, 1 } },
+	  3074, 66645,
+	  { { 113208, 38120, 2 }, { 113197, 21335, 2 }, { 113193, 12004, 2 },
+	    { 113248, 45930, 4 }, { 113414, 38164, 5 },
+	    { 114796, 114795, 2 } } },
+};
+
+static void expect_fn(const char *what, const struct btf_func *f,
+		      const struct fn_want *w)
+{
+	expect_func(what, f, w->id, w->proto, w->nargs);
+}
+
 /*
  * vmlinux, then ext4 over it, through window: the functions the tool
  * asks for, and a name the module has only in vmlinux's strings.
  */
-static void real_through(const struct fixtures *fx, size_t window)
+static void real_through(const struct fixtures *fx, const struct real_want *w,
+			 size_t window)
 {
 	static const char *const in_v[] = {
 		"generic_file_read_iter", "noop_fsync", "ext4_file_read_iter",
@@ -157,29 +214,30 @@ static void real_through(const struct fixtures *fx, size_t window)
 	struct btf_func f[8];
 	struct btf_src vs, es;
 	struct btf v, e;
-	unsigned int nr;
+	unsigned int nr, k;
 	char what[64];
 
-	snprintf(what, sizeof(what), "window %zu: vmlinux", window);
+	snprintf(what, sizeof(what), "%s, window %zu: vmlinux", w->kernel, window);
 	nr = asking(f, in_v);
 	if (!check_int(what, read_mem(&v, &vs, fx->v, fx->vlen, window, NULL,
 				      f, nr, &eb), 0)) {
 		printf("  %s\n", eb.msg);
 		return;
 	}
-	check_int("vmlinux: types", v.nr_types, 100810);
+	check_int("vmlinux: types", v.nr_types, w->v_types);
 	check_int("vmlinux: first id", v.start_id, 1);
-	check_int("vmlinux: type bytes", v.types_len, V_TYPES);
-	check_int("vmlinux: string bytes", v.strs_len, V_STRS);
+	check_int("vmlinux: type bytes", v.types_len, w->v_type_bytes);
+	check_int("vmlinux: string bytes", v.strs_len, w->v_str_bytes);
 	check_int("vmlinux: a checkpoint every 256 types",
-		  v.nr_checkpoints, (100810 + 255) / 256);
-	expect_func(what, &f[0], 67560, 17548, 2);
-	expect_func(what, &f[1], 17551, 17550, 4);
+		  v.nr_checkpoints, (w->v_types + 255) / 256);
+	expect_fn(what, &f[0], &w->v_fn[0]);
+	expect_fn(what, &f[1], &w->v_fn[1]);
 	/* ext4's functions are the module's. */
 	expect_err(what, &f[2], -ENOENT);
-	expect_func(what, &f[3], 28438, 28437, 2);
+	expect_fn(what, &f[3], &w->v_fn[2]);
 
-	snprintf(what, sizeof(what), "window %zu: ext4 over vmlinux", window);
+	snprintf(what, sizeof(what), "%s, window %zu: ext4 over vmlinux",
+		 w->kernel, window);
 	nr = asking(f, in_e);
 	if (!check_int(what, read_mem(&e, &es, fx->e, fx->elen, window, &v,
 				      f, nr, &eb), 0)) {
@@ -187,21 +245,18 @@ static void real_through(const struct fixtures *fx, size_t window)
 		btf_free(&v);
 		return;
 	}
-	check_int("ext4: types", e.nr_types, 2928);
-	check_int("ext4: first id continues vmlinux's", e.start_id, 100811);
-	check_int("ext4: strings continue vmlinux's", e.start_str, V_STRS);
-	check_int("ext4: string bytes", e.strs_len, E_STRS);
-	/* Each prototype is vmlinux's (deduplicated into the base). */
-	expect_func(what, &f[0], 103562, 18906, 2);
-	expect_func(what, &f[1], 103552, 10849, 2);
-	expect_func(what, &f[2], 103547, 10314, 2);
-	expect_func(what, &f[3], 101009, 17550, 4);
-	/* 5.12+ added the idmap argument in front. */
-	expect_func(what, &f[4], 101466, 17536, 5);
+	check_int("ext4: types", e.nr_types, w->e_types);
+	check_int("ext4: first id continues vmlinux's", e.start_id,
+		  w->v_types + 1);
+	check_int("ext4: strings continue vmlinux's", e.start_str,
+		  w->v_str_bytes);
+	check_int("ext4: string bytes", e.strs_len, w->e_str_bytes);
+	for (k = 0; k < 5; k++)
+		expect_fn(what, &f[k], &w->e_fn[k]);
 	/* The base's functions are not its own. */
 	expect_err(what, &f[5], -ENOENT);
 	/* Named by vmlinux's string; its prototype the module's own. */
-	expect_func(what, &f[6], 102620, 102619, 2);
+	expect_fn(what, &f[6], &w->e_fn[5]);
 	btf_free(&e);
 	btf_free(&v);
 }
@@ -212,21 +267,29 @@ static void test_real_vmlinux_and_ext4(void)
 	struct fixtures fx;
 	struct btf_src s;
 	struct btf e;
-	size_t i;
+	size_t i, k;
 
-	if (fixtures_load(&fx))
-		return;
-	check_int("vmlinux: size", (long long)fx.vlen, 4360537);
-	check_int("ext4: size", (long long)fx.elen, 142155);
-	for (i = 0; i < NR_WINDOWS; i++)
-		real_through(&fx, windows[i]);
-	/* Without its base, its strings do not start with the empty name. */
-	check_int("ext4 alone refused",
-		  read_mem(&e, &s, fx.e, fx.elen, 0, NULL, NULL, 0, &eb),
-		  -EINVAL);
-	check_str("ext4 alone: why", eb.msg,
-		  "BTF: string section does not start with the empty name");
-	fixtures_free(&fx);
+	for (k = 0; k < sizeof(real_kernels) / sizeof(real_kernels[0]); k++) {
+		const struct real_want *w = &real_kernels[k];
+		char label[64];
+
+		if (fixtures_load_from(&fx, w->v_gz, w->e_gz))
+			return;
+		snprintf(label, sizeof(label), "%s vmlinux: size", w->kernel);
+		check_int(label, (long long)fx.vlen, (long long)w->v_size);
+		snprintf(label, sizeof(label), "%s ext4: size", w->kernel);
+		check_int(label, (long long)fx.elen, (long long)w->e_size);
+		for (i = 0; i < NR_WINDOWS; i++)
+			real_through(&fx, w, windows[i]);
+		/* Without its base, its strings do not start with the empty name. */
+		snprintf(label, sizeof(label), "%s ext4 alone refused", w->kernel);
+		check_int(label,
+			  read_mem(&e, &s, fx.e, fx.elen, 0, NULL, NULL, 0, &eb),
+			  -EINVAL);
+		check_str("ext4 alone: why", eb.msg,
+			  "BTF: string section does not start with the empty name");
+		fixtures_free(&fx);
+	}
 }
 
 /*

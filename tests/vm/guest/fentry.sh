@@ -78,10 +78,14 @@ scenario_fentry() {
 	esac
 
 	# The unit tests' BTF fixtures are this kernel's own blobs.
-	if [ "$KERNEL" = 6.1.0-57-amd64 ]; then
+	case "$KERNEL" in
+	6.1.0-57-amd64)
 		check fentry-btf-fixtures "$(sha256sum /sys/kernel/btf/vmlinux /sys/kernel/btf/ext4 | cut -c1-64 | tr '\n' ' ')" \
-			"88df2a1481426049964b47419038b1bb3322fbe608dbb7e49300451fe5ac194d 0f0e082f08732da0947ee6c3a7344601b901d98e9a5b1ff73bd99daafaa401f6 "
-	fi
+			"88df2a1481426049964b47419038b1bb3322fbe608dbb7e49300451fe5ac194d 0f0e082f08732da0947ee6c3a7344601b901d98e9a5b1ff73bd99daafaa401f6 " ;;
+	6.12.118+deb12-amd64)
+		check fentry-btf-fixtures "$(sha256sum /sys/kernel/btf/vmlinux /sys/kernel/btf/ext4 | cut -c1-64 | tr '\n' ' ')" \
+			"1360145b60eb67b7ab6a5568314c481a58ede7b9502a8e3d48d18e5a3ed67093 1291244c6fc7151e36bf7777e4c1bc86cd9540879ba242a9d344c7c5887fd59f " ;;
+	esac
 
 	FDS=""
 	TRACED_HOOK=fd_census
