@@ -25,6 +25,17 @@ FENTRY_FDS="link=8 map=5 other=3 prog=8 "
 # generic read path alone (vmlinux's function) on fentry after all where
 # the kernel makes trampolines (arm64 5.10 makes none: refused).  Slow
 # mode on fentry, and getattr's fexit loaded.
+# fentry_peak: ext4dist's peak RSS so far (a TRACED_HOOK), in PEAK_KB.
+fentry_peak() {
+	PEAK_KB=$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$EPID/status" 2>/dev/null)
+}
+
+# fentry_census: fd_census and fentry_peak.
+fentry_census() {
+	fd_census
+	fentry_peak
+}
+
 scenario_fentry() {
 	local row rc
 	ext4dist --check > "$WORK/fentry-auto.check" 2>&1 || true
@@ -69,8 +80,17 @@ scenario_fentry() {
 			return 0
 		fi
 		# By default too: the BTF names the one function traced.
+		# vmlinux's BTF read through the window: the peak stays
+		# under 4 MiB, as the stress run's.
+		TRACED_HOOK=fentry_peak
 		traced_run fentry-generic-vmlinux /mnt/ext4/sf1 $O $R $W $F \
-			--read-path=generic --ops read -v -p @PID@ || return 0
+			--read-path=generic --ops read -v -p @PID@ || {
+			TRACED_HOOK=""
+			return 0
+		}
+		TRACED_HOOK=""
+		check fentry-generic-vmlinux-peak \
+			"$([ "${PEAK_KB:-99999}" -lt 4096 ] && echo under || echo "VmHWM ${PEAK_KB:-?} kB")" under
 		expect_counts fentry-generic-vmlinux "open=0 read=$R write=0 fsync=0"
 		expect_verbose fentry-generic-vmlinux-link "$ERR" \
 			"attached fexit generic_file_read_iter via BPF_RAW_TRACEPOINT_OPEN"
@@ -88,7 +108,7 @@ scenario_fentry() {
 	esac
 
 	FDS=""
-	TRACED_HOOK=fd_census
+	TRACED_HOOK=fentry_census
 	traced_run fentry-exact /mnt/ext4/sf $O $R $W $F --attach=fentry -v -p @PID@ || {
 		TRACED_HOOK=""
 		return 0
@@ -96,6 +116,8 @@ scenario_fentry() {
 	TRACED_HOOK=""
 	expect_counts fentry-exact "$WANT"
 	check fentry-fds "$FDS" "$FENTRY_FDS" "$OUT" "$ERR"
+	check fentry-exact-peak \
+		"$([ "${PEAK_KB:-99999}" -lt 4096 ] && echo under || echo "VmHWM ${PEAK_KB:-?} kB")" under
 	expect_verbose fentry-link "$ERR" \
 		"attached fexit ext4_sync_file via BPF_LINK_CREATE"
 
