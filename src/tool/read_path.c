@@ -65,8 +65,19 @@ int read_path_fop_candidates(const struct open_scan *scan, unsigned int word,
 	c->n = 0;
 	for (i = 0; i < n && c->n < FOP_MAX_CANDIDATES; i++) {
 		unsigned long long v = word_at(scan->file, word, i);
+		unsigned int k;
 
 		if (!fop_like(scan, word, v) || !inode_holds(scan, word, v))
+			continue;
+		/*
+		 * A struct file holds its f_op once: the same value further
+		 * on is past its end, in the next file of the slab (armmp
+		 * 6.1: f_op at 20 and again at 212, the copy reading 256
+		 * bytes of a 4-byte-word struct file).
+		 */
+		for (k = 0; k < c->n && c->val[k] != v; k++)
+			;
+		if (k < c->n)
 			continue;
 		c->off[c->n] = (int)(i * word);
 		c->val[c->n] = v;

@@ -68,7 +68,8 @@ void read_path_symbols(const struct fs_table *fs,
 /*
  * The words of a scan taken in ->release(inode, file) that could be f_op:
  * kernel addresses (not pointing into either object) that the inode holds
- * too, as inode->i_fop; word is the kernel's pointer size (8 or 4).
+ * too, as inode->i_fop, each value once, at its first offset; word is the
+ * kernel's pointer size (8 or 4).
  * Returns how many (at most FOP_MAX_CANDIDATES), or -EINVAL.
  */
 #define FOP_MAX_CANDIDATES 4

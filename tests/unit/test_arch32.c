@@ -127,6 +127,34 @@ static void test_fop_candidates_32(void)
 		  "16: 0xbf0be158, 212: 0xc1c5f400");
 }
 
+/*
+ * armmp 6.1 in CI: the copy of 256 bytes runs past the 4-byte-word struct
+ * file into the next one in the slab, another directory of the same f_op:
+ * the value again at 212 is that file's, one candidate, at its first
+ * offset.
+ */
+static void test_fop_neighbour_32(void)
+{
+	struct fop_candidates c;
+	unsigned long long fop = 0;
+	struct open_scan s;
+
+	arm32_scan(&s, 0xc0e183c0ULL);
+	put_word(s.file, 4, 53, 0xc0e183c0ULL);
+	check_int("the neighbour's f_op: one candidate",
+		  read_path_fop_candidates(&s, 4, &c), 1);
+	check_int("the neighbour's f_op: the first offset", c.off[0], 16);
+	check_int("the neighbour's f_op: one answer",
+		  read_path_find_fop_offset(&s, 4, &fop, NULL), 16);
+	check_int("the neighbour's f_op: its value", (long long)fop,
+		  0xc0e183c0LL);
+	/* Another value there is still a second candidate (above). */
+	put_word(s.file, 4, 53, 0xc1c5f400ULL);
+	put_word(s.inode, 4, 60, 0xc1c5f400ULL);
+	check_int("a different value: two", read_path_fop_candidates(&s, 4, &c),
+		  2);
+}
+
 /* The vDSO of a 32-bit program is ELF32 (on a 64-bit kernel too). */
 static void test_vdso_elf32(void)
 {
@@ -311,6 +339,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(kernel_arch),
 	TEST_CASE(fop_offset_32),
 	TEST_CASE(fop_candidates_32),
+	TEST_CASE(fop_neighbour_32),
 	TEST_CASE(vdso_elf32),
 	TEST_CASE(wide_sums),
 	TEST_CASE(jit32_programs),
