@@ -30,11 +30,10 @@
  *       the pread ns/op, the events counted in its histogram and sizes.
  *   bench_probe hold OBJ fentry|pmu [VARIANT]
  *       the floor of the ops table: OBJ's empty programs ("null", else
- *       VARIANT's) on
- *       ext4's read, write, open and fsync functions, entry and return,
- *       as fentry/fexit (each loaded for its function's BTF id) or as
- *       kprobe/kretprobe on the kprobe PMU; prints the banner, holds them
- *       until SIGINT, takes them off and exits.
+ *       VARIANT's) on ext4's read, write, open and fsync functions, entry
+ *       and return, as fentry/fexit (each loaded for its function's BTF
+ *       id) or as kprobe/kretprobe on the kprobe PMU; prints the banner,
+ *       holds them until SIGINT, takes them off and exits.
  *
  * Output: one record a line, "<kind> key=value ...", for tests/bench/run.sh.
  * bpf_stats must be on (/proc/sys/kernel/bpf_stats_enabled) for run_* to move.
@@ -1191,8 +1190,8 @@ static void on_hold_sig(int sig)
  */
 static int hold_load(struct bpf_obj *obj, enum probe_kind kind, int tracing,
 		     const char *variant, const struct fentry_ids *ids,
-		     int btf_obj_fd,
-		     unsigned int op, const struct obj_load_opts *lo,
+		     int btf_obj_fd, unsigned int op,
+		     const struct obj_load_opts *lo,
 		     struct obj_load_state *st, struct errbuf *eb)
 {
 	struct obj_prog *p = tracing ?
@@ -1232,10 +1231,9 @@ static int cmd_hold(int argc, char **argv)
 	const char *src;
 	unsigned int code = 0, op;
 	int tracing, btf_obj_fd = -1, n = 0, nfds = 0, rc = 1, k;
+	const char *variant = argc == 4 ? argv[3] : "null";
 	size_t size;
 	void *data;
-
-	const char *variant = argc == 4 ? argv[3] : "null";
 
 	if (argc < 3 || argc > 4 ||
 	    (strcmp(argv[2], "fentry") && strcmp(argv[2], "pmu"))) {

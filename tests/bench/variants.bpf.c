@@ -340,9 +340,6 @@ SEC("kretprobe/ext4_file_read_iter/tidarr") int v_tidarr_r(void *ctx)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
-__u32 _version SEC("version") = 0;
-
 /*
  * ---- pieces of ext4dist's fentry/fexit programs, for bench_probe hold
  * VARIANT (BENCH_HOLD_VARIANTS): what each costs beside "null" ----
@@ -433,3 +430,6 @@ TRACING_RETURN(maps)
 	h->slots[1]++;
 	return 0;
 }
+
+char _license[] SEC("license") = "GPL";
+__u32 _version SEC("version") = 0;

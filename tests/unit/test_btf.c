@@ -3,10 +3,9 @@
  * The BTF reader against real blobs: Debian 6.1's and 6.12's vmlinux and
  * ext4 BTF (the .BTF sections of their vmlinuz and ext4.ko, which the VM
  * scenario fentry checks are /sys/kernel/btf/{vmlinux,ext4} byte for
- * byte), a
- * small clang-made BTF of the common kinds, blobs made here (prototypes
- * before and after their functions, far from a checkpoint, in the base),
- * and corrupted copies, each refused with its reason.  Every result
+ * byte), a small clang-made BTF of the common kinds, blobs made here
+ * (prototypes before and after their functions, far from a checkpoint, in
+ * the base), and corrupted copies, each refused with its reason.  Every result
  * again through windows of 13, 64 and 4096 bytes, so names and types
  * straddle the window's edge.  The expected ids and counts come from an
  * independent reader (a few lines of Python over the same files).
@@ -146,7 +145,7 @@ static void fixtures_free(struct fixtures *fx)
 	free(fx->e);
 }
 
-/* A function's id, its prototype's and its argument count; id 0: absent. */
+/* A function's id, its prototype's and its argument count. */
 struct fn_want {
 	uint32_t id, proto, nargs;
 };

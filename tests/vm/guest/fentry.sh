@@ -14,6 +14,22 @@ MSG_NO_TRAMPOLINE_READ="ext4dist: cannot attach fexit ext4_file_read_iter: this 
 # programs hold it).
 FENTRY_FDS="link=8 map=5 other=3 prog=8 "
 
+# fentry_peak: ext4dist's peak RSS so far (a TRACED_HOOK), in PEAK_KB.
+fentry_peak() {
+	PEAK_KB=$(proc_kb "$EPID" VmHWM)
+}
+
+# fentry_census: fd_census and fentry_peak.
+fentry_census() {
+	fd_census
+	fentry_peak
+}
+
+# check_peak NAME: PEAK_KB under 4 MiB, as the stress run's bound.
+check_peak() {
+	check "$1" "$([ "${PEAK_KB:-99999}" -lt 4096 ] && echo under || echo "VmHWM ${PEAK_KB:-?} kB")" under
+}
+
 # --- fentry/fexit, the first choice wherever the kernel's BTF has every
 # traced function.  There: exact counts on the fentry path (with -p, under
 # other processes' noise), and on the generic read path; the link made
@@ -25,17 +41,6 @@ FENTRY_FDS="link=8 map=5 other=3 prog=8 "
 # generic read path alone (vmlinux's function) on fentry after all where
 # the kernel makes trampolines (arm64 5.10 makes none: refused).  Slow
 # mode on fentry, and getattr's fexit loaded.
-# fentry_peak: ext4dist's peak RSS so far (a TRACED_HOOK), in PEAK_KB.
-fentry_peak() {
-	PEAK_KB=$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$EPID/status" 2>/dev/null)
-}
-
-# fentry_census: fd_census and fentry_peak.
-fentry_census() {
-	fd_census
-	fentry_peak
-}
-
 scenario_fentry() {
 	local row rc
 	ext4dist --check > "$WORK/fentry-auto.check" 2>&1 || true
@@ -89,8 +94,7 @@ scenario_fentry() {
 			return 0
 		}
 		TRACED_HOOK=""
-		check fentry-generic-vmlinux-peak \
-			"$([ "${PEAK_KB:-99999}" -lt 4096 ] && echo under || echo "VmHWM ${PEAK_KB:-?} kB")" under
+		check_peak fentry-generic-vmlinux-peak
 		expect_counts fentry-generic-vmlinux "open=0 read=$R write=0 fsync=0"
 		expect_verbose fentry-generic-vmlinux-link "$ERR" \
 			"attached fexit generic_file_read_iter via BPF_RAW_TRACEPOINT_OPEN"
@@ -116,8 +120,7 @@ scenario_fentry() {
 	TRACED_HOOK=""
 	expect_counts fentry-exact "$WANT"
 	check fentry-fds "$FDS" "$FENTRY_FDS" "$OUT" "$ERR"
-	check fentry-exact-peak \
-		"$([ "${PEAK_KB:-99999}" -lt 4096 ] && echo under || echo "VmHWM ${PEAK_KB:-?} kB")" under
+	check_peak fentry-exact-peak
 	expect_verbose fentry-link "$ERR" \
 		"attached fexit ext4_sync_file via BPF_LINK_CREATE"
 
