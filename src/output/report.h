@@ -31,6 +31,11 @@ struct op_flow {
 	 * tracing stopped: calls whose return never came.
 	 */
 	unsigned long long in_flight;
+	/*
+	 * Calls the kernel ran no entry program for (it skips one already
+	 * running on that CPU), by its own count: in none of the others.
+	 */
+	unsigned long long unseen;
 };
 
 struct report {
@@ -41,6 +46,7 @@ struct report {
 	int extended;		/* text: one statistics line per histogram */
 	int interval;		/* warnings say "in this interval" */
 	int final;		/* the last report: in_flight never returned */
+	int pid_filter;		/* -p: unseen counts are of every process */
 	time_t when;		/* time of the report (local time in text) */
 	unsigned int ops_mask;	/* bit (1u << op) per operation to print */
 	struct op_hist ops[NR_OPS];

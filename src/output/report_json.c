@@ -26,9 +26,9 @@ static int put_op(FILE *f, const struct op_hist *h, const struct op_flow *c)
 	}
 	fprintf(f, "],\"count\":%s,\"sum_ns\":%llu,\"max_ns\":%llu", total,
 		h->sum_ns, h->max_ns);
-	fprintf(f, ",\"calls\":%llu,\"queued\":%llu,\"errors\":%llu,\"missed\":%llu,\"stolen\":%llu,\"in_flight\":%llu}",
+	fprintf(f, ",\"calls\":%llu,\"queued\":%llu,\"errors\":%llu,\"missed\":%llu,\"stolen\":%llu,\"in_flight\":%llu,\"unseen\":%llu}",
 		c->entries, h->queued, h->errors, c->missed, h->stolen,
-		c->in_flight);
+		c->in_flight, c->unseen);
 	return 0;
 }
 

@@ -59,6 +59,8 @@ static void put_untimed(FILE *f, const struct report *r)
 			m, name, r->flow[op].missed);
 		fprintf(f, "%s" UNTIMED "{op=\"%s\",reason=\"stolen\"} %llu\n",
 			m, name, h->stolen);
+		fprintf(f, "%s" UNTIMED "{op=\"%s\",reason=\"unseen\"} %llu\n",
+			m, name, r->flow[op].unseen);
 	}
 	fprintf(f, "# HELP %s" IN_FLIGHT " %s calls entered and not yet returned.\n",
 		m, r->fs_name);

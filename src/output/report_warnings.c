@@ -42,6 +42,15 @@ int report_warnings(FILE *err, const struct report *r, const char *missed_why)
 				 START_SLOTS);
 			warn(err, r, h->stolen, op, why);
 		}
+		if (c->unseen) {
+			/* The kernel's count does not say whose calls. */
+			snprintf(why, sizeof(why),
+				 "%s not counted: the kernel did not run the entry program for %s (the program was still running on that CPU for an earlier call, preempted or interrupted)%s",
+				 c->unseen == 1 ? "was" : "were",
+				 c->unseen == 1 ? "it" : "them",
+				 r->pid_filter ? ", of any process: the kernel does not say whose" : "");
+			warn(err, r, c->unseen, op, why);
+		}
 		if (r->final && c->in_flight) {
 			snprintf(why, sizeof(why),
 				 "had not returned when tracing stopped: the return probe never ran (%s), or %s still running",

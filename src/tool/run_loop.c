@@ -192,6 +192,7 @@ static void fill_report(struct report *r, const struct tracer *t,
 	r->show_time = a->interval && !a->notimestamp;
 	r->extended = a->extended;
 	r->interval = a->interval != 0;
+	r->pid_filter = a->pid != 0;
 	r->when = time(NULL);
 	r->ops_mask = tracer_ops_mask(t);
 }
@@ -215,6 +216,7 @@ static void add_drain(struct report *r, const struct op_hist *ops,
 		h->stolen += ops[op].stolen;
 		r->flow[op].entries += flow[op].entries;
 		r->flow[op].missed += flow[op].missed;
+		r->flow[op].unseen += flow[op].unseen;
 		r->flow[op].in_flight = flow[op].in_flight;
 	}
 }

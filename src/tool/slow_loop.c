@@ -92,6 +92,7 @@ static int account(struct tracer *t, struct report *r)
 		r->ops[op].stolen += ops[op].stolen;
 		r->flow[op].entries += flow[op].entries;
 		r->flow[op].missed += flow[op].missed;
+		r->flow[op].unseen += flow[op].unseen;
 		r->flow[op].in_flight = flow[op].in_flight;
 	}
 	return 0;
@@ -168,6 +169,7 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 	memset(&st, 0, sizeof(st));
 	memset(&r, 0, sizeof(r));
 	r.ops_mask = tracer_ops_mask(t);
+	r.pid_filter = a->pid != 0;
 	r.final = 0;
 	/* JSON keeps stdout parseable: the banner goes to stderr there. */
 	err = a->json ? slow_banner(stderr, tracer_fs(t)->label, a->min_ms) :

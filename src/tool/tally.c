@@ -68,6 +68,27 @@ static int read_calls(struct tracer *t, unsigned int op, struct op_calls *out)
 	return 0;
 }
 
+/*
+ * Calls of op the kernel gave no entry program, so far: it skips a
+ * program already running on that CPU (preempted on a preemptible
+ * kernel, or interrupted) and counts the skip, for fentry from 5.12 and
+ * for kprobes from 6.7.  Such a call is in no other count: its return
+ * finds no start record of it.  0 where the kernel does not say.
+ */
+static unsigned long long unseen(const struct tracer *t, unsigned int op)
+{
+	const struct obj_prog *p = t->entry_prog[op];
+	unsigned long long n = 0;
+
+	if (!p || p->fd < 0)
+		return 0;
+	kcall_why("how many runs of %s's entry program the kernel skipped (recursion_misses)",
+		  report_op_name(op));
+	if (bpf_prog_recursion_misses(p->fd, &n) < 0)
+		return 0;
+	return n;
+}
+
 static unsigned long long timed(const struct op_hist *h)
 {
 	unsigned long long n = 0;
@@ -111,6 +132,7 @@ int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
 	     how == GRACE_MIGRATION ? "ran on every CPU" : "slept 10 ms");
 	for (op = 0; op < NR_OPS; op++) {
 		struct op_calls now;
+		unsigned long long skipped = unseen(t, op);
 
 		err = drain_key(t, (old & 1) * NR_OPS + op, &ops[op]);
 		if (!err)
@@ -121,13 +143,16 @@ int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
 		flow[op].entries = now.entries - t->calls_seen[op].entries;
 		flow[op].missed = now.missed - t->calls_seen[op].missed;
 		flow[op].in_flight = in_flight(&now, &t->returns[op]);
+		flow[op].unseen = skipped - t->unseen_seen[op];
 		t->calls_seen[op] = now;
+		t->unseen_seen[op] = skipped;
 		if (total_ops)
 			total_ops[op] = t->returns[op];
 		if (total_flow) {
 			total_flow[op].entries = now.entries;
 			total_flow[op].missed = now.missed;
 			total_flow[op].in_flight = flow[op].in_flight;
+			total_flow[op].unseen = skipped;
 		}
 	}
 	return 0;

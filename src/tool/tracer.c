@@ -524,10 +524,13 @@ static struct obj_prog *tracing_prog(struct tracer *t, enum probe_kind kind,
 	return p;
 }
 
-/* Loads and attaches the program (variant) for one kind of probe on func. */
+/*
+ * Loads and attaches the program (variant) for one kind of probe on func;
+ * *out is the program.
+ */
 static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 		      const char *variant, struct probe_link *link,
-		      struct errbuf *eb)
+		      struct obj_prog **out, struct errbuf *eb)
 {
 	struct obj_prog *p = t->ops == &attach_tracing_ops ?
 			     tracing_prog(t, kind, func) :
@@ -542,7 +545,21 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 				  (kind == PROBE_RETURN ? "fexit" : "fentry") :
 				  kind == PROBE_RETURN ? "kretprobe" : "kprobe",
 				  func);
+	*out = p;
 	return attach_prog(t, p, kind, func, link, eb);
+}
+
+/* The operation traced at func (the generic read path's is read). */
+static unsigned int op_of_func(const struct tracer *t, const char *func)
+{
+	unsigned int op;
+
+	if (t->fs->generic_read && strcmp(func, t->fs->generic_read) == 0)
+		return OP_READ;
+	for (op = 0; op < NR_OPS; op++)
+		if (t->fs->ops[op].func && strcmp(func, t->fs->ops[op].func) == 0)
+			break;
+	return op;
 }
 
 /*
@@ -551,21 +568,25 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
  */
 static int attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
 {
+	unsigned int op = op_of_func(t, func);
+	struct obj_prog *p;
 	int err;
 
 	err = attach_one(t, PROBE_RETURN, func, variant_of(t, 0),
-			 &t->links[t->nr_links], eb);
+			 &t->links[t->nr_links], &p, eb);
 	if (err)
 		return err;
 	t->nr_links++;
 	err = attach_one(t, PROBE_ENTRY, func, variant_of(t, 0),
-			 &t->links[t->nr_links], eb);
+			 &t->links[t->nr_links], &p, eb);
 	if (err) {
 		t->nr_links--;
 		probe_detach(&t->actx, &t->links[t->nr_links]);
 		return err;
 	}
 	t->nr_links++;
+	if (op < NR_OPS)
+		t->entry_prog[op] = p;
 	return 0;
 }
 
@@ -1033,6 +1054,7 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 	for (i = t->nr_links; i-- > 0;)
 		probe_detach(&t->actx, &t->links[i]);
 	t->nr_links = 0;
+	memset(t->entry_prog, 0, sizeof(t->entry_prog));
 	for (i = 0; i < t->obj.nr_progs; i++)
 		if (t->obj.progs[i].tracing && t->obj.progs[i].fd >= 0)
 			bpf_obj_unload_prog(&t->obj.progs[i]);
@@ -1085,6 +1107,31 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 	return load_object(t, cfg, eb);
 }
 
+/*
+ * -v: whether the kernel counts the calls it gave no entry program (it
+ * skips a program already running on that CPU: tally.c's "unseen").
+ */
+static void note_unseen(const struct tracer *t)
+{
+	unsigned long long n;
+	unsigned int op;
+
+	if (t->rec.attach.path == ATTACH_MULTI) {
+		vlog(1, "unseen calls: not counted on kprobe_multi (one entry program for every function: the kernel's count of its skipped runs names none)");
+		return;
+	}
+	for (op = 0; op < NR_OPS && !t->entry_prog[op]; op++)
+		;
+	if (op == NR_OPS)
+		return;
+	if (bpf_prog_recursion_misses(t->entry_prog[op]->fd, &n) < 0)
+		vlog(1, "unseen calls: not counted (the kernel's bpf_prog_info has no recursion_misses before 5.12)");
+	else if (t->rec.attach.path == ATTACH_FENTRY)
+		vlog(1, "unseen calls: counted (each fentry program's recursion_misses)");
+	else
+		vlog(1, "unseen calls: counted from 6.7 (each kprobe program's recursion_misses)");
+}
+
 static int start(struct tracer *t, const struct tracer_config *cfg,
 		 struct errbuf *eb)
 {
@@ -1134,6 +1181,8 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	if (err && t->rec.attach.path == ATTACH_FENTRY &&
 	    cfg->attach == ATTACH_AUTO)
 		err = fentry_refused(t, cfg, eb);
+	if (!err)
+		note_unseen(t);
 	return err;
 }
 

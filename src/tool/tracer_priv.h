@@ -36,6 +36,13 @@ struct tracer {
 	void *scratch;			/* one map value per possible CPU */
 	struct op_calls calls_seen[NR_OPS];	/* entry counts at the last drain */
 	struct op_hist returns[NR_OPS];		/* every drained buffer, summed */
+	/*
+	 * Each operation's entry program, where it has one of its own (not
+	 * kprobe_multi's), and the kernel's count of the runs of it that it
+	 * skipped at the last drain (tally.c: "unseen" calls).
+	 */
+	const struct obj_prog *entry_prog[NR_OPS];
+	unsigned long long unseen_seen[NR_OPS];
 	int stale_removed;		/* stale events removed at start */
 	/*
 	 * The traced functions' addresses: names[i] at addrs[i] when

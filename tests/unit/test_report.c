@@ -469,15 +469,15 @@ static void test_json(void)
 	check_json("json empty, every op",
 		   &r, "{\"time\":1700000000,\"unit\":\"usecs\",\"ops\":{"
 		   "\"read\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
-		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0},"
+		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0,\"unseen\":0},"
 		   "\"write\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
-		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0},"
+		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0,\"unseen\":0},"
 		   "\"open\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
-		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0},"
+		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0,\"unseen\":0},"
 		   "\"fsync\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
-		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0},"
+		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0,\"unseen\":0},"
 		   "\"getattr\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
-		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0}}}\n");
+		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0,\"unseen\":0}}}\n");
 
 	init_report(&r);
 	r.milliseconds = 1;
@@ -496,13 +496,13 @@ static void test_json(void)
 		   "\"high\":9223372036854775807,"
 		   "\"count\":18446744073709551615}],"
 		   "\"count\":18446744073709551630,\"sum_ns\":123456789,"
-		   "\"max_ns\":99999999,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0},"
+		   "\"max_ns\":99999999,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0,\"unseen\":0},"
 		   "\"fsync\":{\"buckets\":["
 		   "{\"low\":2,\"high\":3,\"count\":18446744073709551615},"
 		   "{\"low\":4,\"high\":7,\"count\":18446744073709551615}],"
 		   "\"count\":36893488147419103230,"
 		   "\"sum_ns\":18446744073709551615,"
-		   "\"max_ns\":18446744073709551615,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0}}}\n");
+		   "\"max_ns\":18446744073709551615,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0,\"unseen\":0}}}\n");
 
 	init_report(&r);
 	r.ops_mask = 0;
@@ -524,6 +524,7 @@ static void prom_report(struct report *r)
 	r->flow[OP_READ].missed = 2;
 	r->ops[OP_READ].stolen = 1;
 	r->flow[OP_READ].in_flight = 6;
+	r->flow[OP_READ].unseen = 8;
 	r->flow[OP_FSYNC].missed = U64;
 	r->flow[OP_FSYNC].in_flight = 7;
 	/* Not in the mask: never printed. */
@@ -697,8 +698,9 @@ static void test_untimed_json(void)
 	r.flow[OP_FSYNC].missed = 4;
 	r.ops[OP_FSYNC].stolen = 5;
 	r.flow[OP_FSYNC].in_flight = 6;
+	r.flow[OP_FSYNC].unseen = 7;
 	check_json("json untimed", &r,
-		   "{\"time\":0,\"unit\":\"usecs\",\"ops\":{\"fsync\":{\"buckets\":[{\"low\":0,\"high\":1,\"count\":1}],\"count\":1,\"sum_ns\":10,\"max_ns\":9,\"calls\":20,\"queued\":2,\"errors\":3,\"missed\":4,\"stolen\":5,\"in_flight\":6}}}\n");
+		   "{\"time\":0,\"unit\":\"usecs\",\"ops\":{\"fsync\":{\"buckets\":[{\"low\":0,\"high\":1,\"count\":1}],\"count\":1,\"sum_ns\":10,\"max_ns\":9,\"calls\":20,\"queued\":2,\"errors\":3,\"missed\":4,\"stolen\":5,\"in_flight\":6,\"unseen\":7}}}\n");
 }
 
 static void test_warnings(void)
@@ -715,12 +717,16 @@ static void test_warnings(void)
 	r.flow[OP_FSYNC].in_flight = 3;	/* not final: says nothing */
 	r.ops[OP_READ].stolen = 1;
 	r.flow[OP_OPEN].missed = 1;
+	r.flow[OP_OPEN].unseen = 1;
+	r.flow[OP_WRITE].unseen = 40;
 	f = open_memstream(&buf, &len);
 	check_int("warnings", report_warnings(f, &r, why), 0);
 	fclose(f);
 	check_str("warnings: per operation and reason, in this interval", buf,
 		  "ext4dist: warning: in this interval 1 read call was not timed: another thread whose id is the same modulo 32768 was in the function at the same time and took its start record\n"
+		  "ext4dist: warning: in this interval 40 write calls were not counted: the kernel did not run the entry program for them (the program was still running on that CPU for an earlier call, preempted or interrupted)\n"
 		  "ext4dist: warning: in this interval 1 open call was not timed: the return probe never ran (kretprobe instances exhausted: raise --maxactive)\n"
+		  "ext4dist: warning: in this interval 1 open call was not counted: the kernel did not run the entry program for it (the program was still running on that CPU for an earlier call, preempted or interrupted)\n"
 		  "ext4dist: warning: in this interval 21 fsync calls were not timed: the return probe never ran (kretprobe instances exhausted: raise --maxactive)\n");
 	free(buf);
 
@@ -729,10 +735,13 @@ static void test_warnings(void)
 	r.final = 1;
 	r.flow[OP_FSYNC].in_flight = 3;
 	r.ops[OP_WRITE].stolen = 2;
+	r.pid_filter = 1;	/* -p: the kernel's count is of every process */
+	r.flow[OP_READ].unseen = 1;
 	f = open_memstream(&buf, &len);
 	check_int("final warnings", report_warnings(f, &r, why), 0);
 	fclose(f);
 	check_str("final warnings: calls that never returned", buf,
+		  "ext4dist: warning: 1 read call was not counted: the kernel did not run the entry program for it (the program was still running on that CPU for an earlier call, preempted or interrupted), of any process: the kernel does not say whose\n"
 		  "ext4dist: warning: 2 write calls were not timed: another thread whose id is the same modulo 32768 was in the function at the same time and took their start records\n"
 		  "ext4dist: warning: 3 fsync calls had not returned when tracing stopped: the return probe never ran (kretprobe instances exhausted: raise --maxactive), or they were still running\n");
 	free(buf);

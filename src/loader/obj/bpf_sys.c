@@ -2,6 +2,7 @@
 #include "loader/obj/bpf_sys.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -351,4 +352,22 @@ int bpf_obj_info(int fd, void *info, uint32_t *len)
 	if (!err)
 		*len = attr.info.info_len;
 	return err;
+}
+
+int bpf_prog_recursion_misses(int prog_fd, unsigned long long *misses)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+	int err;
+
+	memset(&info, 0, sizeof(info));
+	err = bpf_obj_info(prog_fd, &info, &len);
+	if (err)
+		return err;
+	/* A kernel that knows less fills less, and says how much. */
+	if (len < offsetof(struct bpf_prog_info, recursion_misses) +
+		  sizeof(info.recursion_misses))
+		return -ENOTSUP;
+	*misses = info.recursion_misses;
+	return 0;
 }

@@ -64,5 +64,12 @@ int bpf_btf_next_id(uint32_t start_id, uint32_t *next);
 int bpf_btf_fd_by_id(uint32_t id);
 /* BPF_OBJ_GET_INFO_BY_FD; *len is in/out. */
 int bpf_obj_info(int fd, void *info, uint32_t *len);
+/*
+ * How many times the kernel skipped program prog_fd because it was
+ * already running on that CPU (bpf_prog_info's recursion_misses: 5.12+,
+ * counted for fentry/fexit from then on and for kprobes from 6.7), in
+ * *misses; -ENOTSUP where the kernel's bpf_prog_info has no such field.
+ */
+int bpf_prog_recursion_misses(int prog_fd, unsigned long long *misses);
 
 #endif

@@ -145,7 +145,7 @@ def prom(rep):
         if not (rep.get("mask", ALL) >> n) & 1:
             continue
         c = rep.get("untimed", {}).get(name, {})
-        for reason in ("queued", "error", "missed", "stolen"):
+        for reason in ("queued", "error", "missed", "stolen", "unseen"):
             out.append('%s{op="%s",reason="%s"} %d'
                        % (u, name, reason, c.get(reason, 0)))
     g = "ext4dist_calls_in_flight"
@@ -224,7 +224,8 @@ if __name__ == "__main__":
             "read": hist({1: 2, 3: 5, 10: 1}, sum_ns=1234567890123),
             "write": hist({2: 9}, sum_ns=5),
         }, untimed={
-            "read": dict(queued=4, error=3, missed=2, stolen=1, in_flight=6),
+            "read": dict(queued=4, error=3, missed=2, stolen=1, in_flight=6,
+                         unseen=8),
             "fsync": dict(missed=U64, in_flight=7),
         })))
     with open(d + "report_prom_ms.txt", "w") as f:

@@ -393,9 +393,12 @@ traced_run() {
 
 # untimed FILE: per-operation sums of the calls ext4dist's warnings say
 # were not timed ("N fsync calls were not timed: ...", "N fsync calls had
-# not returned when tracing stopped: ..."), in counts' format.
+# not returned when tracing stopped: ...") or not counted at all ("N read
+# calls were not counted: the kernel did not run the entry program ..."),
+# in counts' format.
 untimed() {
 	sed -n -e 's/^ext4dist: warning: \(in this interval \)\{0,1\}\([0-9][0-9]*\) \([a-z]*\) calls* w[ae][rs]e* not timed: .*/\3 \2/p' \
+		-e 's/^ext4dist: warning: \(in this interval \)\{0,1\}\([0-9][0-9]*\) \([a-z]*\) calls* w[ae][rs]e* not counted: .*/\3 \2/p' \
 		-e 's/^ext4dist: warning: \([0-9][0-9]*\) \([a-z]*\) calls* had not returned when tracing stopped: .*/\2 \1/p' "$1" |
 	awk '{ n[$1] += $2 }
 	END {

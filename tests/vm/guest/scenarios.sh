@@ -470,6 +470,7 @@ run scenario_family_f2fs
 run scenario_experiments
 run scenario_doc_outputs
 run scenario_fentry
+run scenario_fentry_unseen
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
