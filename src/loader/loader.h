@@ -16,7 +16,7 @@
  *            window, never whole), BTF objects by name
  *   events/  the per-CPU perf rings bpf_perf_event_output() writes to
  *   ksym/    symbol addresses: kallsyms, System.map, module files, BPF
- *   kernel/  version code, privileges, CPUs, RCU grace periods
+ *   kernel/  version code, privileges, CPUs, RCU grace periods, preemption
  *   util/    one-line error messages, the -v trace and its kernel calls
  */
 #ifndef EXT4DIST_LOADER_LOADER_H
@@ -31,6 +31,7 @@
 #include "loader/kernel/grace.h"
 #include "loader/kernel/karch.h"
 #include "loader/kernel/kversion.h"
+#include "loader/kernel/preempt.h"
 #include "loader/kernel/privileges.h"
 #include "loader/ksym/kallsyms.h"
 #include "loader/ksym/ksym_bpf.h"

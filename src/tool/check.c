@@ -77,6 +77,18 @@ static void print_caps(FILE *out, const struct tracer_record *rec)
 	cap_row(out, "kprobe_events", &caps->c[CAP_KPROBE_EVENTS], "");
 	cap_row(out, "maxactive", &caps->c[CAP_MAXACTIVE],
 		"kprobe_events sizes return probes: \"rN:\"");
+	if (caps->c[CAP_NO_PREEMPT].state == CAP_YES &&
+	    !strncmp(caps->c[CAP_NO_PREEMPT].why, "unknown", 7))
+		row(out, "preemption", "%s; taken as none: fentry/fexit is not passed over, and the calls it would skip are reported as unseen",
+		    caps->c[CAP_NO_PREEMPT].why);
+	else if (caps->c[CAP_NO_PREEMPT].state == CAP_YES)
+		row(out, "preemption", "%s: no task is preempted inside a BPF program",
+		    caps->c[CAP_NO_PREEMPT].why);
+	else if (caps->c[CAP_NO_PREEMPT].state == CAP_NO)
+		row(out, "preemption", "%s: a task can be preempted inside an fentry program, and the kernel skips that program for other calls on its CPU meanwhile; kprobes run with preemption off",
+		    caps->c[CAP_NO_PREEMPT].why);
+	else
+		row(out, "preemption", "not asked (start-up stopped before)");
 }
 
 static void print_fs(FILE *out, const struct fs_table *fs,

@@ -135,9 +135,12 @@ static int plan_auto(const struct attach_want *w,
 	 */
 	if (!w->maxactive) {
 		NEED(CAP_FENTRY);
-		if (has(caps, CAP_FENTRY))
-			return choose(choice, ATTACH_FENTRY, 0,
-				      "fentry/fexit: BPF trampolines, the cheapest dispatch, where the kernel's BTF names every traced function");
+		if (has(caps, CAP_FENTRY)) {
+			NEED(CAP_NO_PREEMPT);
+			if (has(caps, CAP_NO_PREEMPT))
+				return choose(choice, ATTACH_FENTRY, 0,
+					      "fentry/fexit: BPF trampolines, the cheapest dispatch, where the kernel's BTF names every traced function");
+		}
 	}
 	if (!w->maxactive && !w->generic_read) {
 		NEED(CAP_MULTI);
@@ -170,6 +173,9 @@ int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 		struct attach_choice *choice, enum cap_id *need,
 		struct errbuf *eb)
 {
+	char text[sizeof(choice->why)];
+	int err;
+
 	memset(choice, 0, sizeof(*choice));
 	switch (w->mode) {
 	case ATTACH_MULTI:
@@ -189,6 +195,12 @@ int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 		if (!has(caps, CAP_FENTRY))
 			return errbuf_set(eb, -EOPNOTSUPP, "--attach=fentry: %s",
 					  caps->c[CAP_FENTRY].why);
+		NEED(CAP_NO_PREEMPT);
+		if (!has(caps, CAP_NO_PREEMPT)) {
+			snprintf(text, sizeof(text), "forced by --attach=fentry, though the kernel preempts tasks inside BPF programs (preemption %.250s): the calls it skips meanwhile are reported as unseen",
+				 caps->c[CAP_NO_PREEMPT].why);
+			return choose(choice, ATTACH_FENTRY, 0, text);
+		}
 		return choose(choice, ATTACH_FENTRY, 0, "forced by --attach=fentry");
 	case ATTACH_PMU:
 		if (w->maxactive)
@@ -198,6 +210,13 @@ int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 	case ATTACH_TRACEFS:
 		return plan_forced_tracefs(w, caps, choice, need, eb);
 	default:
-		return plan_auto(w, caps, choice, need, eb);
+		err = plan_auto(w, caps, choice, need, eb);
+		if (!err && has(caps, CAP_FENTRY) &&
+		    caps->c[CAP_NO_PREEMPT].state == CAP_NO) {
+			snprintf(text, sizeof(text), "%.250s; not fentry/fexit: the kernel preempts tasks inside BPF programs (preemption %.150s), and skips an fentry program for every other call on a CPU where it sits preempted",
+				 choice->why, caps->c[CAP_NO_PREEMPT].why);
+			choose(choice, choice->path, choice->maxactive, text);
+		}
+		return err;
 	}
 }

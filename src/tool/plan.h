@@ -23,6 +23,14 @@ enum cap_id {
 	 * found by attaching: a refusal there makes this CAP_NO after all.
 	 */
 	CAP_FENTRY,
+	/*
+	 * No task is preempted inside a BPF program (preemption none or
+	 * voluntary).  Where one can be (full, lazy, real-time), a task
+	 * preempted inside an fentry program makes the kernel skip that
+	 * program for every other call on its CPU until it runs again
+	 * (5.12+): calls go unseen, by the thousand under contention.
+	 */
+	CAP_NO_PREEMPT,
 	NR_CAPS,
 };
 
@@ -65,8 +73,8 @@ unsigned int plan_default_maxactive(unsigned int possible_cpus);
  * probed first (then call again); or -errno with the reason in eb when
  * nothing the kernel offers fits what is asked.
  *
- * Automatic order (fentry/fexit only when asked for: --attach=fentry):
- * kprobe_multi links (cheapest to arm); else
+ * Automatic order: fentry/fexit (the cheapest dispatch) where the kernel
+ * never preempts a program; else kprobe_multi links (cheapest to arm); else
  * kprobe_events with ext4dist's own "rN:", the only way to size the
  * return probes; else the kprobe PMU; else kprobe_events as it is.
  */

@@ -242,6 +242,11 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 	case CAP_FENTRY:
 		err = probe_fentry(t, &why);
 		break;
+	case CAP_NO_PREEMPT:
+		err = kernel_preemption(NULL, why.msg,
+					sizeof(why.msg)) == PREEMPT_MODEL_ON ?
+		      -EOPNOTSUPP : 0;
+		break;
 	default:
 		err = pretending(t, PRETEND_NO_PMU) ?
 		      errbuf_set(&why, -ENOENT,
@@ -1124,6 +1129,7 @@ static void note_unseen(const struct tracer *t)
 		;
 	if (op == NR_OPS)
 		return;
+	kcall_why("does this kernel count the runs of an entry program it skips (bpf_prog_info's recursion_misses, 5.12+)?");
 	if (bpf_prog_recursion_misses(t->entry_prog[op]->fd, &n) < 0)
 		vlog(1, "unseen calls: not counted (the kernel's bpf_prog_info has no recursion_misses before 5.12)");
 	else if (t->rec.attach.path == ATTACH_FENTRY)

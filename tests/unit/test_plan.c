@@ -14,7 +14,7 @@ struct kernel {
 
 static const char cap_letter[NR_CAPS] = {
 	[CAP_MULTI] = 'M', [CAP_KPROBE_EVENTS] = 'E', [CAP_MAXACTIVE] = 'A',
-	[CAP_PMU] = 'P', [CAP_FENTRY] = 'F',
+	[CAP_PMU] = 'P', [CAP_FENTRY] = 'F', [CAP_NO_PREEMPT] = 'R',
 };
 
 /*
@@ -92,15 +92,38 @@ static void test_automatic(void)
 	const struct kernel none = { { 0 } };
 	const struct kernel btf612 = { { [CAP_FENTRY] = 1, [CAP_MULTI] = 1,
 					 [CAP_KPROBE_EVENTS] = 1,
-					 [CAP_MAXACTIVE] = 1, [CAP_PMU] = 1 } };
-	const struct kernel btf_only = { { [CAP_FENTRY] = 1 } };
+					 [CAP_MAXACTIVE] = 1, [CAP_PMU] = 1,
+					 [CAP_NO_PREEMPT] = 1 } };
+	const struct kernel btf612_full = { { [CAP_FENTRY] = 1, [CAP_MULTI] = 1,
+					      [CAP_KPROBE_EVENTS] = 1,
+					      [CAP_MAXACTIVE] = 1,
+					      [CAP_PMU] = 1 } };
+	const struct kernel btf61_full = { { [CAP_FENTRY] = 1,
+					     [CAP_KPROBE_EVENTS] = 1,
+					     [CAP_MAXACTIVE] = 1,
+					     [CAP_PMU] = 1 } };
+	const struct kernel btf_only = { { [CAP_FENTRY] = 1,
+					   [CAP_NO_PREEMPT] = 1 } };
+	const struct kernel btf_only_full = { { [CAP_FENTRY] = 1 } };
 	struct attach_want w = { .mode = ATTACH_AUTO, .possible_cpus = 1 };
 
-	/* fentry/fexit first wherever the kernel's BTF names every function. */
-	expect("6.12 with BTF", &btf612, &w, 0, ATTACH_FENTRY, 0, "F",
+	/*
+	 * fentry/fexit first wherever the kernel's BTF names every function
+	 * and no task is preempted inside a program.
+	 */
+	expect("6.12 with BTF", &btf612, &w, 0, ATTACH_FENTRY, 0, "FR",
 	       "fentry/fexit: BPF trampolines, the cheapest dispatch, where the kernel's BTF names every traced function");
-	expect("BTF, no kprobes", &btf_only, &w, 0, ATTACH_FENTRY, 0, "F",
+	expect("BTF, no kprobes", &btf_only, &w, 0, ATTACH_FENTRY, 0, "FR",
 	       NULL);
+	/* Preemption full: kprobes, and the reason fentry was passed over. */
+	expect("6.12 with BTF, preemption full", &btf612_full, &w, 0,
+	       ATTACH_MULTI, 0, "FRM",
+	       "kprobe_multi links: one link arms every traced function; not fentry/fexit: the kernel preempts tasks inside BPF programs (preemption why R), and skips an fentry program for every other call on a CPU where it sits preempted");
+	expect("6.1 with BTF, preemption full", &btf61_full, &w, 0,
+	       ATTACH_TRACEFS, 64, "FRMEA",
+	       "kprobe_events, which can size the return probes; 64 return probes per function (ext4dist's default: 4 per possible CPU, at least 64); not fentry/fexit: the kernel preempts tasks inside BPF programs (preemption why R), and skips an fentry program for every other call on a CPU where it sits preempted");
+	expect("BTF, preemption full, no kprobes", &btf_only_full, &w,
+	       -EOPNOTSUPP, ATTACH_AUTO, 0, "FRMEP", no_kprobes);
 	/* A trampoline refused at attach: the plan again, fentry now no. */
 	expect("6.12, trampolines refused", &k612, &w, 0, ATTACH_MULTI, 0,
 	       "FM", "kprobe_multi links: one link arms every traced function");
@@ -128,7 +151,7 @@ static void test_automatic(void)
 	expect("generic read path: no kprobe_multi", &k612, &w, 0,
 	       ATTACH_TRACEFS, 64, "FEA", NULL);
 	expect("generic read path on fentry", &btf612, &w, 0, ATTACH_FENTRY,
-	       0, "F", NULL);
+	       0, "FR", NULL);
 	w.generic_read = 0;
 
 	w.maxactive = 7;
@@ -151,7 +174,9 @@ static void test_forced(void)
 	const struct kernel k49 = { { [CAP_KPROBE_EVENTS] = 1 } };
 	const struct kernel pmu_only = { { [CAP_PMU] = 1 } };
 	const struct kernel none = { { 0 } };
-	const struct kernel btf = { { [CAP_FENTRY] = 1, [CAP_PMU] = 1 } };
+	const struct kernel btf = { { [CAP_FENTRY] = 1, [CAP_PMU] = 1,
+				      [CAP_NO_PREEMPT] = 1 } };
+	const struct kernel btf_full = { { [CAP_FENTRY] = 1, [CAP_PMU] = 1 } };
 	struct attach_want w = { .mode = ATTACH_PMU, .possible_cpus = 1 };
 
 	expect("pmu", &k61, &w, 0, ATTACH_PMU, 0, "P", "forced by --attach=pmu");
@@ -177,8 +202,11 @@ static void test_forced(void)
 	       0, "EP", no_kprobes);
 
 	w.mode = ATTACH_FENTRY;
-	expect("fentry where BTF has it all", &btf, &w, 0, ATTACH_FENTRY, 0, "F",
+	expect("fentry where BTF has it all", &btf, &w, 0, ATTACH_FENTRY, 0, "FR",
 	       "forced by --attach=fentry");
+	expect("fentry, preemption full", &btf_full, &w, 0, ATTACH_FENTRY, 0,
+	       "FR",
+	       "forced by --attach=fentry, though the kernel preempts tasks inside BPF programs (preemption why R): the calls it skips meanwhile are reported as unseen");
 	expect("fentry", &k61, &w, -EOPNOTSUPP, ATTACH_AUTO, 0, "F",
 	       "--attach=fentry: why F");
 	w.generic_read = 1;

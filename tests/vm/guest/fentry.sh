@@ -154,20 +154,27 @@ scenario_fentry() {
 		"ext4dist can trace here" "$WORK/fentry-getattr.check"
 }
 
-# --- unseen calls.  On a preemptible kernel a thread can be preempted
+# --- preemption.  On a preemptible kernel a thread can be preempted
 # inside an fentry program; a call of the same function on that CPU
 # meanwhile gets no entry program (the kernel skips a program already
-# running there, 5.12+) and is in no count of ext4dist's own.  The
-# kernel counts the skip (the program's recursion_misses), and ext4dist
-# says so.  Preemption set to full (PREEMPT_DYNAMIC, through debugfs,
-# mounted privately), 4 threads preading on one CPU, until a run shows
-# unseen calls (each run some 1.5 % of its preemptions land in a
-# program): the histogram plus the warned calls are the workload's,
-# exactly, and the Prometheus file has the unseen count the warning gives.
+# running there, 5.12+) and is in no count of ext4dist's own.  Hence:
+# with preemption full (PREEMPT_DYNAMIC, switched through a debugfs
+# mounted privately), the default path is kprobes, and --check says why
+# (ext4dist reads sched/preempt on a debugfs mount of its own, gone when
+# it is done); 4 threads preading on one CPU are counted exactly.  Forced
+# onto fentry, the same runs lose calls by the thousand (each run until
+# one shows some, at most 8), and ext4dist says how many: the kernel
+# counts the skips (the program's recursion_misses).  The histogram plus
+# the warned calls are the workload's, exactly, and the Prometheus file
+# has the unseen count the warning gives.  Back to voluntary, --check
+# says fentry is not passed over.
 UNSEEN_WARNING="calls* w[ae][rs]e* not counted: the kernel did not run the entry program for"
+PREEMPT_ROW_FULL="full (/sys/kernel/debug/sched/preempt): a task can be preempted inside an fentry program, and the kernel skips that program for other calls on its CPU meanwhile; kprobes run with preemption off"
+PREEMPT_ROW_VOLUNTARY="voluntary (/sys/kernel/debug/sched/preempt): no task is preempted inside a BPF program"
 scenario_fentry_unseen() {
 	local dbg="$WORK/debugfs" ctl mode try=0 reads=20000 threads=4 n=0 ran=0
-	local prom="$WORK/unseen.prom"
+	local prom="$WORK/unseen.prom" want path
+	want="open=$threads read=$((threads * reads)) write=$threads fsync=0"
 	ext4dist --check > "$WORK/unseen.check" 2>&1 || true
 	case $(sed -n 's/^fentry\/fexit  *//p' "$WORK/unseen.check") in
 	yes*) ;;
@@ -187,6 +194,22 @@ scenario_fentry_unseen() {
 	mode=$(sed -n 's/.*(\([a-z]*\)).*/\1/p' "$ctl")
 	echo full > "$ctl"
 	check fentry-unseen-full "$(sed -n 's/.*(\([a-z]*\)).*/\1/p' "$ctl")" full
+
+	ext4dist --check > "$WORK/unseen-full.check" 2>&1 || true
+	check preempt-full-row "$(sed -n 's/^preemption  *//p' "$WORK/unseen-full.check")" \
+		"$PREEMPT_ROW_FULL" "$WORK/unseen-full.check"
+	path=$(sed -n 's/^attach path  *//p' "$WORK/unseen-full.check" | head -n 1)
+	check preempt-full-path "$path" "${path#fentry}" "$WORK/unseen-full.check"
+	check preempt-debugfs-left "$(grep -c ' /sys/kernel/debug ' /proc/mounts)" 0
+	WORKLOAD_OPTS="-t $threads -b 4096" TRACED_NOISE=0 \
+		traced_run preempt-full-default /mnt/ext4/unseen 1 "$reads" 1 0 \
+		-v -p @PID@ && {
+		expect_verbose preempt-full-default-verbose "$ERR" \
+			"; not fentry/fexit: the kernel preempts tasks inside BPF programs (preemption full (/sys/kernel/debug/sched/preempt)), and skips an fentry program for every other call on a CPU where it sits preempted"
+		check preempt-full-default "$(counts "$OUT") $(grep -c '^ext4dist: warning:' "$ERR")" \
+			"$want 0" "$OUT" "$ERR"
+	}
+
 	while [ "$n" = 0 ] && [ "$try" -lt 8 ]; do
 		try=$((try + 1))
 		ran=0
@@ -199,11 +222,13 @@ scenario_fentry_unseen() {
 	echo "$mode" > "$ctl"
 	umount "$dbg"
 	echo "fentry-unseen: $try run(s) of $((threads * reads)) reads, preemption back to $mode"
+	ext4dist --check > "$WORK/unseen-back.check" 2>&1 || true
+	check preempt-voluntary-row "$(sed -n 's/^preemption  *//p' "$WORK/unseen-back.check")" \
+		"$PREEMPT_ROW_VOLUNTARY" "$WORK/unseen-back.check"
 	[ "$ran" = 1 ] || return 0
 	grep '^ext4dist: warning:' "$ERR" || true
 	check fentry-unseen-warned "$([ "$n" -gt 0 ] && echo yes || echo "no unseen call in $try runs")" yes "$ERR"
-	expect_counts fentry-unseen \
-		"open=$threads read=$((threads * reads)) write=$threads fsync=0"
+	expect_counts fentry-unseen "$want"
 	check fentry-unseen-prometheus \
 		"$(sed -n 's/^ext4dist_untimed_calls_total{op="read",reason="unseen"} //p' "$prom")" \
 		"$(sed -n "s/^ext4dist: warning: \([0-9]*\) read $UNSEEN_WARNING.*/\1/p" "$ERR")" "$prom" "$ERR"
