@@ -1119,7 +1119,8 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 static void note_unseen(const struct tracer *t)
 {
 	unsigned long long n;
-	unsigned int op;
+	unsigned int op, code;
+	const char *source;
 
 	if (t->rec.attach.path == ATTACH_MULTI) {
 		vlog(1, "unseen calls: not counted on kprobe_multi (one entry program for every function: the kernel's count of its skipped runs names none)");
@@ -1134,8 +1135,11 @@ static void note_unseen(const struct tracer *t)
 		vlog(1, "unseen calls: not counted (the kernel's bpf_prog_info has no recursion_misses before 5.12)");
 	else if (t->rec.attach.path == ATTACH_FENTRY)
 		vlog(1, "unseen calls: counted (each fentry program's recursion_misses)");
+	else if (kversion_running(&code, &source) == 0 &&
+		 code < kversion_code(6, 7, 0))
+		vlog(1, "unseen calls: not counted (the kernel counts skipped kprobe programs from 6.7; they run with preemption off, so only an interrupting one is skipped)");
 	else
-		vlog(1, "unseen calls: counted from 6.7 (each kprobe program's recursion_misses)");
+		vlog(1, "unseen calls: counted (each kprobe program's recursion_misses)");
 }
 
 static int start(struct tracer *t, const struct tracer_config *cfg,
