@@ -73,14 +73,15 @@ static int read_calls(struct tracer *t, unsigned int op, struct op_calls *out)
  * program already running on that CPU (preempted on a preemptible
  * kernel, or interrupted) and counts the skip, for fentry from 5.12 and
  * for kprobes from 6.7.  Such a call is in no other count: its return
- * finds no start record of it.  0 where the kernel does not say.
+ * finds no start record of it.  0 where the kernel does not count them
+ * (tracer.c's note_unseen(), asked once).
  */
 static unsigned long long unseen(const struct tracer *t, unsigned int op)
 {
 	const struct obj_prog *p = t->entry_prog[op];
 	unsigned long long n = 0;
 
-	if (!p || p->fd < 0)
+	if (!p || p->fd < 0 || !t->unseen_counted)
 		return 0;
 	kcall_why("how many runs of %s's entry program the kernel skipped (recursion_misses)",
 		  report_op_name(op));

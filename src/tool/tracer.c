@@ -1113,10 +1113,11 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 }
 
 /*
- * -v: whether the kernel counts the calls it gave no entry program (it
- * skips a program already running on that CPU: tally.c's "unseen").
+ * Whether the kernel counts the calls it gave no entry program (it skips
+ * a program already running on that CPU: tally.c's "unseen"), asked once,
+ * and said with -v.
  */
-static void note_unseen(const struct tracer *t)
+static void note_unseen(struct tracer *t)
 {
 	unsigned long long n;
 	unsigned int op, code;
@@ -1133,13 +1134,15 @@ static void note_unseen(const struct tracer *t)
 	kcall_why("does this kernel count the runs of an entry program it skips (bpf_prog_info's recursion_misses, 5.12+)?");
 	if (bpf_prog_recursion_misses(t->entry_prog[op]->fd, &n) < 0)
 		vlog(1, "unseen calls: not counted (the kernel's bpf_prog_info has no recursion_misses before 5.12)");
-	else if (t->rec.attach.path == ATTACH_FENTRY)
-		vlog(1, "unseen calls: counted (each fentry program's recursion_misses)");
-	else if (kversion_running(&code, &source) == 0 &&
+	else if (t->rec.attach.path != ATTACH_FENTRY &&
+		 kversion_running(&code, &source) == 0 &&
 		 code < kversion_code(6, 7, 0))
 		vlog(1, "unseen calls: not counted (the kernel counts skipped kprobe programs from 6.7; they run with preemption off, so only an interrupting one is skipped)");
 	else
-		vlog(1, "unseen calls: counted (each kprobe program's recursion_misses)");
+		t->unseen_counted = 1;
+	if (t->unseen_counted)
+		vlog(1, "unseen calls: counted (each %s program's recursion_misses)",
+		     t->rec.attach.path == ATTACH_FENTRY ? "fentry" : "kprobe");
 }
 
 static int start(struct tracer *t, const struct tracer_config *cfg,

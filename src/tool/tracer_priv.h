@@ -43,6 +43,7 @@ struct tracer {
 	 */
 	const struct obj_prog *entry_prog[NR_OPS];
 	unsigned long long unseen_seen[NR_OPS];
+	int unseen_counted;	/* the kernel counts them for these programs */
 	int stale_removed;		/* stale events removed at start */
 	/*
 	 * The traced functions' addresses: names[i] at addrs[i] when
