@@ -78,7 +78,7 @@ static void print_caps(FILE *out, const struct tracer_record *rec)
 	cap_row(out, "maxactive", &caps->c[CAP_MAXACTIVE],
 		"kprobe_events sizes return probes: \"rN:\"");
 	if (caps->c[CAP_NO_PREEMPT].state == CAP_YES &&
-	    !strncmp(caps->c[CAP_NO_PREEMPT].why, "unknown", 7))
+	    rec->preemption == PREEMPT_MODEL_UNKNOWN)
 		row(out, "preemption", "%s; taken as none: fentry/fexit is not passed over, and the calls it would skip are reported as unseen",
 		    caps->c[CAP_NO_PREEMPT].why);
 	else if (caps->c[CAP_NO_PREEMPT].state == CAP_YES)

@@ -243,9 +243,10 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		err = probe_fentry(t, &why);
 		break;
 	case CAP_NO_PREEMPT:
-		err = kernel_preemption(NULL, why.msg,
-					sizeof(why.msg)) == PREEMPT_MODEL_ON ?
-		      -EOPNOTSUPP : 0;
+		/* Not known: taken as none (check.c says so). */
+		t->rec.preemption = kernel_preemption(NULL, why.msg,
+						      sizeof(why.msg));
+		err = t->rec.preemption == PREEMPT_MODEL_ON ? -EOPNOTSUPP : 0;
 		break;
 	default:
 		err = pretending(t, PRETEND_NO_PMU) ?
@@ -501,6 +502,19 @@ static int attach_prog(struct tracer *t, struct obj_prog *p,
 	return err;
 }
 
+/* The operation traced at func (the generic read path's is read). */
+static unsigned int op_of_func(const struct tracer *t, const char *func)
+{
+	unsigned int op;
+
+	if (t->fs->generic_read && strcmp(func, t->fs->generic_read) == 0)
+		return OP_READ;
+	for (op = 0; op < NR_OPS; op++)
+		if (t->fs->ops[op].func && strcmp(func, t->fs->ops[op].func) == 0)
+			break;
+	return op;
+}
+
 /*
  * The fentry or fexit program of func, told its BTF id and object; NULL
  * when there is none or func's id is not known.
@@ -512,16 +526,15 @@ static struct obj_prog *tracing_prog(struct tracer *t, enum probe_kind kind,
 						  fs_prog_func(t->fs, func),
 						  t->slow ? PROG_SLOW : NULL);
 	uint32_t id = 0;
-	unsigned int op;
+	unsigned int op = op_of_func(t, func);
 	int in_module = t->fids.in_module;
 
 	if (t->fs->generic_read && strcmp(func, t->fs->generic_read) == 0) {
 		id = t->fids.generic_id;
 		in_module = 0;
+	} else if (op < NR_OPS) {
+		id = t->fids.id[op];
 	}
-	for (op = 0; op < NR_OPS && !id; op++)
-		if (t->fs->ops[op].func && strcmp(func, t->fs->ops[op].func) == 0)
-			id = t->fids.id[op];
 	if (!p || !id)
 		return NULL;
 	p->attach_btf_id = id;
@@ -552,19 +565,6 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 				  func);
 	*out = p;
 	return attach_prog(t, p, kind, func, link, eb);
-}
-
-/* The operation traced at func (the generic read path's is read). */
-static unsigned int op_of_func(const struct tracer *t, const char *func)
-{
-	unsigned int op;
-
-	if (t->fs->generic_read && strcmp(func, t->fs->generic_read) == 0)
-		return OP_READ;
-	for (op = 0; op < NR_OPS; op++)
-		if (t->fs->ops[op].func && strcmp(func, t->fs->ops[op].func) == 0)
-			break;
-	return op;
 }
 
 /*

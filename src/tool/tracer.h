@@ -70,6 +70,7 @@ struct tracer_record {
 	char missing[256];		/* an operation this kernel lacks */
 	char names[320];		/* slow mode: where file names come from */
 	char fentry_ids[600];		/* fentry: where the BTF ids came from */
+	enum preempt_model preemption;	/* CAP_NO_PREEMPT's finding */
 };
 
 /* Private: tool/tracer_priv.h.  tracer_new() makes one. */

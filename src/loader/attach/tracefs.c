@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "loader/util/kcall.h"
+#include "loader/util/own_mount.h"
 #include "loader/util/vlog.h"
 
 static const struct tracefs_paths default_paths = {
@@ -35,10 +35,8 @@ static int has(int dirfd, const char *name)
  * O_RDONLY open, not O_PATH: it must trigger the automount of tracefs
  * at debugfs's tracing/, 4.1+.)
  */
-static int try_dir(struct tracefs *tf, const char *dir)
+static int try_fd(struct tracefs *tf, int fd, const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
 	if (fd < 0)
 		return 0;
 	if (!has(fd, "available_events") && !has(fd, "kprobe_events")) {
@@ -51,35 +49,26 @@ static int try_dir(struct tracefs *tf, const char *dir)
 	return 1;
 }
 
+static int try_dir(struct tracefs *tf, const char *dir)
+{
+	return try_fd(tf, open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), dir);
+}
+
 /*
- * Mounts type on where, looks for the tracing dir (where/sub, or where
- * itself), and detaches the mount right away: the descriptor try_dir()
- * keeps holds it, nobody else ever uses it, and it vanishes with us.
- * Unmounting it at exit instead would pull it from under another
- * instance that found it mounted meanwhile, and a kill -9 would leave
- * it mounted.  Another instance that looked in the instant between
- * mount and detach holds its own descriptor of it: no harm either.
- * (Nothing else in the process changes: no new mount namespace, so the
- * paths of the user's files, --prometheus among them, mean what they
- * meant.)
+ * Looks for the tracing dir (where/sub, or where itself) on a mount of
+ * type on where of this process's own (own_mount.h: kept by the
+ * descriptor try_fd() holds, detached at once).
  */
 static int try_mount(struct tracefs *tf, const char *type, const char *where,
 		     const char *sub)
 {
 	char dir[256];
-	int found;
+	const char *path = sub[0] ? dir : where;
 
 	if (join(dir, sizeof(dir), where, sub))
 		return 0;
-	if (mount("nodev", where, type, 0, NULL)) {
-		vlog(1, "mount -t %s %s failed: %s", type, where,
-		     strerror(errno));
-		return 0;
-	}
-	found = try_dir(tf, sub[0] ? dir : where);
-	if (umount2(where, MNT_DETACH))
-		vlog(1, "umount -l %s: %s", where, strerror(errno));
-	if (!found)
+	if (!try_fd(tf, own_mount_open(type, where, path,
+				       O_RDONLY | O_DIRECTORY), path))
 		return 0;
 	snprintf(tf->mounted, sizeof(tf->mounted), "%s", where);
 	vlog(1, "mounted %s on %s for this process alone (detached at once: it goes when the process exits)",

@@ -5,10 +5,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/utsname.h>
-#include <unistd.h>
 
+#include "loader/util/own_mount.h"
 #include "loader/util/small_file.h"
 #include "loader/util/vlog.h"
 
@@ -129,8 +128,8 @@ enum preempt_model preempt_from_config(const char *text, char *mode,
 
 /*
  * debugfs's sched/preempt into buf.  Where debugfs is not mounted (and
- * may_mount: the real place) it is mounted for the moment of the open and
- * detached at once, as tracefs.c does with tracefs: nothing stays behind.
+ * may_mount: the real place), on a mount of our own for that read alone
+ * (own_mount.h, as tracefs.c does with tracefs): nothing stays behind.
  */
 static int read_sched(const char *debugfs, int may_mount, char *buf,
 		      size_t size)
@@ -142,19 +141,12 @@ static int read_sched(const char *debugfs, int may_mount, char *buf,
 	n = small_file_read(path, buf, size);
 	if (n != -ENOENT || !may_mount)
 		return n;
-	if (mount("nodev", debugfs, "debugfs", 0, NULL))
-		return -ENOENT;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (umount2(debugfs, MNT_DETACH))
-		vlog(1, "umount -l %s: %s", debugfs, strerror(errno));
+	fd = own_mount_open("debugfs", debugfs, path, O_RDONLY);
 	if (fd < 0)
 		return -ENOENT;
-	n = (int)read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	vlog(1, "read %s on a debugfs mounted for that read alone", path);
+	n = small_file_read_fd(fd, buf, size);
+	if (n >= 0)
+		vlog(1, "read %s on a debugfs mounted for that read alone", path);
 	return n;
 }
 

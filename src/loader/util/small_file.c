@@ -9,14 +9,25 @@
 
 int small_file_read(const char *path, char *buf, size_t size)
 {
-	size_t len = 0;
-	int fd, err = 0;
+	int fd;
 
 	if (size < 2)
 		return -EINVAL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	return small_file_read_fd(fd, buf, size);
+}
+
+int small_file_read_fd(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	int err = 0;
+
+	if (size < 2) {
+		close(fd);
+		return -EINVAL;
+	}
 	/* sysfs and procfs answer in one read, but a short read is legal. */
 	for (;;) {
 		ssize_t n = read(fd, buf + len, size - 1 - len);

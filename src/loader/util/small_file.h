@@ -13,6 +13,8 @@
  * -EFBIG when the file does not fit, or -errno of open()/read().
  */
 int small_file_read(const char *path, char *buf, size_t size);
+/* The same from an open fd, which it closes. */
+int small_file_read_fd(int fd, char *buf, size_t size);
 
 /* The file's first line as a decimal int ("6\n"): 0 or -errno/-EINVAL. */
 int small_file_read_int(const char *path, int *out);
