@@ -53,6 +53,15 @@ struct report {
 	struct op_flow flow[NR_OPS];
 };
 
+/* report_add.c: drains summed into a report. */
+
+/* dst += src: slots, sum, queued, errors, stolen; the larger maximum. */
+void report_add_hist(struct op_hist *dst, const struct op_hist *src);
+/* dst += src: entries, missed, unseen; in_flight becomes src's. */
+void report_add_flow(struct op_flow *dst, const struct op_flow *src);
+/* The calls in flight of every operation. */
+unsigned long long report_in_flight(const struct report *r);
+
 /* ops.c: names and bucket bounds shared by every format. */
 
 /* "read", "write", "open", "fsync", "getattr"; NULL past NR_OPS. */

@@ -201,73 +201,31 @@ static void fill_report(struct report *r, const struct tracer *t,
 static void add_drain(struct report *r, const struct op_hist *ops,
 		      const struct op_flow *flow)
 {
-	unsigned int op, s;
-
-	for (op = 0; op < NR_OPS; op++) {
-		struct op_hist *h = &r->ops[op];
-
-		for (s = 0; s < NR_SLOTS; s++)
-			h->slots[s] += ops[op].slots[s];
-		h->sum_ns += ops[op].sum_ns;
-		if (ops[op].max_ns > h->max_ns)
-			h->max_ns = ops[op].max_ns;
-		h->queued += ops[op].queued;
-		h->errors += ops[op].errors;
-		h->stolen += ops[op].stolen;
-		r->flow[op].entries += flow[op].entries;
-		r->flow[op].missed += flow[op].missed;
-		r->flow[op].unseen += flow[op].unseen;
-		r->flow[op].in_flight = flow[op].in_flight;
-	}
-}
-
-static unsigned long long all_in_flight(const struct report *r)
-{
-	unsigned long long n = 0;
 	unsigned int op;
 
-	for (op = 0; op < NR_OPS; op++)
-		n += r->flow[op].in_flight;
-	return n;
+	for (op = 0; op < NR_OPS; op++) {
+		report_add_hist(&r->ops[op], &ops[op]);
+		report_add_flow(&r->flow[op], &flow[op]);
+	}
 }
 
-static void sleep_ms(long ms)
+/* The last output's settling (tracer_settle()): each drain into r. */
+struct settling {
+	struct tracer *t;
+	struct report *r, *total;
+};
+
+static long long settle_drain(void *ctx)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-/*
- * After the last interval: entry probes off, then the calls in flight
- * are given time to return (until none is left, or the count stops
- * moving for SETTLE_QUIET_MS, at most SETTLE_MAX_MS), so the last report
- * holds them; what is still missing then never returned.
- */
-#define SETTLE_STEP_MS	10
-#define SETTLE_QUIET_MS	100
-#define SETTLE_MAX_MS	1000
-
-static int settle(struct tracer *t, struct report *r, struct report *total)
-{
+	struct settling *s = ctx;
 	struct op_hist ops[NR_OPS];
 	struct op_flow flow[NR_OPS];
-	unsigned long long last = all_in_flight(r);
-	int waited = 0, quiet = 0, err;
+	int err = tracer_drain(s->t, ops, flow, s->total->ops, s->total->flow);
 
-	tracer_stop_entries(t);
-	while (last && waited < SETTLE_MAX_MS && quiet < SETTLE_QUIET_MS) {
-		sleep_ms(SETTLE_STEP_MS);
-		waited += SETTLE_STEP_MS;
-		err = tracer_drain(t, ops, flow, total->ops, total->flow);
-		if (err)
-			return err;
-		add_drain(r, ops, flow);
-		quiet = all_in_flight(r) == last ? quiet + SETTLE_STEP_MS : 0;
-		last = all_in_flight(r);
-	}
-	return 0;
+	if (err)
+		return err;
+	add_drain(s->r, ops, flow);
+	return (long long)report_in_flight(s->r);
 }
 
 static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
@@ -285,7 +243,9 @@ static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
 		return err;
 	add_drain(&r, ops, flow);
 	if (final) {
-		err = settle(t, &r, &total);
+		struct settling s = { t, &r, &total };
+
+		err = tracer_settle(t, settle_drain, &s);
 		if (err)
 			return err;
 		r.final = total.final = 1;

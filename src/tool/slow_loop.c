@@ -68,16 +68,6 @@ static int stop_signal(int sfd)
 	return 0;
 }
 
-static unsigned long long in_flight(const struct report *r)
-{
-	unsigned long long n = 0;
-	unsigned int op;
-
-	for (op = 0; op < NR_OPS; op++)
-		n += r->flow[op].in_flight;
-	return n;
-}
-
 /* One drain of the accounting into r: its losses only, not its slots. */
 static int account(struct tracer *t, struct report *r)
 {
@@ -90,37 +80,41 @@ static int account(struct tracer *t, struct report *r)
 		return err;
 	for (op = 0; op < NR_OPS; op++) {
 		r->ops[op].stolen += ops[op].stolen;
-		r->flow[op].entries += flow[op].entries;
-		r->flow[op].missed += flow[op].missed;
-		r->flow[op].unseen += flow[op].unseen;
-		r->flow[op].in_flight = flow[op].in_flight;
+		report_add_flow(&r->flow[op], &flow[op]);
 	}
 	return 0;
 }
 
+/* The stop's settling (tracer_settle()): the events of each step too. */
+struct settling {
+	struct tracer *t;
+	struct printer *p;
+	struct perf_ring_stats *st;
+	struct report *r;
+};
+
+static long long settle_drain(void *ctx)
+{
+	struct settling *s = ctx;
+	int err = account(s->t, s->r);
+
+	if (!err)
+		err = drain_events(s->t, s->p, s->st);
+	return err ? err : (long long)report_in_flight(s->r);
+}
+
 /*
- * After a stop: entry probes off, the calls in flight given up to a
- * second to return (their events printed too), then what never came.
+ * After a stop: the calls in flight are given their time to end (their
+ * events printed too), then what is left in the rings is read.
  */
 static int finish(struct tracer *t, struct printer *p,
 		  struct perf_ring_stats *st, struct report *r)
 {
-	struct timespec step = { 0, 10000000L };	/* 10 ms */
-	int i, err;
+	struct settling s = { t, p, st, r };
+	int err = tracer_settle(t, settle_drain, &s);
 
-	tracer_stop_entries(t);
-	for (i = 0; i < 100; i++) {
-		err = account(t, r);
-		if (!err)
-			err = drain_events(t, p, st);
-		if (err)
-			return err;
-		if (!in_flight(r))
-			break;
-		nanosleep(&step, NULL);
-	}
 	r->final = 1;
-	return drain_events(t, p, st);
+	return err ? err : drain_events(t, p, st);
 }
 
 /* The losses, with their numbers, on stderr. */

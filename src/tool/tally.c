@@ -11,20 +11,6 @@
 #include "tool/dump_maps.h"
 #include "tool/tracer_priv.h"
 
-static void add_hist(struct op_hist *dst, const struct op_hist *src)
-{
-	unsigned int s;
-
-	for (s = 0; s < NR_SLOTS; s++)
-		dst->slots[s] += src->slots[s];
-	dst->sum_ns += src->sum_ns;
-	if (src->max_ns > dst->max_ns)
-		dst->max_ns = src->max_ns;
-	dst->queued += src->queued;
-	dst->errors += src->errors;
-	dst->stolen += src->stolen;
-}
-
 /* The hist buffer at key, summed over CPUs into *out, then zeroed. */
 static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)
 {
@@ -42,7 +28,7 @@ static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)
 	if (t->dump_maps)
 		dump_maps_hist(stderr, key, vals, n, t->percpu, t->unit);
 	for (c = 0; c < n; c++)
-		add_hist(out, &vals[c]);
+		report_add_hist(out, &vals[c]);
 	memset(vals, 0, n * sizeof(*vals));
 	kcall_why("histogram buffer %u zeroed for its next turn (no program writes it now: the epoch points at the other one)",
 		  key);
@@ -140,7 +126,7 @@ int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
 			err = read_calls(t, op, &now);
 		if (err)
 			return err;
-		add_hist(&t->returns[op], &ops[op]);
+		report_add_hist(&t->returns[op], &ops[op]);
 		flow[op].entries = now.entries - t->calls_seen[op].entries;
 		flow[op].missed = now.missed - t->calls_seen[op].missed;
 		flow[op].in_flight = in_flight(&now, &t->returns[op]);

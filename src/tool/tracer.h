@@ -139,4 +139,18 @@ int tracer_slow_stats(struct tracer *t, struct slow_stats *sum);
 int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
 		 struct op_hist *total_ops, struct op_flow *total_flow);
 
+/*
+ * settle.c: the end of a run, one rule for every mode.  The entry
+ * programs go first (tracer_stop_entries), then the calls in flight are
+ * given time to return: drain(ctx) runs at once, then every
+ * SETTLE_STEP_MS, until it finds none in flight, or their number has
+ * not moved for SETTLE_QUIET_MS, at most SETTLE_MAX_MS after the stop.
+ * drain() drains (tracer_drain, and whatever else the mode reads) and
+ * returns the calls still in flight, or -errno, which ends the wait.
+ */
+#define SETTLE_STEP_MS	10
+#define SETTLE_QUIET_MS	100
+#define SETTLE_MAX_MS	1000
+int tracer_settle(struct tracer *t, long long (*drain)(void *ctx), void *ctx);
+
 #endif
