@@ -101,23 +101,6 @@ vm_build_tools() {
 	done
 }
 
-# vm_kernel_image KDIR: qemu's -kernel wants an Image.  Debian 6.1's arm64
-# vmlinuz is one; a gzip'ed Image (other releases) is decompressed once
-# into the cache.
-vm_kernel_image() {
-	local vmlinuz image
-	vmlinuz=$1/root/boot/vmlinuz-$(vm_kernel_version "$1")
-	if ! gzip -t "$vmlinuz" 2>/dev/null; then
-		echo "$vmlinuz"
-		return 0
-	fi
-	image=$1/Image
-	if [ ! -s "$image" ] || [ "$vmlinuz" -nt "$image" ]; then
-		gzip -dc "$vmlinuz" > "$image.tmp" && mv "$image.tmp" "$image"
-	fi
-	echo "$image"
-}
-
 # vm_build_initramfs KDIR OUT BUSYBOX: initramfs for KDIR with the arm64
 # BUSYBOX (its applet links are made by /init at boot: the arm64 binary
 # cannot list them on this host), the x86 guest helpers and scenarios, and

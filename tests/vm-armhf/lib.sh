@@ -243,22 +243,6 @@ armhf_build_bench_tools() {
 		  done)
 }
 
-# vm_kernel_image KDIR: armmp's vmlinuz is a zImage qemu boots; arm64's
-# may be a gzip'ed Image, decompressed once into the cache.
-vm_kernel_image() {
-	local vmlinuz image
-	vmlinuz=$1/root/boot/vmlinuz-$(vm_kernel_version "$1")
-	if ! gzip -t "$vmlinuz" 2>/dev/null; then
-		echo "$vmlinuz"
-		return 0
-	fi
-	image=$1/Image
-	if [ ! -s "$image" ] || [ "$vmlinuz" -nt "$image" ]; then
-		gzip -dc "$vmlinuz" > "$image.tmp" && mv "$image.tmp" "$image"
-	fi
-	echo "$image"
-}
-
 # armhf_fops_offset KDIR: "SECTION OFFSET" of ext4_file_operations in the
 # kernel's ext4.ko, for the guest to check ext4dist's address against
 # /sys/module/ext4/sections/SECTION (no KALLSYMS_ALL: no other source).

@@ -379,7 +379,23 @@ vm_kernel_version() {
 		return 0
 	done
 }
-vm_kernel_image() { echo "$1/root/boot/vmlinuz-$(vm_kernel_version "$1")"; }
+
+# vm_kernel_image KDIR: the file for qemu's -kernel.  x86's bzImage, arm64
+# 6.1's Image and armmp's zImage boot as they are; a gzip'ed Image (arm64
+# in other releases) is decompressed once into KDIR.
+vm_kernel_image() {
+	local vmlinuz image
+	vmlinuz=$1/root/boot/vmlinuz-$(vm_kernel_version "$1")
+	if ! gzip -t "$vmlinuz" 2>/dev/null; then
+		echo "$vmlinuz"
+		return 0
+	fi
+	image=$1/Image
+	if [ ! -s "$image" ] || [ "$vmlinuz" -nt "$image" ]; then
+		gzip -dc "$vmlinuz" > "$image.tmp" && mv "$image.tmp" "$image"
+	fi
+	echo "$image"
+}
 
 # vm_builtin_check KDIR NAME...: for a kernel without modules (no
 # lib/modules at all), each module NAME must be built in according to the

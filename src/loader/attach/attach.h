@@ -123,11 +123,6 @@ int attach_kprobe_multi_probe(int prog_fd, struct errbuf *eb);
  * for the question and closed: 0 when kprobe_multi links can be made.
  */
 int attach_kprobe_multi_available(struct errbuf *eb);
-/*
- * Calls a kprobe_multi link missed so far (its fprobe ran out of return
- * hooks, or recursion), from BPF_OBJ_GET_INFO_BY_FD (6.7+; -ENOTSUP before).
- */
-int attach_kprobe_multi_missed(int link_fd, unsigned long long *missed);
 int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			const char *const *funcs,
 			const unsigned long long *addrs,

@@ -75,40 +75,6 @@ int attach_kprobe_multi_probe(int prog_fd, struct errbuf *eb)
 }
 
 /*
- * struct bpf_link_info as far as kprobe_multi's "missed" (6.7): spelled out
- * here, since older UAPI headers (6.1: Debian 12's) lack the member.
- */
-struct link_info_kprobe_multi {
-	uint32_t type;
-	uint32_t id;
-	uint32_t prog_id;
-	uint32_t pad;
-	uint64_t addrs;		/* 0: the kernel copies no addresses */
-	uint32_t count;
-	uint32_t flags;
-	uint64_t missed;
-};
-
-int attach_kprobe_multi_missed(int link_fd, unsigned long long *missed)
-{
-	struct link_info_kprobe_multi info;
-	uint32_t len = sizeof(info);
-	int err;
-
-	memset(&info, 0, sizeof(info));
-	kcall_why("how many hits kprobe_multi link fd %d missed (its \"missed\" count: 6.7+)",
-		  link_fd);
-	err = bpf_obj_info(link_fd, &info, &len);
-	if (err)
-		return err;
-	/* A kernel that knows less answers with a shorter record. */
-	if (info.type != BPF_LINK_TYPE_KPROBE_MULTI || len < sizeof(info))
-		return -ENOTSUP;
-	*missed = info.missed;
-	return 0;
-}
-
-/*
  * The kernel reads the address and name arrays as its unsigned long
  * (bpf_kprobe_multi_link_attach, copy_user_syms, 5.18-6.12): 8 bytes on a
  * 64-bit kernel, for a 32-bit program too (compat); 4 on a 32-bit one.

@@ -314,6 +314,51 @@ noise_stop() {
 	NOISE_PID=""
 }
 
+# workload_start NAME FILE OPENS READS WRITES FSYNCS: the workload in the
+# background, waiting on the go file $WORK/go (WORKLOAD_OPTS: its own
+# options), its output in $WORK/NAME.wl.  Sets WPID.
+workload_start() {
+	rm -f "$WORK/go"
+	# shellcheck disable=SC2086 # WORKLOAD_OPTS: workload's own options
+	workload -g "$WORK/go" ${WORKLOAD_OPTS:-} "$2" "$3" "$4" "$5" "$6" \
+		> "$WORK/$1.wl" 2>&1 &
+	WPID=$!
+}
+
+# workload_args ARGS...: ARGS on one line, @PID@ replaced by $WPID.
+workload_args() {
+	local a s=""
+	for a in "$@"; do
+		[ "$a" != @PID@ ] || a=$WPID
+		s="$s $a"
+	done
+	echo "$s"
+}
+
+# workload_go NAME NOISE PRE_HOOK POST_HOOK [PID...]: once the tracers
+# (PIDs) are in, PRE_HOOK (when set), the workload released and waited
+# for; with NOISE 1 the noise runs 0.3 s more, to be inside the traced
+# window for sure, then stops; POST_HOOK (when set).  When the workload
+# failed: FAIL NAME, the tracers killed and reaped, and 1.  (The hooks
+# share the caller's variables.)
+workload_go() {
+	local name=$1 noise=$2 pre=$3 post=$4 wrc=0 pid
+	shift 4
+	[ -z "$pre" ] || $pre
+	touch "$WORK/go"
+	wait "$WPID" || wrc=$?
+	[ "$noise" = 0 ] || sleep 0.3
+	noise_stop
+	[ -z "$post" ] || $post
+	[ "$wrc" != 0 ] || return 0
+	fail "$name" "workload exited $wrc" "$WORK/$name.wl"
+	kill -9 "$@" 2>/dev/null || true
+	for pid in "$@"; do
+		wait "$pid" 2>/dev/null || true
+	done
+	return 1
+}
+
 # traced_run NAME FILE OPENS READS WRITES FSYNCS [EXT4DIST ARGS...]
 # Starts the workload (waiting on a go file), then ext4dist with ARGS, in
 # which @PID@ stands for the workload's pid; waits for the banner, lets
@@ -335,23 +380,15 @@ TRACED_NOISE=1
 TRACED_HOOK=""
 WORKLOAD_OPTS=""
 traced_run() {
-	local name="$1" file="$2" o="$3" r="$4" w="$5" f="$6" go a args wrc noise=0 bfile
-	shift 6
+	local name="$1" args noise=0 bfile
 	OUT=$WORK/$name.out ERR=$WORK/$name.err
 	# The shell truncates OUT in the background job: an old OUT of the
 	# same name must not show its banner meanwhile.
 	rm -f "$OUT" "$ERR"
-	go=$WORK/go
-	rm -f "$go"
-	# shellcheck disable=SC2086 # WORKLOAD_OPTS: workload's own options
-	workload -g "$go" ${WORKLOAD_OPTS:-} "$file" "$o" "$r" "$w" "$f" \
-		> "$WORK/$name.wl" 2>&1 &
-	WPID=$!
-	args=""
-	for a in "$@"; do
-		if [ "$a" = @PID@ ]; then a=$WPID; noise=1; fi
-		args="$args $a"
-	done
+	workload_start "$@"
+	shift 6
+	args=$(workload_args "$@")
+	case " $* " in *" @PID@ "*) noise=1 ;; esac
 	[ "$TRACED_NOISE" = 1 ] || noise=0
 	[ "$noise" = 0 ] || noise_start /mnt/ext4
 	# shellcheck disable=SC2086 # args is a list of plain words
@@ -369,20 +406,8 @@ traced_run() {
 		wait "$WPID" 2>/dev/null || true
 		return 1
 	fi
-	[ -z "$TRACED_HOOK" ] || $TRACED_HOOK
-	touch "$go"
-	wrc=0
-	wait "$WPID" || wrc=$?
-	# Give the noise time to run inside the traced window for sure.
-	[ "$noise" = 0 ] || sleep 0.3
-	noise_stop
-	[ -z "${TRACED_POST_HOOK:-}" ] || $TRACED_POST_HOOK
-	if [ "$wrc" != 0 ]; then
-		fail "$name" "workload exited $wrc" "$WORK/$name.wl"
-		kill -9 "$EPID" 2>/dev/null || true
-		wait "$EPID" 2>/dev/null || true
-		return 1
-	fi
+	workload_go "$name" "$noise" "$TRACED_HOOK" "${TRACED_POST_HOOK:-}" \
+		"$EPID" || return 1
 	kill -"$SIGNAL" "$EPID"
 	if ! wait_exit "$EPID" 30; then
 		fail "$name" "ext4dist did not exit within 30 s of SIG$SIGNAL" \

@@ -45,26 +45,16 @@ slow_wait_header() {
 # out, before the workload starts; SLOW_HOOK once the workload ended,
 # before the signal.
 slow_run() {
-	local name="$1" file="$2" o="$3" r="$4" w="$5" f="$6" go a args args2="" wrc noise=0 pid2="" hdr=""
-	shift 6
+	local name="$1" args args2="" noise=0 pid2="" hdr=""
 	OUT=$WORK/$name.out ERR=$WORK/$name.err
 	OUT2=$WORK/$name.twin.out ERR2=$WORK/$name.twin.err
 	rm -f "$OUT" "$ERR" "$OUT2" "$ERR2"
-	go=$WORK/go
-	rm -f "$go"
-	# shellcheck disable=SC2086 # WORKLOAD_OPTS: workload's own options
-	workload -g "$go" ${WORKLOAD_OPTS:-} "$file" "$o" "$r" "$w" "$f" \
-		> "$WORK/$name.wl" 2>&1 &
-	WPID=$!
-	args=""
-	for a in "$@"; do
-		if [ "$a" = @PID@ ]; then a=$WPID; noise=1; fi
-		args="$args $a"
-	done
-	for a in ${SLOW_TWIN:-}; do
-		[ "$a" != @PID@ ] || a=$WPID
-		args2="$args2 $a"
-	done
+	workload_start "$@"
+	shift 6
+	args=$(workload_args "$@")
+	case " $* " in *" @PID@ "*) noise=1 ;; esac
+	# shellcheck disable=SC2086 # SLOW_TWIN: a list of plain words
+	[ -z "${SLOW_TWIN:-}" ] || args2=$(workload_args $SLOW_TWIN)
 	[ "${SLOW_NOISE:-1}" = 1 ] || noise=0
 	[ "$noise" = 0 ] || noise_start /mnt/ext4
 	EPID=""
@@ -87,26 +77,16 @@ slow_run() {
 	if [ -n "$hdr" ]; then
 		fail "$name" "no header from ext4slower$args${pid2:+ or ext4slower$args2} within 60 s" \
 			"$OUT" "$ERR" ${pid2:+"$ERR2"}
-		# shellcheck disable=SC2086 # no EPID when the twin failed
+		# shellcheck disable=SC2086,SC2153 # no EPID when the twin failed; WPID: workload_start
 		kill -9 $EPID "$WPID" $pid2 2>/dev/null || true
 		noise_stop
 		[ -z "$EPID" ] || wait "$EPID" 2>/dev/null || true
 		wait "$WPID" 2>/dev/null || true
 		return 1
 	fi
-	[ -z "${SLOW_PRE_HOOK:-}" ] || $SLOW_PRE_HOOK
-	touch "$go"
-	wrc=0
-	wait "$WPID" || wrc=$?
-	[ "$noise" = 0 ] || sleep 0.3
-	noise_stop
-	[ -z "${SLOW_HOOK:-}" ] || $SLOW_HOOK
-	if [ "$wrc" != 0 ]; then
-		fail "$name" "workload exited $wrc" "$WORK/$name.wl"
-		kill -9 "$EPID" $pid2 2>/dev/null || true
-		wait "$EPID" 2>/dev/null || true
-		return 1
-	fi
+	# shellcheck disable=SC2086 # no pid2 without a twin
+	workload_go "$name" "$noise" "${SLOW_PRE_HOOK:-}" "${SLOW_HOOK:-}" \
+		"$EPID" $pid2 || return 1
 	kill -INT "$EPID" $pid2
 	if [ -n "$pid2" ]; then
 		wait_exit "$pid2" 30 || true
