@@ -43,9 +43,8 @@ VM_DEFAULT_SERIES="6.1 5.10"
 # busybox-static:arm64 package downloaded (apt-get download) and extracted
 # into the cache; the cached copy is used when apt cannot provide one.
 arm64_fetch_busybox() {
-	local pkg=busybox-static:arm64 ver dir tmp
-	local -a sandbox
-	mkdir -p "$VM_CACHE"
+	local pkg=busybox-static:arm64 ver
+	local -a sandbox=()
 	ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
 		sed -n 's/^Version: //p' | head -n 1)
 	if [ -z "$ver" ] && [ "$(id -u)" = 0 ] &&
@@ -54,31 +53,9 @@ arm64_fetch_busybox() {
 		ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
 			sed -n 's/^Version: //p' | head -n 1)
 	fi
-	if [ -n "$ver" ]; then
-		dir=$VM_CACHE/busybox-static-arm64_${ver//:/%3a}
-		if [ ! -e "$dir/.complete" ]; then
-			vm_log "fetching $pkg $ver into $VM_CACHE"
-			tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
-			sandbox=()
-			[ "$(id -u)" != 0 ] || sandbox=(-o APT::Sandbox::User=root)
-			if (cd "$tmp" && apt-get download -q "${sandbox[@]}" "$pkg=$ver" >&2) &&
-			   dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
-			   [ -x "$tmp/root/bin/busybox" ]; then
-				rm -f "$tmp"/*.deb
-				touch "$tmp/.complete"
-				rm -rf "$VM_CACHE"/busybox-static-arm64_*
-				mv "$tmp" "$dir"
-			else
-				rm -rf "$tmp"
-				vm_log "download or extraction of $pkg $ver failed"
-			fi
-		fi
-	fi
-	for dir in "$VM_CACHE"/busybox-static-arm64_*/.complete; do
-		[ -e "$dir" ] || return 1
-		echo "$(dirname "$dir")/root/bin/busybox"
-		return 0
-	done
+	[ "$(id -u)" != 0 ] || sandbox=(-o APT::Sandbox::User=root)
+	vm_cache_busybox arm64 "$ver" \
+		apt-get download -q "${sandbox[@]}" "$pkg=$ver"
 }
 
 # arm64_is_aarch64 FILE: an AArch64 ELF executable.

@@ -171,34 +171,11 @@ armhf_fetch_kernel() {
 # armhf_fetch_busybox: a static armhf busybox, from busybox-static:armhf
 # downloaded and extracted into the cache (never installed).
 armhf_fetch_busybox() {
-	local pkg=busybox-static:armhf ver dir tmp
-	mkdir -p "$VM_CACHE"
+	local pkg=busybox-static:armhf ver
 	ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
 		sed -n 's/^Version: //p' | head -n 1)
-	if [ -n "$ver" ]; then
-		dir=$VM_CACHE/busybox-static-armhf_${ver#*:}
-		if [ ! -e "$dir/.complete" ]; then
-			vm_log "fetching $pkg $ver into $VM_CACHE"
-			tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
-			if (cd "$tmp" && armhf_apt armhf "" apt-get download -q "$pkg=$ver" >&2) &&
-			   dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
-			   [ -x "$tmp/root/bin/busybox" ]; then
-				rm -f "$tmp"/*.deb
-				touch "$tmp/.complete"
-				rm -rf "$VM_CACHE"/busybox-static-armhf_*
-				mv "$tmp" "$dir"
-			else
-				rm -rf "$tmp"
-				vm_log "download or extraction of $pkg $ver failed"
-			fi
-		fi
-	fi
-	for dir in "$VM_CACHE"/busybox-static-armhf_*/.complete; do
-		[ -e "$dir" ] || return 1
-		echo "$(dirname "$dir")/root/bin/busybox"
-		return 0
-	done
-	return 1
+	vm_cache_busybox armhf "$ver" \
+		armhf_apt armhf "" apt-get download -q "$pkg=$ver"
 }
 
 # armhf_is_arm32 FILE: a static 32-bit ARM EABI5 hard-float executable.

@@ -380,6 +380,41 @@ vm_kernel_version() {
 	done
 }
 
+# vm_cache_busybox ARCH VERSION DOWNLOAD...: prints the path of the static
+# busybox of ARCH extracted from busybox-static:ARCH VERSION into the
+# cache, once: DOWNLOAD (a command and its arguments, run in a scratch
+# directory) leaves that package's .deb there.  Older versions of the
+# cache are removed; with VERSION empty (apt cannot say), or when the
+# download fails, the cached copy serves.  Returns 1 when there is none.
+vm_cache_busybox() {
+	local arch=$1 ver=$2 dir tmp
+	shift 2
+	mkdir -p "$VM_CACHE"
+	if [ -n "$ver" ]; then
+		dir=$VM_CACHE/busybox-static-${arch}_${ver//:/%3a}
+		if [ ! -e "$dir/.complete" ]; then
+			vm_log "fetching busybox-static:$arch $ver into $VM_CACHE"
+			tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
+			if (cd "$tmp" && "$@" >&2) &&
+			   dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
+			   [ -x "$tmp/root/bin/busybox" ]; then
+				rm -f "$tmp"/*.deb
+				touch "$tmp/.complete"
+				rm -rf "$VM_CACHE/busybox-static-${arch}_"*
+				mv "$tmp" "$dir"
+			else
+				rm -rf "$tmp"
+				vm_log "download or extraction of busybox-static:$arch $ver failed"
+			fi
+		fi
+	fi
+	for dir in "$VM_CACHE/busybox-static-${arch}_"*/.complete; do
+		[ -e "$dir" ] || return 1
+		echo "$(dirname "$dir")/root/bin/busybox"
+		return 0
+	done
+}
+
 # vm_kernel_image KDIR: the file for qemu's -kernel.  x86's bzImage, arm64
 # 6.1's Image and armmp's zImage boot as they are; a gzip'ed Image (arm64
 # in other releases) is decompressed once into KDIR.
