@@ -123,25 +123,12 @@ static int plan_forced_tracefs(const struct attach_want *w,
 	return tracefs_sized(w, caps, choice, "forced by --attach=tracefs", eb);
 }
 
-static int plan_auto(const struct attach_want *w,
-		     const struct attach_caps *caps,
-		     struct attach_choice *choice, enum cap_id *need,
-		     struct errbuf *eb)
+/* The automatic order without fentry/fexit: kprobe_multi, then kprobes. */
+static int plan_auto_kprobes(const struct attach_want *w,
+			     const struct attach_caps *caps,
+			     struct attach_choice *choice, enum cap_id *need,
+			     struct errbuf *eb)
 {
-	/*
-	 * fentry/fexit first: a BPF trampoline dispatches a call for a
-	 * fraction of what a kprobe and kretprobe cost (tests/bench/
-	 * README.md).  --maxactive sizes kretprobes: it asks for kprobes.
-	 */
-	if (!w->maxactive) {
-		NEED(CAP_FENTRY);
-		if (has(caps, CAP_FENTRY)) {
-			NEED(CAP_NO_PREEMPT);
-			if (has(caps, CAP_NO_PREEMPT))
-				return choose(choice, ATTACH_FENTRY, 0,
-					      "fentry/fexit: BPF trampolines, the cheapest dispatch, where the kernel's BTF names every traced function");
-		}
-	}
 	if (!w->maxactive && !w->generic_read) {
 		NEED(CAP_MULTI);
 		if (has(caps, CAP_MULTI))
@@ -169,12 +156,42 @@ static int plan_auto(const struct attach_want *w,
 	return no_kprobes(caps, eb);
 }
 
+static int plan_auto(const struct attach_want *w,
+		     const struct attach_caps *caps,
+		     struct attach_choice *choice, enum cap_id *need,
+		     struct errbuf *eb)
+{
+	char text[sizeof(choice->why)];
+	int err;
+
+	/*
+	 * fentry/fexit first: a BPF trampoline dispatches a call for a
+	 * fraction of what a kprobe and kretprobe cost (tests/bench/
+	 * README.md).  --maxactive sizes kretprobes: it asks for kprobes.
+	 */
+	if (w->maxactive)
+		return plan_auto_kprobes(w, caps, choice, need, eb);
+	NEED(CAP_FENTRY);
+	if (!has(caps, CAP_FENTRY))
+		return plan_auto_kprobes(w, caps, choice, need, eb);
+	NEED(CAP_NO_PREEMPT);
+	if (has(caps, CAP_NO_PREEMPT))
+		return choose(choice, ATTACH_FENTRY, 0,
+			      "fentry/fexit: BPF trampolines, the cheapest dispatch, where the kernel's BTF names every traced function");
+	/* Passed over: the path chosen instead says why. */
+	err = plan_auto_kprobes(w, caps, choice, need, eb);
+	if (err)
+		return err;
+	snprintf(text, sizeof(text), "%.250s; not fentry/fexit: the kernel preempts tasks inside BPF programs (preemption %.150s), and skips an fentry program for every other call on a CPU where it sits preempted",
+		 choice->why, caps->c[CAP_NO_PREEMPT].why);
+	return choose(choice, choice->path, choice->maxactive, text);
+}
+
 int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 		struct attach_choice *choice, enum cap_id *need,
 		struct errbuf *eb)
 {
 	char text[sizeof(choice->why)];
-	int err;
 
 	memset(choice, 0, sizeof(*choice));
 	switch (w->mode) {
@@ -210,13 +227,6 @@ int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 	case ATTACH_TRACEFS:
 		return plan_forced_tracefs(w, caps, choice, need, eb);
 	default:
-		err = plan_auto(w, caps, choice, need, eb);
-		if (!err && has(caps, CAP_FENTRY) &&
-		    caps->c[CAP_NO_PREEMPT].state == CAP_NO) {
-			snprintf(text, sizeof(text), "%.250s; not fentry/fexit: the kernel preempts tasks inside BPF programs (preemption %.150s), and skips an fentry program for every other call on a CPU where it sits preempted",
-				 choice->why, caps->c[CAP_NO_PREEMPT].why);
-			choose(choice, choice->path, choice->maxactive, text);
-		}
-		return err;
+		return plan_auto(w, caps, choice, need, eb);
 	}
 }

@@ -1138,11 +1138,11 @@ static void note_unseen(struct tracer *t)
 		 kversion_running(&code, &source) == 0 &&
 		 code < kversion_code(6, 7, 0))
 		vlog(1, "unseen calls: not counted (the kernel counts skipped kprobe programs from 6.7; they run with preemption off, so only an interrupting one is skipped)");
-	else
+	else {
 		t->unseen_counted = 1;
-	if (t->unseen_counted)
 		vlog(1, "unseen calls: counted (each %s program's recursion_misses)",
 		     t->rec.attach.path == ATTACH_FENTRY ? "fentry" : "kprobe");
+	}
 }
 
 static int start(struct tracer *t, const struct tracer_config *cfg,
