@@ -28,6 +28,7 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->fs = a->fs;
 	cfg->kallsyms_path = a->test_kallsyms;
 	cfg->sysfs_kprobe = a->test_sysfs_kprobe;
+	cfg->sys_module = a->test_sys_module;
 	if (a->test_tracing || a->test_debugfs ||
 	    (a->pretend & (1u << PRETEND_NO_TRACEFS))) {
 		tracefs->tracing = a->test_tracing ? a->test_tracing :

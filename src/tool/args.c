@@ -80,7 +80,8 @@ static const char help_tail[] =
 	"                        the fallbacks of older kernels; comma separated,\n"
 	"                        from no-pmu, no-multi, no-percpu, no-names,\n"
 	"                        no-kallsyms-data, no-tracefs, no-ext4,\n"
-	"                        no-fentry\n"
+	"                        no-fentry, no-maxactive, no-read-iter,\n"
+	"                        no-getattr\n"
 	"  --slower MS           print each operation slower than MS milliseconds\n"
 	"                        as it ends (0: every one), as ext4slower does,\n"
 	"                        instead of histograms\n"
@@ -147,6 +148,7 @@ static const struct argparse_opt opt_defs[] = {
 	  OPT_TEST_SYSFS_KPROBE },
 	{ 0, "test-tracing-dir", "--test-tracing-dir", 1, OPT_TEST_TRACING },
 	{ 0, "test-debugfs-dir", "--test-debugfs-dir", 1, OPT_TEST_DEBUGFS },
+	{ 0, "test-sys-module", "--test-sys-module", 1, OPT_TEST_SYS_MODULE },
 #endif
 };
 
@@ -190,6 +192,9 @@ static const char *const pretend_choices[NR_PRETEND] = {
 	[PRETEND_NO_TRACEFS] = "no-tracefs",
 	[PRETEND_NO_EXT4] = "no-ext4",
 	[PRETEND_NO_FENTRY] = "no-fentry",
+	[PRETEND_NO_MAXACTIVE] = "no-maxactive",
+	[PRETEND_NO_READ_ITER] = "no-read-iter",
+	[PRETEND_NO_GETATTR] = "no-getattr",
 };
 
 #define NR_CHOICES(c) ((unsigned int)(sizeof(c) / sizeof((c)[0])))
@@ -386,6 +391,8 @@ static int test_hook(struct argparse *ap, const struct argparse_opt *o,
 		return test_path(ap, o->shown, val, &a->test_tracing);
 	case OPT_TEST_DEBUGFS:
 		return test_path(ap, o->shown, val, &a->test_debugfs);
+	case OPT_TEST_SYS_MODULE:
+		return test_path(ap, o->shown, val, &a->test_sys_module);
 	default:
 		return -EINVAL;	/* not reached: table and switch agree */
 	}

@@ -61,6 +61,7 @@ struct ext4dist_args {
 	const char *test_sysfs_kprobe;	/* --test-sysfs-kprobe DIR */
 	const char *test_tracing;	/* --test-tracing-dir DIR */
 	const char *test_debugfs;	/* --test-debugfs-dir DIR */
+	const char *test_sys_module;	/* --test-sys-module DIR */
 };
 
 /*
@@ -79,6 +80,12 @@ enum args_pretend {
 				   (before 4.1) */
 	PRETEND_NO_EXT4,	/* ext4 not in /proc/filesystems */
 	PRETEND_NO_FENTRY,	/* no BTF, no trampolines (before 5.5) */
+	PRETEND_NO_MAXACTIVE,	/* kprobe_events without "rN:" and without
+				   return probes on an address (before 4.12) */
+	PRETEND_NO_READ_ITER,	/* the file system's read function missing
+				   (ext4_file_read_iter: before 4.10) */
+	PRETEND_NO_GETATTR,	/* the getattr function missing
+				   (ext4_file_getattr: before 4.11) */
 	NR_PRETEND
 };
 

@@ -91,13 +91,15 @@ static void print_caps(FILE *out, const struct tracer_record *rec)
 		row(out, "preemption", "not asked (start-up stopped before)");
 }
 
-static void print_fs(FILE *out, const struct fs_table *fs,
+static void print_fs(FILE *out, const struct tracer_config *cfg,
 		     const struct tracer_record *rec)
 {
-	char initstate[128];
+	const struct fs_table *fs = cfg->fs;
+	char initstate[300];
 
 	/* Only modules have an initstate; built-in code has none. */
-	snprintf(initstate, sizeof(initstate), "/sys/module/%s/initstate",
+	snprintf(initstate, sizeof(initstate), "%s/%s/initstate",
+		 cfg->sys_module ? cfg->sys_module : "/sys/module",
 		 fs->module);
 	if (rec->fs_registered > 0)
 		row(out, fs->name, "%s", access(initstate, F_OK) ?
@@ -230,7 +232,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 		if (tracer_verify_unattached(t, cfg, &veb))
 			row(out, "bpf programs", "no: %s", veb.msg);
 		print_caps(out, rec);
-		print_fs(out, cfg->fs, rec);
+		print_fs(out, cfg, rec);
 		print_traced(out, cfg);
 		print_plan(out, cfg->fs, rec);
 	}

@@ -456,7 +456,9 @@ static int from_module(const struct read_path_env *env,
 	int found[2] = { 0, 0 }, n, k;
 	struct utsname u;
 
-	snprintf(dir, sizeof(dir), "/sys/module/%s", env->fs->module);
+	snprintf(dir, sizeof(dir), "%s/%s",
+		 env->sys_module ? env->sys_module : "/sys/module",
+		 env->fs->module);
 	snprintf(sections, sizeof(sections), "%s/sections", dir);
 	if (access(sections, F_OK))
 		return errbuf_set(why, -ENOENT, "%s is not a loaded module",

@@ -179,6 +179,45 @@ static int pretending(const struct tracer *t, enum args_pretend what)
 	return !!(t->pretend & (1u << what));
 }
 
+/*
+ * The --pretend choice that hides func (its file system's read or
+ * getattr function, as kernels before they arrived), or NULL.
+ */
+static const char *pretend_hides(const struct tracer *t, const char *func)
+{
+	if (pretending(t, PRETEND_NO_READ_ITER) &&
+	    func == t->fs->ops[OP_READ].func)
+		return "--pretend=no-read-iter";
+	if (pretending(t, PRETEND_NO_GETATTR) &&
+	    func == t->fs->ops[OP_GETATTR].func)
+		return "--pretend=no-getattr";
+	return NULL;
+}
+
+/*
+ * A traced function hidden by --pretend: kprobe_multi and fentry/fexit
+ * came long after ext4's read and getattr functions (5.18 and 5.5 against
+ * 4.10 and 4.11), so the paths that lack a fallback for them are off too.
+ */
+static int pretend_hides_traced(const struct tracer *t, struct errbuf *why,
+				const char *what)
+{
+	unsigned int op;
+	const char *p;
+
+	for (op = 0; op < NR_OPS; op++) {
+		if (!(t->ops_mask & (1u << op)) || !t->fs->ops[op].func)
+			continue;
+		p = pretend_hides(t, t->fs->ops[op].func);
+		if (p)
+			return errbuf_set(why, -EOPNOTSUPP,
+					  "no %s (%s: %s is missing, as before %s, which predates them)",
+					  what, p, t->fs->ops[op].func,
+					  t->fs->ops[op].since);
+	}
+	return 0;
+}
+
 /* /proc/filesystems, unless --pretend=no-ext4 says it lacks the file system. */
 static int registered(const struct tracer *t, const char *path)
 {
@@ -197,11 +236,13 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 	if (pretending(t, PRETEND_NO_FENTRY))
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "no fentry/fexit (--pretend=no-fentry)");
+	if (pretend_hides_traced(t, why, "fentry/fexit"))
+		return -EOPNOTSUPP;
 	if (!t->percpu)
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "the counters are plain arrays (no per-CPU maps): the fentry/fexit programs have no atomic twins");
-	if (fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL, NULL,
-			   &t->fids, why))
+	if (fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL,
+			   t->sys_module, &t->fids, why))
 		return -ENOENT;
 	if (t->fids.in_module) {
 		fd = btf_kobj_fd(t->fs->module, why);
@@ -230,7 +271,9 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		err = pretending(t, PRETEND_NO_MULTI) ?
 		      errbuf_set(&why, -EOPNOTSUPP,
 				 "no kprobe_multi links (--pretend=no-multi)") :
-		      attach_kprobe_multi_available(&why);
+		      pretend_hides_traced(t, &why, "kprobe_multi links");
+		if (!err)
+			err = attach_kprobe_multi_available(&why);
 		break;
 	case CAP_KPROBE_EVENTS:
 		err = attach_probe_tracefs(&t->actx, 1, &why);
@@ -238,6 +281,12 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 	case CAP_MAXACTIVE:
 		err = attach_probe_maxactive(&t->actx,
 					     t->fs->ops[OP_FSYNC].func, &why);
+		if (err && t->actx.before_4_12) {
+			struct errbuf kernel = why;
+
+			errbuf_fmt(&why, "%.400s (--pretend=no-maxactive)",
+				   kernel.msg);
+		}
 		break;
 	case CAP_FENTRY:
 		err = probe_fentry(t, &why);
@@ -386,7 +435,9 @@ static void resolve_addresses(struct tracer *t, const struct tracer_config *cfg)
 	unsigned int n;
 	int hits;
 
-	snprintf(dir, sizeof(dir), "/sys/module/%s", t->fs->module);
+	snprintf(dir, sizeof(dir), "%s/%s",
+		 cfg->sys_module ? cfg->sys_module : "/sys/module",
+		 t->fs->module);
 	if (uname(&u)) {
 		errbuf_set(&why, -errno, "uname: %s", strerror(errno));
 		goto by_name;
@@ -574,9 +625,15 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 static int attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
 {
 	unsigned int op = op_of_func(t, func);
+	const char *hidden = pretend_hides(t, func);
 	struct obj_prog *p;
 	int err;
 
+	/* As the kernel answers for a function it does not have. */
+	if (hidden)
+		return errbuf_set(eb, -ENOENT,
+				  "kernel function %s not found (%s: not asked)",
+				  func, hidden);
 	err = attach_one(t, PROBE_RETURN, func, variant_of(t, 0),
 			 &t->links[t->nr_links], &p, eb);
 	if (err)
@@ -761,6 +818,7 @@ static int prepare_generic_read(struct tracer *t,
 		.fops_addr = cfg->fops_addr,
 		.kallsyms_path = cfg->kallsyms_path,
 		.kallsyms_no_data = pretending(t, PRETEND_NO_KALLSYMS_DATA),
+		.sys_module = cfg->sys_module,
 		.sysmap_path = t->sysmap_path[0] ? t->sysmap_path : NULL,
 		.sysmap = t->nr_syms ? &map : NULL,
 		.tracing_fd = t->actx.tf.dir[0] ? t->actx.tf.dirfd : -1,
@@ -797,16 +855,21 @@ static int missing_function(struct tracer *t, unsigned int op,
 			    struct errbuf *eb)
 {
 	const struct fs_op *o = &t->fs->ops[op];
+	const char *hidden = pretend_hides(t, o->func);
+	char kernel[120];
 	struct utsname u;
 
-	if (uname(&u))
-		snprintf(u.release, sizeof(u.release), "?");
+	if (hidden)
+		snprintf(kernel, sizeof(kernel), "%s", hidden);
+	else
+		snprintf(kernel, sizeof(kernel), "Linux %.64s",
+			 uname(&u) ? "?" : u.release);
 	snprintf(t->rec.missing, sizeof(t->rec.missing),
-		 "%s: no %s in Linux %s (it arrived in %s)",
-		 report_op_name(op), o->func, u.release, o->since);
+		 "%s: no %s in %s (it arrived in %s)",
+		 report_op_name(op), o->func, kernel, o->since);
 	return errbuf_set(eb, -ENOENT,
-			  "cannot trace %s: kernel function %s does not exist in this kernel (Linux %s; it arrived in %s); leave %s out of --ops",
-			  report_op_name(op), o->func, u.release, o->since,
+			  "cannot trace %s: kernel function %s does not exist in this kernel (%s; it arrived in %s); leave %s out of --ops",
+			  report_op_name(op), o->func, kernel, o->since,
 			  report_op_name(op));
 }
 
@@ -1093,6 +1156,7 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 	t->fs = cfg->fs;
 	t->ops_mask = cfg->ops_mask;
 	t->pretend = cfg->pretend;
+	t->sys_module = cfg->sys_module;
 	t->read_generic = cfg->read_generic;
 	if (cfg->slow && (cfg->ops_mask & (1u << OP_GETATTR)))
 		return errbuf_set(eb, -EINVAL,
@@ -1108,6 +1172,7 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
 	t->rec.privileged = 1;
 	attach_ctx_init(&t->actx, TOOL_NAME, cfg->sysfs_kprobe, cfg->tracefs);
+	t->actx.before_4_12 = pretending(t, PRETEND_NO_MAXACTIVE);
 	t->actx_ready = 1;
 	return load_object(t, cfg, eb);
 }

@@ -38,6 +38,7 @@ struct tracer_config {
 	const char *sysfs_kprobe;
 	const struct tracefs_paths *tracefs;
 	const char *filesystems_path;
+	const char *sys_module;		/* /sys/module */
 };
 
 /*

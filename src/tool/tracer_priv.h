@@ -14,6 +14,7 @@ struct tracer {
 	const struct fs_table *fs;
 	unsigned int ops_mask;
 	unsigned int pretend;		/* bit per enum args_pretend */
+	const char *sys_module;		/* NULL = /sys/module */
 	int verifier_log;		/* print each load's verifier log */
 	int dump_maps;			/* print each drained buffer per CPU */
 	const char *unit;		/* "usecs" or "msecs", for dump_maps */

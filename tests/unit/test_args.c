@@ -590,7 +590,8 @@ static void test_pretend(void)
 			  (1 << PRETEND_NO_PERCPU) | (1 << PRETEND_NO_NAMES));
 	run_free(&r);
 	run_args(&r, "--pretend=no-pmu,no-multi,no-percpu,no-names,"
-		 "no-kallsyms-data,no-tracefs,no-ext4,no-fentry", NULL);
+		 "no-kallsyms-data,no-tracefs,no-ext4,no-fentry,no-maxactive,"
+		 "no-read-iter,no-getattr", NULL);
 	if (ok("--pretend every feature", &r))
 		check_int("--pretend every feature mask", r.a.pretend,
 			  (1 << NR_PRETEND) - 1);
@@ -605,13 +606,13 @@ static void test_pretend(void)
 	check_int("--pretend off by default", r.a.pretend, 0);
 	run_free(&r);
 	FAILS("--pretend unknown feature",
-	      "argument --pretend: invalid choice: 'btf' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry')",
+	      "argument --pretend: invalid choice: 'btf' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry', 'no-maxactive', 'no-read-iter', 'no-getattr')",
 	      "--pretend=no-multi,btf");
 	FAILS("--pretend empty",
 	      "argument --pretend: expected at least one feature",
 	      "--pretend=");
 	FAILS("--pretend trailing comma",
-	      "argument --pretend: invalid choice: '' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry')",
+	      "argument --pretend: invalid choice: '' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry', 'no-maxactive', 'no-read-iter', 'no-getattr')",
 	      "--pretend=no-pmu,");
 	FAILS("--pretend missing", "argument --pretend: expected one argument",
 	      "--pretend");
@@ -624,12 +625,14 @@ static void test_hooks(void)
 	struct run r;
 
 	run_args(&r, "--test-kallsyms", "/fix/kallsyms", "--test-sysfs-kprobe=/none",
-		 "--test-tracing-dir", "/t", "--test-debugfs-dir", "/d", NULL);
+		 "--test-tracing-dir", "/t", "--test-debugfs-dir", "/d",
+		 "--test-sys-module", "/m", NULL);
 	if (ok("test hooks", &r)) {
 		check_str("--test-kallsyms", r.a.test_kallsyms, "/fix/kallsyms");
 		check_str("--test-sysfs-kprobe", r.a.test_sysfs_kprobe, "/none");
 		check_str("--test-tracing-dir", r.a.test_tracing, "/t");
 		check_str("--test-debugfs-dir", r.a.test_debugfs, "/d");
+		check_str("--test-sys-module", r.a.test_sys_module, "/m");
 	}
 	run_free(&r);
 	run_args(&r, "--test-t", "/t", NULL);
@@ -638,7 +641,8 @@ static void test_hooks(void)
 	run_free(&r);
 	run_args(&r, NULL);
 	CHECK(!r.a.test_kallsyms && !r.a.test_tracing && !r.a.test_debugfs &&
-	      !r.a.test_sysfs_kprobe, "test hooks off by default");
+	      !r.a.test_sysfs_kprobe && !r.a.test_sys_module,
+	      "test hooks off by default");
 	run_free(&r);
 	FAILS("relative test path",
 	      "argument --test-kallsyms: expected an absolute path 'rel'",

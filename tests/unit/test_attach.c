@@ -256,6 +256,32 @@ static void test_maxactive_probe(void)
 		 "r1:kprobes/%s ext4_sync_file\n-:kprobes/%s\n", ev, ev, ev, ev);
 	check_str("4.12: our trial event removed", got, want);
 	free(got);
+
+	/*
+	 * --pretend=no-maxactive stands for the 4.9 kernel the suite no
+	 * longer boots: its README is not read, and the trial on an address
+	 * is refused as 4.9-4.11 refuse it, before anything is written.
+	 */
+	put("tracing/kprobe_events", "");
+	put("tracing/README", "  kprobe_events\t\t- Add/remove/show\n"
+	    "\t  r[maxactive][:[<group>/]<event>] <place> [<args>]\n");
+	ctx.before_4_12 = 1;
+	check_int("as before 4.12: no rN", attach_probe_maxactive(&ctx,
+		  "ext4_sync_file", &eb), -EOPNOTSUPP);
+	check_str("as before 4.12: why", eb.msg,
+		  "kprobe_events ignores \"rN:\" (kernel before 4.12)");
+	check_int("as before 4.12: a return probe on an address",
+		  kprobe_events_write(&ctx, "r:kprobes/x 0xffffffff81000000\n"),
+		  -EINVAL);
+	check_int("as before 4.12: a return probe by name",
+		  kprobe_events_write(&ctx, "r:kprobes/x ext4_sync_file\n"), 0);
+	check_int("as before 4.12: an entry probe on an address",
+		  kprobe_events_write(&ctx, "p:kprobes/y 0xffffffff81000000\n"),
+		  0);
+	got = test_read_file(test_tmp_path("tracing/kprobe_events"), &len);
+	check_str("as before 4.12: only what 4.9 takes is written", got,
+		  "r:kprobes/x ext4_sync_file\np:kprobes/y 0xffffffff81000000\n");
+	free(got);
 	attach_ctx_release(&ctx);
 }
 

@@ -6,11 +6,13 @@
 # in /boot, ext4dist, the workload program and the guest scripts), makes
 # small ext4/ext3/ext2 images and boots them in qemu.
 #
-# Kernel series (vm_fetch_kernel): "4.9" and "4.19" are prebuilt vanilla
-# kernels with everything built in (no modules), copied from the shared
-# directory; "5.10" is Debian bullseye's package, fetched through a private
-# apt list in the cache (the machine's apt configuration is never touched);
-# the others (6.1, 6.12) are packages of the machine's own apt sources.
+# Kernel series (vm_fetch_kernel): "5.10" is Debian bullseye's package,
+# fetched through a private apt list in the cache (the machine's apt
+# configuration is never touched); the others (6.1, 6.12) are packages of
+# the machine's own apt sources.  "4.9" and "4.19", asked for by name
+# only, are prebuilt vanilla kernels with everything built in (no
+# modules), copied from EXT4DIST_OLD_KERNELS: the suite's own images of
+# them are withdrawn, and guest/oldkernels.sh emulates their paths.
 # Environment:
 #   EXT4DIST_VM_CACHE    kernel cache (default /var/cache/ext4dist-vm, or
 #                        ~/.cache/ext4dist-vm when that is not writable)
@@ -41,9 +43,10 @@ fi
 VM_BUILD=${EXT4DIST_VM_BUILD:-$VM_TOP/build/vm}
 VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-600}
 
-# The kernel series run.sh boots by default, oldest first.
+# The kernel series run.sh boots by default, oldest first: those the
+# Debian archive provides.
 # shellcheck disable=SC2034 # read by run.sh
-VM_DEFAULT_SERIES="4.9 4.19 5.10 6.1 6.12"
+VM_DEFAULT_SERIES="5.10 6.1 6.12"
 # The architecture of the kernel packages (tests/vm-arm64/lib.sh: arm64).
 VM_APT_ARCH=amd64
 

@@ -31,6 +31,12 @@ struct attach_ctx {
 	 * probe point must be a symbol", before 4.12): the rest go by name.
 	 */
 	int ret_by_name;
+	/*
+	 * Answer for kprobe_events as a kernel before 4.12 would, without
+	 * asking it (--pretend=no-maxactive): its README does not mention
+	 * "rN:", and a return probe on an address is refused with EINVAL.
+	 */
+	int before_4_12;
 };
 
 struct probe_spec {
@@ -102,6 +108,12 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 			   struct errbuf *why);
 
 void probe_detach(struct attach_ctx *ctx, struct probe_link *link);
+
+/*
+ * Writes one line to kprobe_events, or refuses it as the kernel would
+ * under ctx->before_4_12.  For the tracefs back-end's own files.
+ */
+int kprobe_events_write(struct attach_ctx *ctx, const char *line);
 
 /*
  * One kprobe_multi link (5.18+) of prog_fd on funcs[0..n-1], cookies[i]

@@ -20,7 +20,7 @@ static int readme_says_so(struct attach_ctx *ctx)
 	char *text = NULL;
 	int yes;
 
-	if (tracefs_read(&ctx->tf, "README", &text))
+	if (ctx->before_4_12 || tracefs_read(&ctx->tf, "README", &text))
 		return 0;
 	yes = strstr(text, "r[maxactive]") != NULL;
 	free(text);
@@ -64,7 +64,7 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 	 */
 	snprintf(line, sizeof(line), "r4097:kprobes/%s 0\n", ev);
 	kcall_why("does kprobe_events take \"rN:\"? a return probe at address 0 with 4097 instances: E2BIG (too many) = yes, 4.12+; EINVAL = an address for a return probe, before 4.12; nothing is created");
-	err = tracefs_write(&ctx->tf, "kprobe_events", line);
+	err = kprobe_events_write(ctx, line);
 	if (err == -E2BIG) {
 		vlog(1, "kprobe_events takes \"rN:\" (it refused r4097 as too many)");
 		return 0;
@@ -77,13 +77,13 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 	if (!err) {
 		snprintf(line, sizeof(line), "-:kprobes/%s\n", ev);
 		kcall_why("the kernel made that event after all: removed again");
-		tracefs_write(&ctx->tf, "kprobe_events", line);
+		kprobe_events_write(ctx, line);
 	}
 	/* Neither answer: a definition on func itself decides. */
 	snprintf(line, sizeof(line), "r1:kprobes/%s %s\n", ev, func);
 	kcall_why("neither answer: a return probe with 1 instance on %s decides (before 4.12 the event is named r_%s_0)",
 		  func, func);
-	err = tracefs_write(&ctx->tf, "kprobe_events", line);
+	err = kprobe_events_write(ctx, line);
 	if (err)
 		return errbuf_set(why, err,
 				  "kprobe_events refused \"r1:kprobes/%s %s\": %s",
@@ -91,14 +91,14 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 	if (event_exists(ctx, ev)) {
 		snprintf(line, sizeof(line), "-:kprobes/%s\n", ev);
 		kcall_why("the test event: removed again");
-		tracefs_write(&ctx->tf, "kprobe_events", line);
+		kprobe_events_write(ctx, line);
 		vlog(1, "kprobe_events takes \"rN:\" (tried on %s)", func);
 		return 0;
 	}
 	/* Before 4.12 the definition became event r_<func>_0: ours, remove it. */
 	snprintf(line, sizeof(line), "-:kprobes/r_%s_0\n", func);
 	kcall_why("the test event, as a kernel before 4.12 named it: removed again");
-	err = tracefs_write(&ctx->tf, "kprobe_events", line);
+	err = kprobe_events_write(ctx, line);
 	vlog(1, "kprobe_events ignores the count and name of \"r1:\" (before 4.12): the event it made as kprobes/r_%s_0 %s",
 	     func, err ? "could not be removed" : "is removed again");
 	return errbuf_set(why, -EOPNOTSUPP,

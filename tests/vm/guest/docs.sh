@@ -25,6 +25,7 @@ doc_fresh_end() {
 # are the cases below, one per line, as tests/host/test_doc_outputs.sh
 # looks them up.
 doc_run() {
+	local rc
 	case $1 in
 	check)
 		doc_fresh
@@ -85,6 +86,14 @@ doc_run() {
 		SLOW_NOISE=0 slow_run doc-slower /mnt/ext4/slow1 1 4 8 2 1 || return 1
 		SLOW_NOISE=""
 		cat "$OUT" "$ERR" > "$2" ;;
+	# 4.9 as the suite emulates it (oldkernels.sh): --check, and -v
+	# of a run stopped with Ctrl-C.
+	check-as-49|v-as-49)
+		doc_fresh
+		as_4_9_doc "${1%-as-49}" "$2"
+		rc=$?
+		doc_fresh_end
+		return $rc ;;
 	# docs/learn.md's experiments (experiments.sh): the output of
 	# scenario_experiments' run, or a run of their own.
 	exp-pretend|exp-kprobe-events|exp-dump-maps|exp-refused)

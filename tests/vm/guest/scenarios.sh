@@ -36,6 +36,8 @@ set -eu
 . /guest/docs.sh
 # shellcheck source=fentry.sh
 . /guest/fentry.sh
+# shellcheck source=oldkernels.sh
+. /guest/oldkernels.sh
 
 # ext4slower's threshold (ms) between cached reads and fsyncs of new data.
 SLOW_MS=${SLOW_MS:-1}
@@ -439,6 +441,9 @@ run scenario_missing_function
 run scenario_by_address
 run scenario_generic_read
 run scenario_fops_sources
+run scenario_as_4_9
+run scenario_as_4_19
+run scenario_read_iter_missing
 run scenario_forced_fallbacks
 run scenario_no_pmu
 run scenario_kretprobe_misses
