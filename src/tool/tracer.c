@@ -274,6 +274,8 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 	enum cap_id need;
 	int err;
 
+	/* Planned again after a refusal at attach: undecided until it is. */
+	t->rec.planned = 0;
 	snprintf(t->rec.caps.pmu_dir, sizeof(t->rec.caps.pmu_dir), "%s",
 		 t->actx.sysfs_kprobe);
 	for (;;) {

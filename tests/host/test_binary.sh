@@ -151,6 +151,12 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 		"kprobe_events          no: no kprobe_events in /sys/kernel/tracing"
 	expect_eq "--check: attach path" "$(grep '^attach path ' "$TMP/out")" \
 		"attach path            none"
+	# No path: nothing under it, the verdict next (fentry was planned
+	# and refused at attach, then no other path fit).
+	expect_eq "--check: the verdict right after 'attach path none'" \
+		"$(grep -A1 '^attach path ' "$TMP/out" | cat -A)" \
+		"attach path            none\$
+verdict                ext4dist cannot trace here: ${NO_KPROBES#ext4dist: }\$"
 	expect_eq "--check: verdict" "$(grep '^verdict ' "$TMP/out")" \
 		"verdict                ext4dist cannot trace here: ${NO_KPROBES#ext4dist: }"
 	expect_eq "--check: tracefs mounts as before" \
