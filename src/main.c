@@ -4,6 +4,8 @@
  * (as ext4slower, or with --slower) print each slow operation.  The
  * command line, then tracer (load + attach), run loop, clean stop.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +75,46 @@ static void report_error(const struct tracer *t, const struct errbuf *eb,
 			log);
 }
 
+/*
+ * A standard stream that is closed gets /dev/null in its place, so that
+ * no descriptor ext4dist opens takes its number (text meant for stderr
+ * written to a BPF map).  Returns 1 when stdout was the closed one: its
+ * output could not reach anyone, which main() says.
+ */
+static int stdio_reserve(void)
+{
+	int fd, stdout_closed = 0;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		stdout_closed |= fd == 1;
+		/* The lowest free number: fd itself. */
+		if (open("/dev/null", O_RDWR) != fd)
+			break;
+	}
+	return stdout_closed;
+}
+
+/*
+ * stdout flushed and never failed: 0; else 1 after a line on stderr
+ * (stdio keeps a write's error until here: --version > /dev/full).
+ */
+static int stdout_done(const char *prog)
+{
+	int err = 0;
+
+	if (fflush(stdout) == EOF)
+		err = errno;
+	else if (ferror(stdout))
+		err = EIO;
+	if (!err)
+		return 0;
+	fprintf(stderr, "%s: cannot write to standard output: %s\n", prog,
+		strerror(err));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct ext4dist_args args;
@@ -81,6 +123,7 @@ int main(int argc, char **argv)
 	struct tracer *t;
 	struct errbuf eb = { "" };
 	static char prefix[32];
+	int stdout_closed = stdio_reserve();
 	int err;
 
 	/* The same binary as ext4slower (make install links the name). */
@@ -88,8 +131,25 @@ int main(int argc, char **argv)
 		err = args_parse_slower(argc, argv, &args, stdout, stderr);
 	else
 		err = args_parse(argc, argv, &args, stdout, stderr);
-	if (err)
+	if (err == ARGS_ERR_USAGE || err == ARGS_ERR_INTERVAL0)
 		return args_exit_code(err);
+	if (stdout_closed) {
+		fprintf(stderr, "%s: cannot write to standard output: it is closed; open it (to /dev/null to discard the output)\n",
+			args.prog);
+		return 1;
+	}
+	/* -h, --version: served, or their text failed midway. */
+	if (err == ARGS_EXIT_OK)
+		return stdout_done(args.prog);
+	if (err == -ENOMEM) {
+		fprintf(stderr, "%s: out of memory\n", args.prog);
+		return 1;
+	}
+	if (err < 0) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n",
+			args.prog, strerror(-err));
+		return 1;
+	}
 	snprintf(prefix, sizeof(prefix), "%s: ", args.prog);
 	vlog_set(args.verbose, stderr, prefix);
 	config_from_args(&args, &cfg, &tracefs);
@@ -114,8 +174,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
 		return 1;
 	}
-	if (args.check)
-		return check_run(stdout, &cfg);
+	if (args.check) {
+		err = check_run(stdout, &cfg);
+		return stdout_done(args.prog) ? 1 : err;
+	}
 	err = run_loop_signals_setup();
 	if (err) {
 		fprintf(stderr, "%s: cannot set up signal handling: %s\n",

@@ -463,11 +463,20 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 }
 
 /* -h and --version: print and stop, as argparse's actions do. */
+/* ARGS_EXIT_OK, or the failed write's -errno (stdio keeps it in errno). */
+static int served(FILE *out)
+{
+	if (!ferror(out))
+		return ARGS_EXIT_OK;
+	return errno ? -errno : -EIO;
+}
+
 int args_served(struct args_ctx *c, const char *text1, const char *text2)
 {
+	errno = 0;
 	args_put_named(c->out, text1, c->named);
 	args_put_named(c->out, text2, c->named);
-	return ferror(c->out) ? -EIO : ARGS_EXIT_OK;
+	return served(c->out);
 }
 
 int args_help(struct args_ctx *c, const char *usage,
@@ -476,11 +485,12 @@ int args_help(struct args_ctx *c, const char *usage,
 	int generic = c->named->generic_read != NULL;
 	unsigned int i;
 
+	errno = 0;
 	args_put_named(c->out, usage, c->named);
 	for (i = 0; i < 5; i++)
 		if (generic || (i != 1 && i != 3))
 			args_put_named(c->out, parts[i], c->named);
-	return ferror(c->out) ? -EIO : ARGS_EXIT_OK;
+	return served(c->out);
 }
 
 /* The engine's flag callback. */

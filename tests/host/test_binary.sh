@@ -54,6 +54,34 @@ expect_eq "three positionals: message" "$(echo "$ERR" | tail -n 1)" \
 run_bin "$BIN" --version
 expect_eq "--version" "$OUT" "ext4dist $(sed -n 's/^VERSION *:= *//p' Makefile)"
 
+# Output that cannot be written is an error, said on stderr: a full
+# device, a closed stdout (whatever the mode), under another name too.
+"$BIN" --version > /dev/full 2> "$TMP/err"
+expect_eq "--version > /dev/full: exit status" "$?" 1
+expect_eq "--version > /dev/full: message" "$(cat "$TMP/err")" \
+	"ext4dist: cannot write to standard output: No space left on device"
+ln -sf "$(realpath "$BIN")" "$TMP/xfsdist"
+"$TMP/xfsdist" --help > /dev/full 2> "$TMP/err"
+expect_eq "xfsdist --help > /dev/full: exit status" "$?" 1
+expect_eq "xfsdist --help > /dev/full: message" "$(cat "$TMP/err")" \
+	"xfsdist: cannot write to standard output: No space left on device"
+closed="ext4dist: cannot write to standard output: it is closed; open it (to /dev/null to discard the output)"
+for args in --help --version --check --dump-bpf "-p 1"; do
+	# shellcheck disable=SC2086 # args: words
+	"$BIN" $args >&- 2> "$TMP/err"
+	expect_eq "$args >&-: exit status" "$?" 1
+	expect_eq "$args >&-: message" "$(cat "$TMP/err")" "$closed"
+done
+"$BIN" --check > /dev/full 2> "$TMP/err"
+expect_eq "--check > /dev/full: exit status" "$?" 1
+expect_eq "--check > /dev/full: message" "$(cat "$TMP/err")" \
+	"ext4dist: cannot write to standard output: No space left on device"
+# Closed stdin and stderr take no descriptor of ext4dist's: --check's
+# report is whole (its last line the verdict).
+"$BIN" --check <&- 2>&- > "$TMP/out"
+expect_eq "--check <&- 2>&-: the report to its verdict" \
+	"$(tail -n 1 "$TMP/out" | cut -c1-23)" "verdict                "
+
 run_bin "$BIN" -h
 expect_eq "-h: exit status" "$RC" 0
 expect_eq "-h: first line" "$(echo "$OUT" | head -n 1)" \
