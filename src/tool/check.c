@@ -137,19 +137,24 @@ static void print_traced(FILE *out, const struct tracer_config *cfg)
  */
 static void print_jit(FILE *out, const struct tracer_record *rec)
 {
+	static const char path[] = "/proc/sys/net/core/bpf_jit_enable";
 	char buf[16] = "";
-	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "re");
+	FILE *f = fopen(path, "re");
 	int on;
 
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	if (!f) {
-		row(out, "bpf JIT", "none (no /proc/sys/net/core/bpf_jit_enable: no CONFIG_BPF_JIT): programs are interpreted");
+	if (!f && errno == ENOENT) {
+		row(out, "bpf JIT", "none (no %s: no CONFIG_BPF_JIT): programs are interpreted",
+		    path);
 		return;
 	}
+	if (!f) {
+		row(out, "bpf JIT", "unknown: cannot read %s: %s", path,
+		    strerror(errno));
+		return;
+	}
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
 	on = buf[0] && buf[0] != '0';
 	row(out, "bpf JIT", "%s (net.core.bpf_jit_enable=%.*s)%s", on ? "on" :
 	    "off: programs are interpreted", (int)strcspn(buf, "\n"), buf,

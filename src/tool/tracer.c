@@ -43,6 +43,8 @@ static int pick_object(struct tracer *t, struct bpf_blob *blob,
 	err = karch_running(&k);
 	if (!err)
 		err = bpf_blob_for(k.bpf_arch, blob);
+	if (err == -ENOMEM || err == -EINVAL)
+		return bpf_blob_error(err, blob, eb);
 	if (err)
 		return errbuf_set(eb, -ENOEXEC,
 				  "this ext4dist carries BPF programs for %s kernels, not for this %s kernel: use the ext4dist built for %s",
@@ -1184,7 +1186,13 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 			return err;
 	}
 	t->rec.fs_registered = registered(t, cfg->filesystems_path);
-	if (t->rec.fs_registered <= 0)
+	if (t->rec.fs_registered < 0)
+		return errbuf_set(eb, t->rec.fs_registered,
+				  "cannot tell whether %s is loaded: cannot read %s: %s",
+				  t->fs->name, cfg->filesystems_path ?
+				  cfg->filesystems_path : "/proc/filesystems",
+				  strerror(-t->rec.fs_registered));
+	if (t->rec.fs_registered == 0)
 		return errbuf_set(eb, -ENOENT,
 				  "%s is not loaded in this kernel (no %s in /proc/filesystems): run 'modprobe %s' or mount an %s file system, then try again",
 				  t->fs->name, t->fs->name, t->fs->module,
