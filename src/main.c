@@ -152,6 +152,7 @@ int main(int argc, char **argv)
 	}
 	snprintf(prefix, sizeof(prefix), "%s: ", args.prog);
 	vlog_set(args.verbose, stderr, prefix);
+	privileges_raise_nofile();
 	config_from_args(&args, &cfg, &tracefs);
 	if (args.dump_bpf) {
 		err = args.dump_bpf == DUMP_BPF_XLATED ?

@@ -46,6 +46,7 @@ static void check_kern_version(FILE *out)
 	perr = kversion_get(NULL, &parsed);
 	row(out, "kern_version", "0x%06x (%u.%u.%u) from the %s; uname parsing %s",
 	    code, code >> 16, (code >> 8) & 0xff, code & 0xff, source,
+	    errno_nofile(perr) ? "not checked (too many open files)" :
 	    perr ? "fails" : parsed == code ? "agrees" : "differs");
 }
 
@@ -58,6 +59,8 @@ static void cap_row(FILE *out, const char *name, const struct cap *c,
 		    yes[0] ? ")" : "");
 	else if (c->state == CAP_NO)
 		row(out, name, "no: %s", c->why);
+	else if (c->state == CAP_FAILED)
+		row(out, name, "unknown: %s", c->why);
 	else
 		row(out, name, "not asked (start-up stopped before)");
 }
@@ -86,6 +89,9 @@ static void print_caps(FILE *out, const struct tracer_record *rec)
 		    caps->c[CAP_NO_PREEMPT].why);
 	else if (caps->c[CAP_NO_PREEMPT].state == CAP_NO)
 		row(out, "preemption", "%s: a task can be preempted inside an fentry program, and the kernel skips that program for other calls on its CPU meanwhile; kprobes run with preemption off",
+		    caps->c[CAP_NO_PREEMPT].why);
+	else if (caps->c[CAP_NO_PREEMPT].state == CAP_FAILED)
+		row(out, "preemption", "unknown: %s",
 		    caps->c[CAP_NO_PREEMPT].why);
 	else
 		row(out, "preemption", "not asked (start-up stopped before)");
@@ -142,6 +148,13 @@ static void print_jit(FILE *out, const struct tracer_record *rec)
 	FILE *f = fopen(path, "re");
 	int on;
 
+	if (!f && errno_nofile(-errno)) {
+		struct errbuf eb;
+
+		errbuf_nofile(&eb, -errno, "cannot open %s", path);
+		row(out, "bpf JIT", "unknown: %s", eb.msg);
+		return;
+	}
 	if (!f && errno == ENOENT) {
 		row(out, "bpf JIT", "none (no %s: no CONFIG_BPF_JIT): programs are interpreted",
 		    path);
@@ -216,7 +229,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	const struct tracer_record *rec;
 	struct tracer *t = tracer_new();
 	struct utsname u;
-	int err;
+	int err, verr;
 
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cfg->fs->tool);
@@ -229,11 +242,16 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	rec = tracer_record(t);
 	if (!rec->privileged) {
 		row(out, "privileges", "no: run as root (or with CAP_BPF and CAP_PERFMON)");
+	} else if (errno_nofile(err)) {
+		/* Every further question would meet the same full table. */
+		row(out, "privileges", "yes");
 	} else {
 		row(out, "privileges", "yes");
 		tracer_probe_rest(t, cfg->filesystems_path);
-		if (tracer_verify_unattached(t, cfg, &veb))
-			row(out, "bpf programs", "no: %s", veb.msg);
+		verr = tracer_verify_unattached(t, cfg, &veb);
+		if (verr)
+			row(out, "bpf programs", "%s: %s",
+			    errno_nofile(verr) ? "unknown" : "no", veb.msg);
 		print_caps(out, rec);
 		print_fs(out, cfg->fs, rec);
 		print_traced(out, cfg);

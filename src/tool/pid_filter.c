@@ -90,6 +90,10 @@ static int global_tgid(unsigned int pid, unsigned int *tgid,
 	/* Not a thread-group leader: EINVAL, ENOENT from 6.15 on. */
 	if (fd < 0 && (errno == EINVAL || errno == ENOENT))
 		return is_thread(pid, 0, eb);
+	err = fd < 0 ? -errno : 0;
+	if (errbuf_nofile(eb, err, "-p %u: cannot open a pidfd to translate it",
+			  pid))
+		return err;
 	if (fd < 0 && errno == ESRCH)
 		return errbuf_set(eb, -ESRCH,
 				  "no process with PID %u (-p): nothing to trace",

@@ -143,6 +143,9 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		vlog(1, "slow mode: an event for each call of at least %llu ns (patched into %d return programs)",
 		     cfg->slow_ns, n);
 	t->ncpus = cpus_possible();
+	if (errbuf_nofile(eb, t->ncpus,
+			  "cannot read /sys/devices/system/cpu/possible"))
+		return t->ncpus;
 	if (t->ncpus < 0)
 		return errbuf_set(eb, t->ncpus,
 				  "cannot read /sys/devices/system/cpu/possible: %s",
@@ -194,7 +197,7 @@ static int registered(const struct tracer *t, const char *path)
  */
 static int probe_fentry(struct tracer *t, struct errbuf *why)
 {
-	int fd;
+	int fd, err;
 
 	if (pretending(t, PRETEND_NO_FENTRY))
 		return errbuf_set(why, -EOPNOTSUPP,
@@ -202,9 +205,10 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 	if (!t->percpu)
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "the counters are plain arrays (no per-CPU maps): the fentry/fexit programs have no atomic twins");
-	if (fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL, NULL,
-			   &t->fids, why))
-		return -ENOENT;
+	err = fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL, NULL,
+			     &t->fids, why);
+	if (err)
+		return errno_nofile(err) ? err : -ENOENT;
 	if (t->fids.in_module) {
 		fd = btf_kobj_fd(t->fs->module, why);
 		if (fd < 0)
@@ -248,7 +252,8 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		/* Not known: taken as none (check.c says so). */
 		t->rec.preemption = kernel_preemption(NULL, why.msg,
 						      sizeof(why.msg));
-		err = t->rec.preemption == PREEMPT_MODEL_ON ? -EOPNOTSUPP : 0;
+		err = t->rec.preemption == PREEMPT_MODEL_ON ? -EOPNOTSUPP :
+		      t->rec.preemption == PREEMPT_MODEL_NOFILE ? -EMFILE : 0;
 		break;
 	default:
 		err = pretending(t, PRETEND_NO_PMU) ?
@@ -257,7 +262,8 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		      attach_probe_pmu(&t->actx, &why);
 		break;
 	}
-	c->state = err ? CAP_NO : CAP_YES;
+	/* A full file table answers nothing: start-up stops there. */
+	c->state = errno_nofile(err) ? CAP_FAILED : err ? CAP_NO : CAP_YES;
 	snprintf(c->why, sizeof(c->why), "%.*s", (int)sizeof(c->why) - 1,
 		 why.msg);
 	if (id == CAP_PMU && !err)
@@ -292,6 +298,9 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 		if (err != 1)
 			break;
 		probe_cap(t, need);
+		if (t->rec.caps.c[need].state == CAP_FAILED)
+			return errbuf_set(eb, -EMFILE, "%s",
+					  t->rec.caps.c[need].why);
 	}
 	if (err)
 		return err;
@@ -1186,6 +1195,10 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 			return err;
 	}
 	t->rec.fs_registered = registered(t, cfg->filesystems_path);
+	if (errbuf_nofile(eb, t->rec.fs_registered, "cannot read %s",
+			  cfg->filesystems_path ? cfg->filesystems_path :
+			  "/proc/filesystems"))
+		return t->rec.fs_registered;
 	if (t->rec.fs_registered < 0)
 		return errbuf_set(eb, t->rec.fs_registered,
 				  "cannot tell whether %s is loaded: cannot read %s: %s",

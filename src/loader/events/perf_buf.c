@@ -44,6 +44,9 @@ static int open_cpu(struct perf_buf *pb, struct perf_buf_cpu *c,
 	c->cpu = cpu;
 	c->base = MAP_FAILED;
 	c->fd = open_output_event(cpu);
+	if (errbuf_nofile(eb, c->fd,
+			  "cannot open the BPF output perf event of CPU %u", cpu))
+		return c->fd;
 	if (c->fd < 0)
 		return errbuf_set(eb, c->fd,
 				  "cannot open the BPF output perf event of CPU %u: %s (PERF_COUNT_SW_BPF_OUTPUT needs 4.4+)",

@@ -113,6 +113,8 @@ static int create_one(struct obj_map *m, const struct obj_load_opts *o,
 		break;
 	}
 	if (fd < 0) {
+		if (errbuf_nofile(eb, fd, "cannot create BPF map %s", m->name))
+			return fd;
 		if (fd == -EPERM)
 			return errbuf_set(eb, fd,
 					  "cannot create BPF map %s: %s (needs root or CAP_BPF+CAP_PERFMON; on kernels before 5.11 also a large enough RLIMIT_MEMLOCK)",
@@ -334,6 +336,8 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		return errbuf_set(eb, -ENOMEM,
 				  "out of memory for the verifier's log of BPF program %s (%zu bytes)",
 				  p->section, no_room);
+	if (errbuf_nofile(eb, fd, "cannot load BPF program %s", p->section))
+		return fd;
 	if (fd < 0) {
 		/*
 		 * EPERM is also what a kernel says that forbids the program
