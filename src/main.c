@@ -175,6 +175,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
 		return 1;
 	}
+	if (args.slower &&
+	    slow_loop_rings_fit(args.ring_pages, args.test_meminfo, &eb)) {
+		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
+		return 1;
+	}
 	if (args.check) {
 		err = check_run(stdout, &cfg);
 		return stdout_done(args.prog) ? 1 : err;

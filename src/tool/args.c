@@ -147,6 +147,7 @@ static const struct argparse_opt opt_defs[] = {
 	  OPT_TEST_SYSFS_KPROBE },
 	{ 0, "test-tracing-dir", "--test-tracing-dir", 1, OPT_TEST_TRACING },
 	{ 0, "test-debugfs-dir", "--test-debugfs-dir", 1, OPT_TEST_DEBUGFS },
+	{ 0, "test-meminfo", "--test-meminfo", 1, OPT_TEST_MEMINFO },
 #endif
 };
 
@@ -386,6 +387,8 @@ static int test_hook(struct argparse *ap, const struct argparse_opt *o,
 		return test_path(ap, o->shown, val, &a->test_tracing);
 	case OPT_TEST_DEBUGFS:
 		return test_path(ap, o->shown, val, &a->test_debugfs);
+	case OPT_TEST_MEMINFO:
+		return test_path(ap, o->shown, val, &a->test_meminfo);
 	default:
 		return -EINVAL;	/* not reached: table and switch agree */
 	}

@@ -61,6 +61,7 @@ struct ext4dist_args {
 	const char *test_sysfs_kprobe;	/* --test-sysfs-kprobe DIR */
 	const char *test_tracing;	/* --test-tracing-dir DIR */
 	const char *test_debugfs;	/* --test-debugfs-dir DIR */
+	const char *test_meminfo;	/* --test-meminfo FILE */
 };
 
 /*

@@ -112,6 +112,18 @@ int perf_buf_open(struct perf_buf *pb, int map_fd, unsigned int pages,
 	return 0;
 }
 
+unsigned int perf_buf_max_pages(unsigned int ncpus,
+				unsigned long long mem_bytes, size_t page_size)
+{
+	unsigned long long share = mem_bytes / PERF_BUF_MEM_SHARE;
+	unsigned long long per_page = (unsigned long long)(ncpus + 1) * page_size;
+	unsigned int pages = 1U << 31;
+
+	while (pages && (unsigned long long)pages * per_page > share)
+		pages >>= 1;
+	return pages;
+}
+
 void perf_buf_close(struct perf_buf *pb)
 {
 	unsigned int i;
