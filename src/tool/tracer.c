@@ -12,6 +12,7 @@
 #include "tool/bpf_blob.h"
 #include "tool/fentry.h"
 #include "tool/name_discover.h"
+#include "tool/pid_filter.h"
 #include "tool/read_path.h"
 
 #define TOOL_NAME "ext4dist"
@@ -110,7 +111,7 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		       struct errbuf *eb)
 {
 	struct bpf_blob blob;
-	unsigned int code = 0;
+	unsigned int code = 0, self = 0;
 	const char *source;
 	int err, n;
 
@@ -137,7 +138,11 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		vlog(1, "PID filter: tgid %u patched into %d instructions (entry and return programs)",
 		     cfg->tgid, n);
 	bpf_obj_patch_imm64(&t->obj, PATCH_FACTOR, cfg->factor);
-	bpf_obj_patch_imm64(&t->obj, PATCH_SELF, (unsigned long long)getpid());
+	/* The programs compare the initial PID namespace's numbers. */
+	err = pid_filter_self(&self, eb);
+	if (err)
+		return err;
+	bpf_obj_patch_imm64(&t->obj, PATCH_SELF, self);
 	n = bpf_obj_patch_imm64(&t->obj, PATCH_SLOW_NS, cfg->slow_ns);
 	if (cfg->slow)
 		vlog(1, "slow mode: an event for each call of at least %llu ns (patched into %d return programs)",

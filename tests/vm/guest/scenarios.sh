@@ -454,6 +454,7 @@ run scenario_two_instances
 run scenario_concurrent_starts
 run scenario_pid1_namespace
 run scenario_pid_namespaces
+run scenario_pid_ns_self
 run scenario_fatal_signals
 run scenario_prometheus_file
 run scenario_slower_every_call
