@@ -17,6 +17,7 @@
 #include "tool/check.h"
 #include "tool/dump_bpf.h"
 #include "tool/fs.h"
+#include "tool/outq.h"
 #include "tool/pid_filter.h"
 #include "tool/run_loop.h"
 #include "tool/slow_loop.h"
@@ -115,12 +116,96 @@ static int stdout_done(const char *prog)
 	return 1;
 }
 
+/*
+ * --check, or a run: start-up (a refusal said on stderr), the loop, the
+ * stop.  The exit status, or -errno after a failed output (said).
+ */
+static int traced(struct ext4dist_args *args, struct tracer_config *cfg)
+{
+	struct errbuf eb = { "" };
+	struct tracer *t;
+	int err;
+
+	/* --check follows a run to the end of its start-up: these too. */
+	if (args->prometheus &&
+	    report_prom_check_file(args->prometheus, eb.msg, sizeof(eb.msg))) {
+		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
+		return 1;
+	}
+	if (args->pid && pid_filter_resolve(args->pid, &cfg->tgid, &eb)) {
+		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
+		return 1;
+	}
+	if (args->slower &&
+	    slow_loop_rings_fit(args->ring_pages, args->test_meminfo, &eb)) {
+		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
+		return 1;
+	}
+	if (args->check) {
+		err = check_run(stdout, cfg);
+		if (err > 1)
+			fprintf(stderr, "%s: --check stopped by SIG%s (probes removed)\n",
+				args->prog, run_loop_signal_name(err - 128));
+		return err;
+	}
+	t = tracer_new();
+	if (!t) {
+		fprintf(stderr, "%s: out of memory\n", args->prog);
+		return 1;
+	}
+	err = tracer_start(t, cfg, &eb);
+	if (err) {
+		report_error(t, &eb, err);
+		tracer_free(t);
+		return 1;
+	}
+	err = args->slower ? slow_loop(t, args, stdout) :
+			     run_loop(t, args, stdout);
+	tracer_free(t);
+	if (err < 0) {
+		fprintf(stderr, "%s: stopped: %s (probes removed)\n",
+			args->prog, strerror(-err));
+		return err;
+	}
+	return run_loop_stopped_by(err, stderr);
+}
+
+/* outq_finish()'s line when the reader took not all the output. */
+static void lost_line(char *buf, size_t size, const struct outq_result *r,
+		      void *arg)
+{
+	snprintf(buf, size, "%s: stopped with %llu bytes of output not written: standard output was not read for %u.%u s after the end (probes removed)\n",
+		 (const char *)arg, r->lost, r->waited_ms / 1000,
+		 r->waited_ms % 1000 / 100);
+}
+
+/*
+ * The output written out, as far as its reader allows (outq.h): the exit
+ * status rc, or 1 when output was lost or could not be written (said,
+ * unless the run said so already: rc -errno).
+ */
+static int finish(const char *prog, int rc, int check)
+{
+	struct outq_result r;
+
+	outq_finish(&r, lost_line, (void *)prog);
+	if (r.lost)
+		return 1;
+	if (r.err && rc >= 0) {
+		fprintf(stderr, check ?
+			"%s: cannot write to standard output: %s\n" :
+			"%s: stopped: %s (probes removed)\n",
+			prog, strerror(-r.err));
+		return 1;
+	}
+	return rc < 0 ? 1 : rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct ext4dist_args args;
 	struct tracer_config cfg;
 	struct tracefs_paths tracefs;
-	struct tracer *t;
 	struct errbuf eb = { "" };
 	static char prefix[32];
 	int stdout_closed = stdio_reserve();
@@ -165,49 +250,24 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
 		return err ? 1 : 0;
 	}
-	/* --check follows a run to the end of its start-up: these too. */
-	if (args.prometheus &&
-	    report_prom_check_file(args.prometheus, eb.msg, sizeof(eb.msg))) {
-		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
-		return 1;
-	}
-	if (args.pid && pid_filter_resolve(args.pid, &cfg.tgid, &eb)) {
-		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
-		return 1;
-	}
-	if (args.slower &&
-	    slow_loop_rings_fit(args.ring_pages, args.test_meminfo, &eb)) {
-		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
-		return 1;
-	}
-	if (args.check) {
-		err = check_run(stdout, &cfg);
-		return stdout_done(args.prog) ? 1 : err;
-	}
+	/*
+	 * From here probes may be attached (--check attaches them too): every
+	 * signal that would end the process only stops it, through the path
+	 * that removes them, and output goes through the queue, which no
+	 * reader can stall for good.
+	 */
 	err = run_loop_signals_setup();
 	if (err) {
 		fprintf(stderr, "%s: cannot set up signal handling: %s\n",
 			args.prog, strerror(-err));
 		return 1;
 	}
-	t = tracer_new();
-	if (!t) {
-		fprintf(stderr, "%s: out of memory\n", args.prog);
-		return 1;
-	}
-	err = tracer_start(t, &cfg, &eb);
+	err = outq_start();
 	if (err) {
-		report_error(t, &eb, err);
-		tracer_free(t);
-		return 1;
-	}
-	err = args.slower ? slow_loop(t, &args, stdout) :
-			    run_loop(t, &args, stdout);
-	tracer_free(t);
-	if (err < 0) {
-		fprintf(stderr, "%s: stopped: %s (probes removed)\n",
+		fprintf(stderr, "%s: cannot start the output's writer: %s\n",
 			args.prog, strerror(-err));
 		return 1;
 	}
-	return run_loop_stopped_by(err, stderr);
+	vlog_set(args.verbose, stderr, prefix);
+	return finish(args.prog, traced(&args, &cfg), args.check);
 }

@@ -15,6 +15,7 @@
 
 #include "loader/loader.h"
 #include "output/report.h"
+#include "tool/run_loop.h"
 
 #define ROW "%-22s %s\n"
 
@@ -229,7 +230,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	const struct tracer_record *rec;
 	struct tracer *t = tracer_new();
 	struct utsname u;
-	int err, verr;
+	int err, verr, sig;
 
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cfg->fs->tool);
@@ -239,6 +240,15 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	row(out, "kernel", "%s", u.release);
 	check_kern_version(out);
 	err = tracer_start(t, cfg, &eb);
+	/*
+	 * A stop signal during the start-up (they are blocked, and wait):
+	 * the rest is not done, the probes go.
+	 */
+	sig = run_loop_take_stop();
+	if (sig) {
+		tracer_free(t);
+		return 128 + sig;
+	}
 	rec = tracer_record(t);
 	if (!rec->privileged) {
 		row(out, "privileges", "no: run as root (or with CAP_BPF and CAP_PERFMON)");

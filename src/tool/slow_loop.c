@@ -11,6 +11,7 @@
 
 #include "output/report.h"
 #include "output/slow.h"
+#include "tool/outq.h"
 #include "tool/run_loop.h"
 
 struct printer {
@@ -33,6 +34,8 @@ static int on_event(void *arg, const void *data, uint32_t size)
 	}
 	memcpy(&ev, data, sizeof(ev));
 	p->err = slow_event_print(p->out, p->fmt, &ev, p->now);
+	if (p->err == -EIO && outq_error())
+		p->err = outq_error();
 	return p->err ? 1 : 0;
 }
 
@@ -51,8 +54,9 @@ static int drain_events(struct tracer *t, struct printer *p,
 		fprintf(stderr, "Possibly lost %llu samples\n", st->lost - lost);
 	if (p->err)
 		return p->err;
+	/* stdout's own write error (outq.h) says more than stdio's. */
 	if (fflush(p->out))
-		return -errno;
+		return outq_error() ? outq_error() : -EIO;
 	return 0;
 }
 
@@ -229,6 +233,9 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 		err = drain_events(t, &p, &st);
 		if (err)
 			break;
+		/* Taken while the output waited for room. */
+		if (!stopped)
+			stopped = outq_stop_signal();
 	}
 	free(fds);
 	close(sfd);

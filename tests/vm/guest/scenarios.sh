@@ -450,6 +450,8 @@ run scenario_stress
 run scenario_faults
 run scenario_umount_while_tracing
 run scenario_pipe_and_hup
+run scenario_signal_phases
+run scenario_stalled_output
 run scenario_two_instances
 run scenario_concurrent_starts
 run scenario_pid1_namespace
