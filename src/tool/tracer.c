@@ -44,8 +44,10 @@ static int pick_object(struct tracer *t, struct bpf_blob *blob,
 	err = karch_running(&k);
 	if (!err)
 		err = bpf_blob_for(k.bpf_arch, blob);
-	if (err == -ENOMEM || err == -EINVAL)
-		return bpf_blob_error(err, blob, eb);
+	if (err == -ENOMEM || err == -EINVAL) {
+		bpf_blob_error(err, blob, eb);
+		return err;
+	}
 	if (err)
 		return errbuf_set(eb, -ENOEXEC,
 				  "this ext4dist carries BPF programs for %s kernels, not for this %s kernel: use the ext4dist built for %s",
@@ -110,7 +112,7 @@ static size_t maps_created(const struct bpf_obj *obj)
 static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		       struct errbuf *eb)
 {
-	struct bpf_blob blob;
+	struct bpf_blob blob = { NULL, NULL, 0 };
 	unsigned int code = 0, self = 0;
 	const char *source;
 	int err, n;
