@@ -264,8 +264,10 @@ int main(int argc, char **argv)
 	}
 	err = outq_start();
 	if (err) {
-		fprintf(stderr, "%s: cannot start the output's writer: %s\n",
-			args.prog, strerror(-err));
+		/* pthread_create()'s EAGAIN: no memory, or RLIMIT_NPROC reached. */
+		fprintf(stderr, "%s: cannot start the output's writer thread: %s%s\n",
+			args.prog, strerror(-err), err == -EAGAIN ?
+			" (out of memory, or of processes: RLIMIT_NPROC)" : "");
 		return 1;
 	}
 	vlog_set(args.verbose, stderr, prefix);

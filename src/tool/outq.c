@@ -177,24 +177,25 @@ int outq_write(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int outq_error(void)
+/* A field the writer or the waits set, read under the lock. */
+static int locked(const int *field)
 {
-	int err;
+	int v;
 
 	pthread_mutex_lock(&q.mu);
-	err = q.err;
+	v = *field;
 	pthread_mutex_unlock(&q.mu);
-	return err;
+	return v;
+}
+
+int outq_error(void)
+{
+	return locked(&q.err);
 }
 
 int outq_stop_signal(void)
 {
-	int sig;
-
-	pthread_mutex_lock(&q.mu);
-	sig = q.stop_sig;
-	pthread_mutex_unlock(&q.mu);
-	return sig;
+	return locked(&q.stop_sig);
 }
 
 /* stdio's side of stdout and stderr: everything into the queue. */

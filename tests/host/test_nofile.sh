@@ -40,22 +40,16 @@ fi
 for args in "--check" "-p 1" "--slower 0" "--attach=tracefs" \
 	"--dump-bpf=xlated" "--dump-bpf=refused" "--dump-bpf=elf"; do
 	# shellcheck disable=SC2086 # args: words
-	"$BIN" $args > "$TMP/normal" 2> "$TMP/normal.err" < /dev/null
-	cat "$TMP/normal.err" >> "$TMP/normal"
-	# (numbers masked: kernel ids and tags differ from load to load)
-	sed -e 's/0x[0-9a-f]*/H/g' -e 's/[0-9a-f]\{16\}/T/g' -e 's/[0-9][0-9]*/N/g' "$TMP/normal" > "$TMP/normal.m"
+	run_both normal "$BIN" $args
 	wrong=""
 	for v in $(seq 3 40); do
 		# shellcheck disable=SC2086
-		prlimit --nofile="$v" "$BIN" $args > "$TMP/o" 2> "$TMP/e" < /dev/null
-		rc=$?
-		[ "$rc" -lt 2 ] || { wrong="$wrong $v: exit status $rc;"; continue; }
-		cat "$TMP/e" >> "$TMP/o"
+		run_both o prlimit --nofile="$v" "$BIN" $args
+		[ "$RC" -lt 2 ] || { wrong="$wrong $v: exit status $RC;"; continue; }
 		minus1=nothing
 		! grep -q '^(maps not created, too many open files: ' "$TMP/o" ||
 			minus1='map_fd\[-N\] ll  (src_reg N -> N BPF_PSEUDO_MAP_FD, imm N -> fd -N)$'
-		l=$(sed -e 's/0x[0-9a-f]*/H/g' -e 's/[0-9a-f]\{16\}/T/g' -e 's/[0-9][0-9]*/N/g' "$TMP/o" |
-			grep -vxFf "$TMP/normal.m" | grep -v -e 'too many open files' \
+		l=$(new_lines "$TMP/normal" "$TMP/o" | grep -v -e 'too many open files' \
 			-e "$minus1" | head -n 1)
 		[ -z "$l" ] || wrong="$wrong $v: '$l';"
 	done

@@ -83,9 +83,6 @@ for mode in text elf; do
 	done
 done
 
-# mask: numbers and kernel addresses, which differ from run to run.
-mask() { sed -e 's/0x[0-9a-f]*/H/g' -e 's/[0-9a-f]\{16\}/T/g' -e 's/[0-9][0-9]*/N/g' "$1"; }
-
 # Modes that go on after a failed allocation, or stop with the kernel's
 # verdict: every line that differs from a run with memory names memory
 # (or says the start-up stopped before it; fentry was planned when the
@@ -93,9 +90,7 @@ mask() { sed -e 's/0x[0-9a-f]*/H/g' -e 's/[0-9a-f]\{16\}/T/g' -e 's/[0-9][0-9]*/
 # keep the time.
 for args in "--dump-bpf=refused" "--dump-bpf=xlated" "--check" "-p 1"; do
 	# shellcheck disable=SC2086 # args: words
-	"$BIN" $args > "$TMP/normal" 2> "$TMP/normal.err" < /dev/null
-	cat "$TMP/normal.err" >> "$TMP/normal"
-	mask "$TMP/normal" > "$TMP/normal.masked"
+	run_both normal "$BIN" $args
 	# shellcheck disable=SC2086
 	total=$(allocations $args)
 	step=3
@@ -103,13 +98,9 @@ for args in "--dump-bpf=refused" "--dump-bpf=xlated" "--check" "-p 1"; do
 	blamed=""
 	for n in $(seq 1 "$step" "$total"); do
 		# shellcheck disable=SC2086
-		FAILMALLOC_NTH=$n LD_PRELOAD=$TMP/failmalloc.so \
-			"$BIN" $args > "$TMP/o" 2> "$TMP/e" < /dev/null
-		rc=$?
-		[ "$rc" -lt 2 ] || { blamed="$blamed allocation $n: exit status $rc;"; continue; }
-		cat "$TMP/e" >> "$TMP/o"
-		mask "$TMP/o" > "$TMP/o.masked"
-		l=$(grep -vxFf "$TMP/normal.masked" "$TMP/o.masked" | grep -vi -e memory \
+		run_both o env FAILMALLOC_NTH="$n" LD_PRELOAD="$TMP/failmalloc.so" "$BIN" $args
+		[ "$RC" -lt 2 ] || { blamed="$blamed allocation $n: exit status $RC;"; continue; }
+		l=$(new_lines "$TMP/normal" "$TMP/o" | grep -vi -e memory \
 			-e '^[^ ].* not asked (start-up stopped before)$' \
 			-e '^fentry/fexit  *yes ' -e '^attach path  *fentry$' \
 			-e '^  *fentry/fexit: BPF trampolines' | head -n 1)
