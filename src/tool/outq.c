@@ -149,7 +149,11 @@ int outq_write(int fd, const void *data, size_t len)
 				q.stop_sig = err;
 		}
 	}
-	c = q.queued && q.queued + len > OUTQ_CAP ? NULL :
+	/*
+	 * Stopping with the queue full: stdout's text is dropped, stderr's
+	 * (the stop's last words: warnings, losses) kept to be salvaged.
+	 */
+	c = q.queued && q.queued + len > OUTQ_CAP && fd == 1 ? NULL :
 	    malloc(sizeof(*c) + len);
 	if (!c) {
 		if (fd == 1)

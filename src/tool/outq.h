@@ -37,9 +37,10 @@ int outq_start(void);
 /*
  * len bytes of data for fd 1 or 2, in order with what went before.
  * Waits for room while the queue is full, until a stop signal comes
- * (outq_stop_signal() then has it, and from then on what does not fit
- * is dropped, and counted).  0, or stdout's -errno once a write to it
- * failed (EPIPE: its reader went away).
+ * (outq_stop_signal() then has it, and from then on stdout's text that
+ * does not fit is dropped, and counted; stderr's, the stop's messages,
+ * is kept).  0, or stdout's -errno once a write to it failed (EPIPE: its
+ * reader went away).
  */
 int outq_write(int fd, const void *data, size_t len);
 
