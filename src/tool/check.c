@@ -15,6 +15,7 @@
 
 #include "loader/loader.h"
 #include "output/report.h"
+#include "tool/outq.h"
 #include "tool/run_loop.h"
 
 #define ROW "%-22s %s\n"
@@ -245,6 +246,8 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	 * the rest is not done, the probes go.
 	 */
 	sig = run_loop_take_stop();
+	if (!sig)
+		sig = outq_stop_signal();	/* taken by a write that waited */
 	if (sig) {
 		tracer_free(t);
 		return 128 + sig;

@@ -2,44 +2,97 @@
 #include "tool/outq.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tool/run_loop.h"
 
-/* One write for fd, of which done bytes are out. */
-struct chunk {
-	struct chunk *next;
+/* How a stream is written without blocking. */
+enum sink_kind {
+	SINK_PLAIN,	/* a regular file, or no other way: as it is */
+	SINK_TWIN,	/* a descriptor of our own on it, O_NONBLOCK */
+	SINK_SOCKET,	/* send(MSG_DONTWAIT) */
+};
+
+struct sink {
+	enum sink_kind kind;
+	int fd;		/* the one written: the twin, or 1 or 2 itself */
+};
+
+/* Kept output, for one fd, done bytes of it written. */
+struct kept {
+	struct kept *next;
 	int fd;
 	size_t len, done;
 	unsigned char data[];
 };
 
 static struct {
-	pthread_mutex_t mu;
-	pthread_cond_t wake;		/* for the writer: more, or the end */
-	pthread_cond_t room;		/* for the run: progress */
-	struct chunk *head, *tail;
-	size_t queued;			/* bytes not written yet */
-	int started, closing;
-	int writing;			/* head is being written */
-	int err;			/* stdout's failed write, -errno */
-	unsigned long long lost, lost_err;
+	int started;
+	struct sink sink[3];		/* [1] stdout, [2] stderr */
+	int stopping;			/* no write waits any more */
 	int stop_sig;			/* taken while waiting for room */
-	struct timespec progress;	/* the writer's last progress */
-	pthread_t thr;
+	int err;			/* stdout's failed write, -errno */
+	struct kept *head, *tail;
+	size_t kept_out;		/* stdout's bytes kept */
+	unsigned long long lost, lost_err;
 	FILE *orig_out, *orig_err;
-} q = {
-	.mu = PTHREAD_MUTEX_INITIALIZER,
-	.wake = PTHREAD_COND_INITIALIZER,
-	.room = PTHREAD_COND_INITIALIZER,
-};
+} q;
+
+/*
+ * A descriptor of our own on what fd writes to, O_NONBLOCK: a new open
+ * file description, whose flags are ours alone (fd's may be the shell's
+ * terminal or a pipe others write to).  /proc/self/fd/N opens the pipe,
+ * FIFO or terminal itself; O_NOCTTY: a terminal opened so never becomes
+ * the controlling one.
+ */
+static struct sink sink_for(int fd)
+{
+	struct sink s = { SINK_PLAIN, fd };
+	char path[32];
+	struct stat st;
+	int twin;
+
+	if (fstat(fd, &st))
+		return s;
+	if (S_ISSOCK(st.st_mode)) {
+		s.kind = SINK_SOCKET;
+		return s;
+	}
+	if (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
+		return s;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	twin = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (twin >= 0) {
+		s.kind = SINK_TWIN;
+		s.fd = twin;
+	}
+	return s;
+}
+
+/* Up to len bytes to fd's sink: how many, or -errno (-EAGAIN: no room). */
+static ssize_t try_write(int fd, const void *p, size_t len)
+{
+	const struct sink *s = &q.sink[fd];
+	ssize_t n;
+
+	do
+		n = s->kind == SINK_SOCKET ?
+		    send(s->fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL) :
+		    write(s->fd, p, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	return n;
+}
 
 static long ms_since(const struct timespec *t)
 {
@@ -50,63 +103,62 @@ static long ms_since(const struct timespec *t)
 	       (now.tv_nsec - t->tv_nsec) / 1000000L;
 }
 
-/* Waits on cond (q.mu held) for ms milliseconds at most. */
-static void wait_ms(pthread_cond_t *cond, long ms)
+/*
+ * Waits until fd's sink takes more, at most ms (-1: no limit), looking
+ * for a stop signal every 10 ms (they are blocked: the run waits for
+ * them).  1 when it can be written, 0 at the limit, -signal for a stop
+ * signal taken.
+ */
+static int wait_room(int fd, long ms)
 {
-	struct timespec t;
+	struct pollfd p = { .fd = q.sink[fd].fd, .events = POLLOUT };
+	struct timespec start;
+	int sig;
 
-	clock_gettime(CLOCK_REALTIME, &t);
-	t.tv_nsec += ms * 1000000L;
-	t.tv_sec += t.tv_nsec / 1000000000L;
-	t.tv_nsec %= 1000000000L;
-	pthread_cond_timedwait(cond, &q.mu, &t);
-}
-
-static void *writer(void *arg)
-{
-	struct chunk *c;
-	ssize_t n;
-	int e;
-
-	(void)arg;
-	pthread_mutex_lock(&q.mu);
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
-		while (!q.head && !q.closing)
-			pthread_cond_wait(&q.wake, &q.mu);
-		c = q.head;
-		if (!c)
-			break;
-		q.writing = 1;
-		pthread_mutex_unlock(&q.mu);
-		/* May block for good: nothing else waits on it. */
-		n = write(c->fd, c->data + c->done, c->len - c->done);
-		e = errno;
-		pthread_mutex_lock(&q.mu);
-		q.writing = 0;
-		if (n < 0 && e == EINTR)
-			continue;
-		if (n < 0) {
-			/* Its error stands for the chunk (stderr's: nobody to tell). */
-			if (c->fd == 1 && !q.err)
-				q.err = -e;
-			n = (ssize_t)(c->len - c->done);
-		}
-		c->done += (size_t)n;
-		q.queued -= (size_t)n;
-		clock_gettime(CLOCK_MONOTONIC, &q.progress);
-		if (c->done == c->len) {
-			q.head = c->next;
-			if (!q.head)
-				q.tail = NULL;
-			free(c);
-		}
-		pthread_cond_broadcast(&q.room);
+		if (poll(&p, 1, 10) > 0)
+			return 1;
+		sig = run_loop_take_stop();
+		if (sig)
+			return -sig;
+		if (ms >= 0 && ms_since(&start) >= ms)
+			return 0;
 	}
-	pthread_mutex_unlock(&q.mu);
-	return NULL;
 }
 
-/* Blocking writes, for a process that never started the queue. */
+/* The rest of data kept for later (stdout's beyond OUTQ_CAP: lost). */
+static void keep(int fd, const unsigned char *data, size_t len)
+{
+	struct kept *k;
+
+	if (fd == 1 && q.kept_out + len > OUTQ_CAP) {
+		q.lost += len;
+		return;
+	}
+	k = malloc(sizeof(*k) + len);
+	if (!k) {
+		if (fd == 1)
+			q.lost += len;
+		else
+			q.lost_err += len;
+		return;
+	}
+	k->next = NULL;
+	k->fd = fd;
+	k->len = len;
+	k->done = 0;
+	memcpy(k->data, data, len);
+	if (q.tail)
+		q.tail->next = k;
+	else
+		q.head = k;
+	q.tail = k;
+	if (fd == 1)
+		q.kept_out += len;
+}
+
+/* Blocking writes, for a process that never started outq. */
 static int write_all(int fd, const unsigned char *p, size_t len)
 {
 	ssize_t n;
@@ -125,84 +177,61 @@ static int write_all(int fd, const unsigned char *p, size_t len)
 
 int outq_write(int fd, const void *data, size_t len)
 {
-	struct chunk *c;
-	int err;
+	const unsigned char *p = data;
+	ssize_t n;
+	int w;
 
 	if (!q.started)
-		return write_all(fd, data, len);
-	if (!len)
+		return write_all(fd, p, len);
+	if (fd == 1 && q.err)
+		return q.err;
+	/* Behind what is kept already: in order, kept too. */
+	if (q.head) {
+		keep(fd, p, len);
 		return 0;
-	pthread_mutex_lock(&q.mu);
-	if (fd == 1 && q.err) {
-		err = q.err;
-		pthread_mutex_unlock(&q.mu);
-		return err;
 	}
-	/* Room, unless a stop signal comes first. */
-	while (q.queued && q.queued + len > OUTQ_CAP && !q.stop_sig) {
-		wait_ms(&q.room, 10);
-		if (q.queued && q.queued + len > OUTQ_CAP) {
-			pthread_mutex_unlock(&q.mu);
-			err = run_loop_take_stop();
-			pthread_mutex_lock(&q.mu);
-			if (err && !q.stop_sig)
-				q.stop_sig = err;
+	while (len) {
+		n = try_write(fd, p, len);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
 		}
+		if (n < 0 && n != -EAGAIN) {
+			/* stderr's error: nobody to tell, nothing to stop. */
+			if (fd == 1)
+				q.err = (int)n;
+			return fd == 1 ? (int)n : 0;
+		}
+		if (!q.stopping) {
+			w = wait_room(fd, -1);
+			if (w > 0)
+				continue;
+			q.stop_sig = -w;
+			q.stopping = 1;
+		}
+		keep(fd, p, len);
+		break;
 	}
-	/*
-	 * Stopping with the queue full: stdout's text is dropped, stderr's
-	 * (the stop's last words: warnings, losses) kept to be salvaged.
-	 */
-	c = q.queued && q.queued + len > OUTQ_CAP && fd == 1 ? NULL :
-	    malloc(sizeof(*c) + len);
-	if (!c) {
-		if (fd == 1)
-			q.lost += len;
-		else
-			q.lost_err += len;
-		pthread_mutex_unlock(&q.mu);
-		return 0;
-	}
-	c->next = NULL;
-	c->fd = fd;
-	c->len = len;
-	c->done = 0;
-	memcpy(c->data, data, len);
-	if (q.tail)
-		q.tail->next = c;
-	else
-		q.head = c;
-	q.tail = c;
-	if (!q.queued)
-		clock_gettime(CLOCK_MONOTONIC, &q.progress);
-	q.queued += len;
-	pthread_cond_signal(&q.wake);
-	pthread_mutex_unlock(&q.mu);
 	return 0;
 }
 
-/* A field the writer or the waits set, read under the lock. */
-static int locked(const int *field)
+void outq_stopping(void)
 {
-	int v;
-
-	pthread_mutex_lock(&q.mu);
-	v = *field;
-	pthread_mutex_unlock(&q.mu);
-	return v;
+	q.stopping = 1;
 }
 
 int outq_error(void)
 {
-	return locked(&q.err);
+	return q.err;
 }
 
 int outq_stop_signal(void)
 {
-	return locked(&q.stop_sig);
+	return q.stop_sig;
 }
 
-/* stdio's side of stdout and stderr: everything into the queue. */
+/* stdio's side of stdout and stderr: every write through outq_write(). */
 static ssize_t cookie_write(void *cookie, const char *buf, size_t size)
 {
 	int err = outq_write((int)(intptr_t)cookie, buf, size);
@@ -219,8 +248,6 @@ int outq_start(void)
 	cookie_io_functions_t io = { .write = cookie_write };
 	FILE *out = fopencookie((void *)(intptr_t)1, "w", io);
 	FILE *err = fopencookie((void *)(intptr_t)2, "w", io);
-	sigset_t all, old;
-	int e;
 
 	if (!out || !err) {
 		if (out)
@@ -232,18 +259,10 @@ int outq_start(void)
 	/* Reports are flushed whole; messages line by line. */
 	setvbuf(out, NULL, _IOFBF, 64u << 10);
 	setvbuf(err, NULL, _IOLBF, 4096);
-	/* The writer takes no signal: they are the run's to wait for. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	e = pthread_create(&q.thr, NULL, writer, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e) {
-		fclose(out);
-		fclose(err);
-		return -e;
-	}
 	fflush(stdout);
 	fflush(stderr);
+	q.sink[1] = sink_for(1);
+	q.sink[2] = sink_for(2);
 	q.orig_out = stdout;
 	q.orig_err = stderr;
 	stdout = out;
@@ -252,63 +271,49 @@ int outq_start(void)
 	return 0;
 }
 
-/* The rest of stderr, written by a thread of its own. */
-struct tail {
-	unsigned char *data;
-	size_t len;
-	int done;
-};
-
-static void *tail_writer(void *arg)
-{
-	struct tail *t = arg;
-
-	write_all(2, t->data, t->len);
-	pthread_mutex_lock(&q.mu);
-	t->done = 1;
-	pthread_cond_broadcast(&q.room);
-	pthread_mutex_unlock(&q.mu);
-	return NULL;
-}
-
 /*
- * Stuck: stdout's bytes not written are lost; stderr's (but a chunk
- * being written) go to *t.  q.mu held.
+ * What is kept, to the reader, while it takes some every OUTQ_STALL_MS
+ * (OUTQ_MAX_MS at most, or until a stop signal); the rest counted.
  */
-static void salvage(struct outq_result *r, struct tail *t)
+static void give_kept(struct outq_result *r)
 {
-	struct chunk *c;
-	size_t n = 0;
+	struct timespec start, progress;
+	struct kept *k;
+	ssize_t n;
+	int w = 1;
 
-	for (c = q.head; c; c = c->next)
-		if (c->fd == 2 && !(c == q.head && q.writing))
-			n += c->len - c->done;
-	t->data = malloc(n + 512);
-	t->len = 0;
-	for (c = q.head; c; c = c->next) {
-		if (c->fd == 1) {
-			r->lost += c->len - c->done;
-		} else if ((c == q.head && q.writing) || !t->data) {
-			r->lost_stderr += c->len - c->done;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	progress = start;
+	while ((k = q.head) != NULL && w > 0 &&
+	       ms_since(&progress) < OUTQ_STALL_MS &&
+	       ms_since(&start) < OUTQ_MAX_MS) {
+		n = try_write(k->fd, k->data + k->done, k->len - k->done);
+		if (n > 0) {
+			k->done += (size_t)n;
+			clock_gettime(CLOCK_MONOTONIC, &progress);
+		} else if (n == -EAGAIN) {
+			w = wait_room(k->fd, OUTQ_STALL_MS - ms_since(&progress));
+			continue;
 		} else {
-			memcpy(t->data + t->len, c->data + c->done, c->len - c->done);
-			t->len += c->len - c->done;
+			if (k->fd == 1 && !q.err)
+				q.err = (int)n;
+			k->done = k->len;	/* its error stands for it */
+		}
+		if (k->done == k->len) {
+			q.head = k->next;
+			free(k);
 		}
 	}
-	/* The writer keeps the chunk it holds; the rest is no longer its. */
-	c = q.head && q.writing ? q.head->next : q.head;
-	while (c) {
-		struct chunk *next = c->next;
-
-		free(c);
-		c = next;
+	r->waited_ms = (unsigned int)ms_since(&start);
+	while ((k = q.head) != NULL) {
+		if (k->fd == 1)
+			q.lost += k->len - k->done;
+		else
+			q.lost_err += k->len - k->done;
+		q.head = k->next;
+		free(k);
 	}
-	if (q.head && q.writing) {
-		q.head->next = NULL;
-		q.tail = q.head;
-	} else {
-		q.head = q.tail = NULL;
-	}
+	q.tail = NULL;
 }
 
 void outq_finish(struct outq_result *r,
@@ -316,67 +321,33 @@ void outq_finish(struct outq_result *r,
 			      const struct outq_result *r, void *arg),
 		 void *arg)
 {
-	static struct tail t;
-	struct timespec start;
 	FILE *out, *err;
-	pthread_t thr;
-	int stuck;
+	char text[512];
+	int i;
 
 	memset(r, 0, sizeof(*r));
 	if (!q.started)
 		return;
+	q.stopping = 1;
 	fflush(stdout);
 	fflush(stderr);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	pthread_mutex_lock(&q.mu);
-	/* The stall counts from now: the run itself was not waiting. */
-	q.progress = start;
-	while (q.head && ms_since(&q.progress) < OUTQ_STALL_MS &&
-	       ms_since(&start) < OUTQ_MAX_MS) {
-		wait_ms(&q.room, 10);
-		pthread_mutex_unlock(&q.mu);
-		stuck = run_loop_take_stop();
-		pthread_mutex_lock(&q.mu);
-		if (stuck)
-			break;		/* another stop signal: no more waiting */
-	}
-	r->waited_ms = (unsigned int)ms_since(&start);
+	give_kept(r);
 	r->err = q.err;
 	r->lost = q.lost;
 	r->lost_stderr = q.lost_err;
-	stuck = q.head != NULL;
-	if (stuck)
-		salvage(r, &t);
-	q.closing = 1;
-	pthread_cond_signal(&q.wake);
-	pthread_mutex_unlock(&q.mu);
+	/* Said once, as far as stderr takes it now. */
+	if (r->lost && line) {
+		line(text, sizeof(text), r, arg);
+		try_write(2, text, strlen(text));
+	}
 	out = stdout;
 	err = stderr;
 	stdout = q.orig_out;
 	stderr = q.orig_err;
 	q.started = 0;
-	if (!stuck) {
-		pthread_join(q.thr, NULL);
-		fclose(out);
-		fclose(err);
-		return;
-	}
-	/* The stuck writer stays behind: the process is about to exit. */
-	pthread_detach(q.thr);
-	if (line && t.data) {
-		line((char *)t.data + t.len, 512, r, arg);
-		t.len += strlen((char *)t.data + t.len);
-	}
-	if (!t.data || !t.len || pthread_create(&thr, NULL, tail_writer, &t))
-		return;
-	pthread_mutex_lock(&q.mu);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (!t.done && ms_since(&start) < OUTQ_STALL_MS)
-		wait_ms(&q.room, 10);
-	stuck = !t.done;
-	pthread_mutex_unlock(&q.mu);
-	if (stuck)
-		pthread_detach(thr);
-	else
-		pthread_join(thr, NULL);
+	fclose(out);
+	fclose(err);
+	for (i = 1; i <= 2; i++)
+		if (q.sink[i].kind == SINK_TWIN)
+			close(q.sink[i].fd);
 }

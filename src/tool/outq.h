@@ -1,48 +1,51 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Output that cannot hold a run hostage.  A run (and --check) blocks its
- * stop signals and waits for them itself; a write(2) to a pipe nobody
- * reads, a terminal paused with Ctrl-S or a stalled journald would sit
- * there for good, signals pending, probes in.  So stdout and stderr go
- * through a queue that one thread of their own writes out, in order:
- * the run never waits on a reader, except for room in the queue, and
- * that wait ends on a stop signal too.
+ * stop signals and waits for them itself; a blocking write(2) to a pipe
+ * nobody reads, a terminal paused with Ctrl-S or a stalled journald
+ * would sit there for good, signals pending, probes in.  So stdout and
+ * stderr are written without blocking: through descriptors of their own
+ * opened O_NONBLOCK on the same pipe or terminal (a reopen of
+ * /proc/self/fd/N: the caller's, which others may share, keep their
+ * flags), with MSG_DONTWAIT on a socket; regular files are written as
+ * they are.  A write that cannot go on waits for room, and a stop signal
+ * ends that wait; once the run stops nothing waits any more: what does
+ * not go is kept (1 MiB of stdout at most), in order, for outq_finish().
+ * Without /proc a pipe or terminal is written as it is (blocking).
  */
 #ifndef EXT4DIST_TOOL_OUTQ_H
 #define EXT4DIST_TOOL_OUTQ_H
 
 #include <stddef.h>
 
-/*
- * What the queue holds before a writer waits for room: a reader that
- * keeps up never lets it fill; one that is slow holds the run back (no
- * output is dropped while it reads on).
- */
+/* What is kept of stdout once the run stopped and its reader did not read. */
 #define OUTQ_CAP		(1u << 20)
 /*
- * At the end, how long the rest of the output is given: as long as the
- * reader takes some every OUTQ_STALL_MS, at most OUTQ_MAX_MS in all, or
- * until another stop signal.
+ * At the end, how long what is kept is given: as long as the reader
+ * takes some every OUTQ_STALL_MS, at most OUTQ_MAX_MS in all, or until
+ * another stop signal.
  */
 #define OUTQ_STALL_MS		1000
 #define OUTQ_MAX_MS		10000
 
 /*
- * Starts the writer thread and points stdout and stderr (the FILE
- * pointers) at the queue.  Call after run_loop_signals_setup(), before
- * anything is printed.  0 or -errno (nothing changed then).
+ * Points stdout and stderr (the FILE pointers) at the non-blocking
+ * writer.  Call after run_loop_signals_setup(), before anything is
+ * printed.  0 or -errno (nothing changed then).
  */
 int outq_start(void);
 
 /*
  * len bytes of data for fd 1 or 2, in order with what went before.
- * Waits for room while the queue is full, until a stop signal comes
- * (outq_stop_signal() then has it, and from then on stdout's text that
- * does not fit is dropped, and counted; stderr's, the stop's messages,
- * is kept).  0, or stdout's -errno once a write to it failed (EPIPE: its
- * reader went away).
+ * Waits for room while the reader is behind, until a stop signal comes
+ * (outq_stop_signal() then has it); from then on, or after
+ * outq_stopping(), nothing waits.  0, or stdout's -errno once a write to
+ * it failed (EPIPE: its reader went away).
  */
 int outq_write(int fd, const void *data, size_t len);
+
+/* The run stops: from now on no write waits for its reader. */
+void outq_stopping(void);
 
 /* stdout's failed write, as -errno, or 0. */
 int outq_error(void);
@@ -59,12 +62,11 @@ struct outq_result {
 };
 
 /*
- * Flushes stdout and stderr into the queue and waits for the writer to
- * write it all, as long as OUTQ_STALL_MS and OUTQ_MAX_MS allow.  When
- * the reader did not take it all, what remains of stderr is handed to a
- * writer of its own (OUTQ_STALL_MS more at most), after line, if not
- * NULL, which says what was lost; the stuck writer is left behind (the
- * process is about to exit).  Fills *r.  A no-op without outq_start().
+ * Flushes stdout and stderr and gives what is kept to the reader as long
+ * as OUTQ_STALL_MS and OUTQ_MAX_MS allow; then, when output was lost,
+ * writes line (if not NULL), which says so, to stderr as far as stderr
+ * takes it at once.  Fills *r, puts stdout and stderr back.  A no-op
+ * without outq_start().
  */
 void outq_finish(struct outq_result *r,
 		 void (*line)(char *buf, size_t size,

@@ -291,6 +291,9 @@ int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 		if (!stopped)
 			stopped = wait_until(&deadline, a->interval == 0);
 		last = stopped || a->interval == 0 || left == 1;
+		/* The last report waits for no reader: the probes go first. */
+		if (last)
+			outq_stopping();
 		err = emit(t, a, out, last);
 		if (err)
 			return err;

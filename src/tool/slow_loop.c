@@ -239,6 +239,8 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 	}
 	free(fds);
 	close(sfd);
+	/* The last events wait for no reader: the probes go first. */
+	outq_stopping();
 	if (!err)
 		err = finish(t, &p, &st, &r);
 	report_losses(t, &p, &st, &r);

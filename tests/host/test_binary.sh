@@ -77,22 +77,27 @@ expect_eq "--check > /dev/full: exit status" "$?" 1
 expect_eq "--check > /dev/full: message" "$(cat "$TMP/err")" \
 	"ext4dist: cannot write to standard output: No space left on device"
 # A stderr nobody reads (--verifier-log writes some 700 KB there, a
-# pipe holds 64 KiB): --check ends all the same, within 1 s of a stall
-# and 1 s for the rest, its report lost behind the stuck messages (said
-# to the same stuck stderr), status 1.  It used to wait for good.
+# pipe holds 64 KiB): --check waits for its reader, and SIGTERM ends the
+# wait: it stops after its start-up, gives the rest 1 s, and exits 1
+# (output lost, said to the same stuck stderr), its report (queued
+# behind the stuck messages) not written.  It used to wait for good.
 rm -f "$TMP/stall.fifo"
 mkfifo "$TMP/stall.fifo"
 sleep 60 < "$TMP/stall.fifo" &
 reader=$!
+timeout -s KILL 30 "$BIN" --check --verifier-log > "$TMP/stall.out" 2> "$TMP/stall.fifo" &
+pid=$!
+sleep 2
 start=$(date +%s%N)
-timeout 30 "$BIN" --check --verifier-log > "$TMP/stall.out" 2> "$TMP/stall.fifo"
+kill -TERM "$pid"
+wait "$pid"
 rc=$?
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 kill "$reader" 2> /dev/null
 wait "$reader" 2> /dev/null
-expect_eq "--check, stderr never read: exit status 1 (output lost), not killed by timeout" "$rc" 1
-expect_eq "--check, stderr never read: ended within 5 s" "$([ "$ms" -lt 5000 ] && echo yes || echo "no: $ms ms")" yes
-expect_eq "--check, stderr never read: the report queued behind it lost" "$(wc -c < "$TMP/stall.out")" 0
+expect_eq "--check, stderr never read, SIGTERM: exit status 1 (output lost), not killed" "$rc" 1
+expect_eq "--check, stderr never read, SIGTERM: ended within 5 s of it" "$([ "$ms" -lt 5000 ] && echo yes || echo "no: $ms ms")" yes
+expect_eq "--check, stderr never read, SIGTERM: the report behind the stuck messages not written" "$(wc -c < "$TMP/stall.out")" 0
 # Closed stdin and stderr take no descriptor of ext4dist's: --check's
 # report is whole (its last line the verdict).
 "$BIN" --check <&- 2>&- > "$TMP/out"

@@ -358,7 +358,7 @@ scenario_signal_phases() {
 
 # --- Output nobody reads: ext4slower's stdout a FIFO whose reader never
 # reads, a burst of events far beyond what the pipe and the output queue
-# hold (the run waits for room there), then SIGINT, SIGTERM or SIGHUP: it
+# hold (the run waits for its reader), then SIGINT, SIGTERM or SIGHUP: it
 # stops within seconds, removes its probes, and says how much output
 # was not written; exit status 1.
 scenario_stalled_output() {
