@@ -465,7 +465,6 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 	}
 }
 
-/* -h and --version: print and stop, as argparse's actions do. */
 /* ARGS_EXIT_OK, or the failed write's -errno (stdio keeps it in errno). */
 static int served(FILE *out)
 {
@@ -474,6 +473,7 @@ static int served(FILE *out)
 	return errno ? -errno : -EIO;
 }
 
+/* -h and --version: print and stop, as argparse's actions do. */
 int args_served(struct args_ctx *c, const char *text1, const char *text2)
 {
 	errno = 0;
