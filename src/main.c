@@ -4,6 +4,8 @@
  * (as ext4slower, or with --slower) print each slow operation.  The
  * command line, then tracer (load + attach), run loop, clean stop.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +17,7 @@
 #include "tool/check.h"
 #include "tool/dump_bpf.h"
 #include "tool/fs.h"
+#include "tool/outq.h"
 #include "tool/pid_filter.h"
 #include "tool/run_loop.h"
 #include "tool/slow_loop.h"
@@ -74,14 +77,139 @@ static void report_error(const struct tracer *t, const struct errbuf *eb,
 			log);
 }
 
+/*
+ * A standard stream that is closed gets /dev/null in its place, so that
+ * no descriptor ext4dist opens takes its number (text meant for stderr
+ * written to a BPF map).  Returns 1 when stdout was the closed one: its
+ * output could not reach anyone, which main() says.
+ */
+static int stdio_reserve(void)
+{
+	int fd, stdout_closed = 0;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		stdout_closed |= fd == 1;
+		/* The lowest free number: fd itself. */
+		if (open("/dev/null", O_RDWR) != fd)
+			break;
+	}
+	return stdout_closed;
+}
+
+/*
+ * stdout flushed and never failed: 0; else 1 after a line on stderr
+ * (stdio keeps a write's error until here: --version > /dev/full).
+ */
+static int stdout_done(const char *prog)
+{
+	int err = 0;
+
+	if (fflush(stdout) == EOF)
+		err = errno;
+	else if (ferror(stdout))
+		err = EIO;
+	if (!err)
+		return 0;
+	fprintf(stderr, "%s: cannot write to standard output: %s\n", prog,
+		strerror(err));
+	return 1;
+}
+
+/*
+ * --check, or a run: start-up (a refusal said on stderr), the loop, the
+ * stop.  The exit status, or -errno after a failed output (said).
+ */
+static int traced(struct ext4dist_args *args, struct tracer_config *cfg)
+{
+	struct errbuf eb = { "" };
+	struct tracer *t;
+	int err;
+
+	/* --check follows a run to the end of its start-up: these too. */
+	if (args->prometheus &&
+	    report_prom_check_file(args->prometheus, eb.msg, sizeof(eb.msg))) {
+		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
+		return 1;
+	}
+	if (args->pid && pid_filter_resolve(args->pid, &cfg->tgid, &eb)) {
+		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
+		return 1;
+	}
+	if (args->slower &&
+	    slow_loop_rings_fit(args->ring_pages, args->test_meminfo, &eb)) {
+		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
+		return 1;
+	}
+	if (args->check) {
+		err = check_run(stdout, cfg);
+		if (err > 1)
+			fprintf(stderr, "%s: --check stopped by SIG%s (probes removed)\n",
+				args->prog, run_loop_signal_name(err - 128));
+		return err;
+	}
+	t = tracer_new();
+	if (!t) {
+		fprintf(stderr, "%s: out of memory\n", args->prog);
+		return 1;
+	}
+	err = tracer_start(t, cfg, &eb);
+	if (err) {
+		report_error(t, &eb, err);
+		tracer_free(t);
+		return 1;
+	}
+	err = args->slower ? slow_loop(t, args, stdout) :
+			     run_loop(t, args, stdout);
+	tracer_free(t);
+	if (err < 0) {
+		fprintf(stderr, "%s: stopped: %s (probes removed)\n",
+			args->prog, strerror(-err));
+		return err;
+	}
+	return run_loop_stopped_by(err, stderr);
+}
+
+/* outq_finish()'s line when the reader took not all the output. */
+static void lost_line(char *buf, size_t size, const struct outq_result *r,
+		      void *arg)
+{
+	snprintf(buf, size, "%s: stopped with %llu bytes of output not written: standard output was not read for %u.%u s after the end (probes removed)\n",
+		 (const char *)arg, r->lost, r->waited_ms / 1000,
+		 r->waited_ms % 1000 / 100);
+}
+
+/*
+ * The output written out, as far as its reader allows (outq.h): the exit
+ * status rc, or 1 when output was lost or could not be written (said,
+ * unless the run said so already: rc -errno).
+ */
+static int finish(const char *prog, int rc, int check)
+{
+	struct outq_result r;
+
+	outq_finish(&r, lost_line, (void *)prog);
+	if (r.lost)
+		return 1;
+	if (r.err && rc >= 0) {
+		fprintf(stderr, check ?
+			"%s: cannot write to standard output: %s\n" :
+			"%s: stopped: %s (probes removed)\n",
+			prog, strerror(-r.err));
+		return 1;
+	}
+	return rc < 0 ? 1 : rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct ext4dist_args args;
 	struct tracer_config cfg;
 	struct tracefs_paths tracefs;
-	struct tracer *t;
 	struct errbuf eb = { "" };
 	static char prefix[32];
+	int stdout_closed = stdio_reserve();
 	int err;
 
 	/* The same binary as ext4slower (make install links the name). */
@@ -89,10 +217,28 @@ int main(int argc, char **argv)
 		err = args_parse_slower(argc, argv, &args, stdout, stderr);
 	else
 		err = args_parse(argc, argv, &args, stdout, stderr);
-	if (err)
+	if (err == ARGS_ERR_USAGE || err == ARGS_ERR_INTERVAL0)
 		return args_exit_code(err);
+	if (stdout_closed) {
+		fprintf(stderr, "%s: cannot write to standard output: it is closed; open it (to /dev/null to discard the output)\n",
+			args.prog);
+		return 1;
+	}
+	/* -h, --version: served, or their text failed midway. */
+	if (err == ARGS_EXIT_OK)
+		return stdout_done(args.prog);
+	if (err == -ENOMEM) {
+		fprintf(stderr, "%s: out of memory\n", args.prog);
+		return 1;
+	}
+	if (err < 0) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n",
+			args.prog, strerror(-err));
+		return 1;
+	}
 	snprintf(prefix, sizeof(prefix), "%s: ", args.prog);
 	vlog_set(args.verbose, stderr, prefix);
+	privileges_raise_nofile();
 	config_from_args(&args, &cfg, &tracefs);
 	if (args.dump_bpf) {
 		err = args.dump_bpf == DUMP_BPF_XLATED ?
@@ -105,42 +251,26 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
 		return err ? 1 : 0;
 	}
-	/* --check follows a run to the end of its start-up: these too. */
-	if (args.prometheus &&
-	    report_prom_check_file(args.prometheus, eb.msg, sizeof(eb.msg))) {
-		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
-		return 1;
-	}
-	if (args.pid && pid_filter_resolve(args.pid, &cfg.tgid, &eb)) {
-		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
-		return 1;
-	}
-	if (args.check)
-		return check_run(stdout, &cfg);
+	/*
+	 * From here probes may be attached (--check attaches them too): every
+	 * signal that would end the process only stops it, through the path
+	 * that removes them, and output goes through the queue, which no
+	 * reader can stall for good.
+	 */
 	err = run_loop_signals_setup();
 	if (err) {
 		fprintf(stderr, "%s: cannot set up signal handling: %s\n",
 			args.prog, strerror(-err));
 		return 1;
 	}
-	t = tracer_new();
-	if (!t) {
-		fprintf(stderr, "%s: out of memory\n", args.prog);
-		return 1;
-	}
-	err = tracer_start(t, &cfg, &eb);
+	err = outq_start();
 	if (err) {
-		report_error(t, &eb, err);
-		tracer_free(t);
+		/* pthread_create()'s EAGAIN: no memory, or RLIMIT_NPROC reached. */
+		fprintf(stderr, "%s: cannot start the output's writer thread: %s%s\n",
+			args.prog, strerror(-err), err == -EAGAIN ?
+			" (out of memory, or of processes: RLIMIT_NPROC)" : "");
 		return 1;
 	}
-	err = args.slower ? slow_loop(t, &args, stdout) :
-			    run_loop(t, &args, stdout);
-	tracer_free(t);
-	if (err < 0) {
-		fprintf(stderr, "%s: stopped: %s (probes removed)\n",
-			args.prog, strerror(-err));
-		return 1;
-	}
-	return run_loop_stopped_by(err, stderr);
+	vlog_set(args.verbose, stderr, prefix);
+	return finish(args.prog, traced(&args, &cfg), args.check);
 }

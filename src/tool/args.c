@@ -149,6 +149,7 @@ static const struct argparse_opt opt_defs[] = {
 	{ 0, "test-tracing-dir", "--test-tracing-dir", 1, OPT_TEST_TRACING },
 	{ 0, "test-debugfs-dir", "--test-debugfs-dir", 1, OPT_TEST_DEBUGFS },
 	{ 0, "test-sys-module", "--test-sys-module", 1, OPT_TEST_SYS_MODULE },
+	{ 0, "test-meminfo", "--test-meminfo", 1, OPT_TEST_MEMINFO },
 #endif
 };
 
@@ -393,6 +394,8 @@ static int test_hook(struct argparse *ap, const struct argparse_opt *o,
 		return test_path(ap, o->shown, val, &a->test_debugfs);
 	case OPT_TEST_SYS_MODULE:
 		return test_path(ap, o->shown, val, &a->test_sys_module);
+	case OPT_TEST_MEMINFO:
+		return test_path(ap, o->shown, val, &a->test_meminfo);
 	default:
 		return -EINVAL;	/* not reached: table and switch agree */
 	}
@@ -469,12 +472,21 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 	}
 }
 
+/* ARGS_EXIT_OK, or the failed write's -errno (stdio keeps it in errno). */
+static int served(FILE *out)
+{
+	if (!ferror(out))
+		return ARGS_EXIT_OK;
+	return errno ? -errno : -EIO;
+}
+
 /* -h and --version: print and stop, as argparse's actions do. */
 int args_served(struct args_ctx *c, const char *text1, const char *text2)
 {
+	errno = 0;
 	args_put_named(c->out, text1, c->named);
 	args_put_named(c->out, text2, c->named);
-	return ferror(c->out) ? -EIO : ARGS_EXIT_OK;
+	return served(c->out);
 }
 
 int args_help(struct args_ctx *c, const char *usage,
@@ -483,11 +495,12 @@ int args_help(struct args_ctx *c, const char *usage,
 	int generic = c->named->generic_read != NULL;
 	unsigned int i;
 
+	errno = 0;
 	args_put_named(c->out, usage, c->named);
 	for (i = 0; i < 5; i++)
 		if (generic || (i != 1 && i != 3))
 			args_put_named(c->out, parts[i], c->named);
-	return ferror(c->out) ? -EIO : ARGS_EXIT_OK;
+	return served(c->out);
 }
 
 /* The engine's flag callback. */

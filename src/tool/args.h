@@ -62,6 +62,7 @@ struct ext4dist_args {
 	const char *test_tracing;	/* --test-tracing-dir DIR */
 	const char *test_debugfs;	/* --test-debugfs-dir DIR */
 	const char *test_sys_module;	/* --test-sys-module DIR */
+	const char *test_meminfo;	/* --test-meminfo FILE */
 };
 
 /*
@@ -96,7 +97,8 @@ enum args_pretend {
  *   0, ARGS_EXIT_OK      exit status 0
  *   ARGS_ERR_USAGE       2 (argparse: usage line, "ext4dist: error: ...")
  *   ARGS_ERR_INTERVAL0   1 ("ERROR: interval 0. Exiting.", as BCC)
- *   other -errno         1 (out of memory, help text not written)
+ *   other -errno         1, no message printed: -ENOMEM, or the error of
+ *                        the write of -h's or --version's text to out
  * Re-entrant: no state is kept between calls.  Only validated numbers,
  * enums and flags are taken from argv, except the --prometheus path (and
  * the test build's --test-* paths), which point into argv as given.

@@ -44,6 +44,7 @@ enum opt_id {
 	OPT_TEST_TRACING,
 	OPT_TEST_DEBUGFS,
 	OPT_TEST_SYS_MODULE,
+	OPT_TEST_MEMINFO,
 #endif
 };
 

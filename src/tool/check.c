@@ -15,6 +15,8 @@
 
 #include "loader/loader.h"
 #include "output/report.h"
+#include "tool/outq.h"
+#include "tool/run_loop.h"
 
 #define ROW "%-22s %s\n"
 
@@ -46,6 +48,7 @@ static void check_kern_version(FILE *out)
 	perr = kversion_get(NULL, &parsed);
 	row(out, "kern_version", "0x%06x (%u.%u.%u) from the %s; uname parsing %s",
 	    code, code >> 16, (code >> 8) & 0xff, code & 0xff, source,
+	    errno_nofile(perr) ? "not checked (too many open files)" :
 	    perr ? "fails" : parsed == code ? "agrees" : "differs");
 }
 
@@ -58,6 +61,8 @@ static void cap_row(FILE *out, const char *name, const struct cap *c,
 		    yes[0] ? ")" : "");
 	else if (c->state == CAP_NO)
 		row(out, name, "no: %s", c->why);
+	else if (c->state == CAP_FAILED)
+		row(out, name, "unknown: %s", c->why);
 	else
 		row(out, name, "not asked (start-up stopped before)");
 }
@@ -86,6 +91,9 @@ static void print_caps(FILE *out, const struct tracer_record *rec)
 		    caps->c[CAP_NO_PREEMPT].why);
 	else if (caps->c[CAP_NO_PREEMPT].state == CAP_NO)
 		row(out, "preemption", "%s: a task can be preempted inside an fentry program, and the kernel skips that program for other calls on its CPU meanwhile; kprobes run with preemption off",
+		    caps->c[CAP_NO_PREEMPT].why);
+	else if (caps->c[CAP_NO_PREEMPT].state == CAP_FAILED)
+		row(out, "preemption", "unknown: %s",
 		    caps->c[CAP_NO_PREEMPT].why);
 	else
 		row(out, "preemption", "not asked (start-up stopped before)");
@@ -139,19 +147,31 @@ static void print_traced(FILE *out, const struct tracer_config *cfg)
  */
 static void print_jit(FILE *out, const struct tracer_record *rec)
 {
+	static const char path[] = "/proc/sys/net/core/bpf_jit_enable";
 	char buf[16] = "";
-	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "re");
+	FILE *f = fopen(path, "re");
 	int on;
 
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	if (!f) {
-		row(out, "bpf JIT", "none (no /proc/sys/net/core/bpf_jit_enable: no CONFIG_BPF_JIT): programs are interpreted");
+	if (!f && errno_nofile(-errno)) {
+		struct errbuf eb;
+
+		errbuf_nofile(&eb, -errno, "cannot open %s", path);
+		row(out, "bpf JIT", "unknown: %s", eb.msg);
 		return;
 	}
+	if (!f && errno == ENOENT) {
+		row(out, "bpf JIT", "none (no %s: no CONFIG_BPF_JIT): programs are interpreted",
+		    path);
+		return;
+	}
+	if (!f) {
+		row(out, "bpf JIT", "unknown: cannot read %s: %s", path,
+		    strerror(errno));
+		return;
+	}
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
 	on = buf[0] && buf[0] != '0';
 	row(out, "bpf JIT", "%s (net.core.bpf_jit_enable=%.*s)%s", on ? "on" :
 	    "off: programs are interpreted", (int)strcspn(buf, "\n"), buf,
@@ -213,7 +233,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	const struct tracer_record *rec;
 	struct tracer *t = tracer_new();
 	struct utsname u;
-	int err;
+	int err, verr, sig;
 
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cfg->fs->tool);
@@ -223,14 +243,30 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	row(out, "kernel", "%s", u.release);
 	check_kern_version(out);
 	err = tracer_start(t, cfg, &eb);
+	/*
+	 * A stop signal during the start-up (they are blocked, and wait):
+	 * the rest is not done, the probes go.
+	 */
+	sig = run_loop_take_stop();
+	if (!sig)
+		sig = outq_stop_signal();	/* taken by a write that waited */
+	if (sig) {
+		tracer_free(t);
+		return 128 + sig;
+	}
 	rec = tracer_record(t);
 	if (!rec->privileged) {
 		row(out, "privileges", "no: run as root (or with CAP_BPF and CAP_PERFMON)");
+	} else if (errno_nofile(err)) {
+		/* Every further question would meet the same full table. */
+		row(out, "privileges", "yes");
 	} else {
 		row(out, "privileges", "yes");
 		tracer_probe_rest(t, cfg->filesystems_path);
-		if (tracer_verify_unattached(t, cfg, &veb))
-			row(out, "bpf programs", "no: %s", veb.msg);
+		verr = tracer_verify_unattached(t, cfg, &veb);
+		if (verr)
+			row(out, "bpf programs", "%s: %s",
+			    errno_nofile(verr) ? "unknown" : "no", veb.msg);
 		print_caps(out, rec);
 		print_fs(out, cfg, rec);
 		print_traced(out, cfg);

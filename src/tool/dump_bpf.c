@@ -60,7 +60,9 @@ int dump_bpf(FILE *out, struct errbuf *eb)
 	int err;
 
 	/* The running kernel's object, as a run would load it. */
-	bpf_blob_running(&blob);
+	err = bpf_blob_running(&blob, eb);
+	if (err)
+		return err;
 	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
 	if (err)
 		return err;

@@ -128,7 +128,9 @@ int dump_elf(FILE *out, struct errbuf *eb)
 	char *copy = NULL;
 	int err;
 
-	bpf_blob_running(&blob);
+	err = bpf_blob_running(&blob, eb);
+	if (err)
+		return err;
 	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
 	if (err)
 		return err;

@@ -69,7 +69,9 @@ int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	struct obj_prog *p;
 	int err;
 
-	bpf_blob_running(&blob);
+	err = bpf_blob_running(&blob, eb);
+	if (err)
+		return err;
 	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
 	if (err)
 		return err;

@@ -28,6 +28,7 @@ struct xl {
 	struct bpf_obj pristine;	/* as embedded: the placeholders */
 	uint32_t map_id[16];		/* obj->maps[i]'s kernel id */
 	unsigned long long call_base;	/* __bpf_call_base, 0: unknown */
+	struct errbuf *eb;		/* why err */
 	int err;
 };
 
@@ -169,6 +170,12 @@ static void dump_one(void *arg, const struct obj_prog *p)
 	info.xlated_prog_insns = (uint64_t)(uintptr_t)k;
 	kcall_why("the instructions the kernel keeps for %s after the verifier (xlated_prog_insns, %zu bytes)",
 		  p->section, cnt * sizeof(*k));
+	if (cnt && !k) {
+		x->err = errbuf_set(x->eb, -ENOMEM,
+				    "out of memory for the %zu translated instructions of %s",
+				    cnt, p->section);
+		return;
+	}
 	if (!k || bpf_obj_info(p->fd, &info, &len)) {
 		fprintf(x->out, "  kernel: its translated instructions cannot be read (BPF_OBJ_GET_INFO_BY_FD: 4.13+; the kernel hides them from users who may not see kernel addresses)\n");
 		free(k);
@@ -209,10 +216,9 @@ static void map_ids(struct xl *x)
 int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 {
 	static const char *const base_name[] = { "__bpf_call_base" };
-	struct xl x = { .out = out };
+	struct xl x = { .out = out, .eb = eb };
 	struct tracer *t = tracer_new();
 	struct bpf_blob blob;
-	struct karch ka;
 	struct ksym_result base;
 	int err;
 
@@ -221,8 +227,9 @@ int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	err = tracer_prepare(t, cfg, eb);
 	if (err)
 		goto out;
-	if (karch_running(&ka) || bpf_blob_for(ka.bpf_arch, &blob))
-		bpf_blob_for(bpf_blob_own_arch(), &blob);
+	err = bpf_blob_running(&blob, eb);
+	if (err)
+		goto out;
 	err = bpf_obj_parse(blob.data, blob.size, &x.pristine, eb);
 	if (err)
 		goto out;
@@ -233,6 +240,8 @@ int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	map_ids(&x);
 	fprintf(out, "The programs a run loads here, patched as it patches them: first as sent, then as the kernel keeps them.\n");
 	err = tracer_verify_each(t, cfg, dump_one, &x, eb);
+	if (!err)
+		err = x.err;
 	if (!err && (fflush(out) == EOF || ferror(out)))
 		err = errbuf_set(eb, -EIO, "--dump-bpf=xlated: cannot write the listing");
 out:

@@ -34,7 +34,8 @@ enum cap_id {
 	NR_CAPS,
 };
 
-enum cap_state { CAP_UNKNOWN = 0, CAP_NO, CAP_YES };
+/* CAP_FAILED: the question could not be asked (a full file table). */
+enum cap_state { CAP_UNKNOWN = 0, CAP_NO, CAP_YES, CAP_FAILED };
 
 struct cap {
 	enum cap_state state;

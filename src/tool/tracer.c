@@ -12,6 +12,7 @@
 #include "tool/bpf_blob.h"
 #include "tool/fentry.h"
 #include "tool/name_discover.h"
+#include "tool/pid_filter.h"
 #include "tool/read_path.h"
 
 #define TOOL_NAME "ext4dist"
@@ -43,6 +44,10 @@ static int pick_object(struct tracer *t, struct bpf_blob *blob,
 	err = karch_running(&k);
 	if (!err)
 		err = bpf_blob_for(k.bpf_arch, blob);
+	if (err == -ENOMEM || err == -EINVAL) {
+		bpf_blob_error(err, blob, eb);
+		return err;
+	}
 	if (err)
 		return errbuf_set(eb, -ENOEXEC,
 				  "this ext4dist carries BPF programs for %s kernels, not for this %s kernel: use the ext4dist built for %s",
@@ -107,8 +112,8 @@ static size_t maps_created(const struct bpf_obj *obj)
 static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		       struct errbuf *eb)
 {
-	struct bpf_blob blob;
-	unsigned int code = 0;
+	struct bpf_blob blob = { NULL, NULL, 0 };
+	unsigned int code = 0, self = 0;
 	const char *source;
 	int err, n;
 
@@ -135,12 +140,19 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		vlog(1, "PID filter: tgid %u patched into %d instructions (entry and return programs)",
 		     cfg->tgid, n);
 	bpf_obj_patch_imm64(&t->obj, PATCH_FACTOR, cfg->factor);
-	bpf_obj_patch_imm64(&t->obj, PATCH_SELF, (unsigned long long)getpid());
+	/* The programs compare the initial PID namespace's numbers. */
+	err = pid_filter_self(&self, eb);
+	if (err)
+		return err;
+	bpf_obj_patch_imm64(&t->obj, PATCH_SELF, self);
 	n = bpf_obj_patch_imm64(&t->obj, PATCH_SLOW_NS, cfg->slow_ns);
 	if (cfg->slow)
 		vlog(1, "slow mode: an event for each call of at least %llu ns (patched into %d return programs)",
 		     cfg->slow_ns, n);
 	t->ncpus = cpus_possible();
+	if (errbuf_nofile(eb, t->ncpus,
+			  "cannot read /sys/devices/system/cpu/possible"))
+		return t->ncpus;
 	if (t->ncpus < 0)
 		return errbuf_set(eb, t->ncpus,
 				  "cannot read /sys/devices/system/cpu/possible: %s",
@@ -231,7 +243,7 @@ static int registered(const struct tracer *t, const char *path)
  */
 static int probe_fentry(struct tracer *t, struct errbuf *why)
 {
-	int fd;
+	int fd, err;
 
 	if (pretending(t, PRETEND_NO_FENTRY))
 		return errbuf_set(why, -EOPNOTSUPP,
@@ -241,9 +253,10 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 	if (!t->percpu)
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "the counters are plain arrays (no per-CPU maps): the fentry/fexit programs have no atomic twins");
-	if (fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL,
-			   t->sys_module, &t->fids, why))
-		return -ENOENT;
+	err = fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL,
+			     t->sys_module, &t->fids, why);
+	if (err)
+		return errno_nofile(err) ? err : -ENOENT;
 	if (t->fids.in_module) {
 		fd = btf_kobj_fd(t->fs->module, why);
 		if (fd < 0)
@@ -295,7 +308,8 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		/* Not known: taken as none (check.c says so). */
 		t->rec.preemption = kernel_preemption(NULL, why.msg,
 						      sizeof(why.msg));
-		err = t->rec.preemption == PREEMPT_MODEL_ON ? -EOPNOTSUPP : 0;
+		err = t->rec.preemption == PREEMPT_MODEL_ON ? -EOPNOTSUPP :
+		      t->rec.preemption == PREEMPT_MODEL_NOFILE ? -EMFILE : 0;
 		break;
 	default:
 		err = pretending(t, PRETEND_NO_PMU) ?
@@ -304,7 +318,8 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		      attach_probe_pmu(&t->actx, &why);
 		break;
 	}
-	c->state = err ? CAP_NO : CAP_YES;
+	/* A full file table answers nothing: start-up stops there. */
+	c->state = errno_nofile(err) ? CAP_FAILED : err ? CAP_NO : CAP_YES;
 	snprintf(c->why, sizeof(c->why), "%.*s", (int)sizeof(c->why) - 1,
 		 why.msg);
 	if (id == CAP_PMU && !err)
@@ -323,6 +338,8 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 	enum cap_id need;
 	int err;
 
+	/* Planned again after a refusal at attach: undecided until it is. */
+	t->rec.planned = 0;
 	snprintf(t->rec.caps.pmu_dir, sizeof(t->rec.caps.pmu_dir), "%s",
 		 t->actx.sysfs_kprobe);
 	for (;;) {
@@ -337,6 +354,9 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 		if (err != 1)
 			break;
 		probe_cap(t, need);
+		if (t->rec.caps.c[need].state == CAP_FAILED)
+			return errbuf_set(eb, -EMFILE, "%s",
+					  t->rec.caps.c[need].why);
 	}
 	if (err)
 		return err;
@@ -1247,7 +1267,17 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 			return err;
 	}
 	t->rec.fs_registered = registered(t, cfg->filesystems_path);
-	if (t->rec.fs_registered <= 0)
+	if (errbuf_nofile(eb, t->rec.fs_registered, "cannot read %s",
+			  cfg->filesystems_path ? cfg->filesystems_path :
+			  "/proc/filesystems"))
+		return t->rec.fs_registered;
+	if (t->rec.fs_registered < 0)
+		return errbuf_set(eb, t->rec.fs_registered,
+				  "cannot tell whether %s is loaded: cannot read %s: %s",
+				  t->fs->name, cfg->filesystems_path ?
+				  cfg->filesystems_path : "/proc/filesystems",
+				  strerror(-t->rec.fs_registered));
+	if (t->rec.fs_registered == 0)
 		return errbuf_set(eb, -ENOENT,
 				  "%s is not loaded in this kernel (no %s in /proc/filesystems): run 'modprobe %s' or mount an %s file system, then try again",
 				  t->fs->name, t->fs->name, t->fs->module,

@@ -54,6 +54,56 @@ expect_eq "three positionals: message" "$(echo "$ERR" | tail -n 1)" \
 run_bin "$BIN" --version
 expect_eq "--version" "$OUT" "ext4dist $(sed -n 's/^VERSION *:= *//p' Makefile)"
 
+# Output that cannot be written is an error, said on stderr: a full
+# device, a closed stdout (whatever the mode), under another name too.
+"$BIN" --version > /dev/full 2> "$TMP/err"
+expect_eq "--version > /dev/full: exit status" "$?" 1
+expect_eq "--version > /dev/full: message" "$(cat "$TMP/err")" \
+	"ext4dist: cannot write to standard output: No space left on device"
+ln -sf "$(realpath "$BIN")" "$TMP/xfsdist"
+"$TMP/xfsdist" --help > /dev/full 2> "$TMP/err"
+expect_eq "xfsdist --help > /dev/full: exit status" "$?" 1
+expect_eq "xfsdist --help > /dev/full: message" "$(cat "$TMP/err")" \
+	"xfsdist: cannot write to standard output: No space left on device"
+closed="ext4dist: cannot write to standard output: it is closed; open it (to /dev/null to discard the output)"
+for args in --help --version --check --dump-bpf "-p 1"; do
+	# shellcheck disable=SC2086 # args: words
+	"$BIN" $args >&- 2> "$TMP/err"
+	expect_eq "$args >&-: exit status" "$?" 1
+	expect_eq "$args >&-: message" "$(cat "$TMP/err")" "$closed"
+done
+"$BIN" --check > /dev/full 2> "$TMP/err"
+expect_eq "--check > /dev/full: exit status" "$?" 1
+expect_eq "--check > /dev/full: message" "$(cat "$TMP/err")" \
+	"ext4dist: cannot write to standard output: No space left on device"
+# A stderr nobody reads (--verifier-log writes some 700 KB there, a
+# pipe holds 64 KiB): --check waits for its reader, and SIGTERM ends the
+# wait: it stops after its start-up, gives the rest 1 s, and exits 1
+# (output lost, said to the same stuck stderr), its report (queued
+# behind the stuck messages) not written.  It used to wait for good.
+rm -f "$TMP/stall.fifo"
+mkfifo "$TMP/stall.fifo"
+sleep 60 < "$TMP/stall.fifo" &
+reader=$!
+timeout -s KILL 30 "$BIN" --check --verifier-log > "$TMP/stall.out" 2> "$TMP/stall.fifo" &
+pid=$!
+sleep 2
+start=$(date +%s%N)
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+kill "$reader" 2> /dev/null
+wait "$reader" 2> /dev/null
+expect_eq "--check, stderr never read, SIGTERM: exit status 1 (output lost), not killed" "$rc" 1
+expect_eq "--check, stderr never read, SIGTERM: ended within 5 s of it" "$([ "$ms" -lt 5000 ] && echo yes || echo "no: $ms ms")" yes
+expect_eq "--check, stderr never read, SIGTERM: the report behind the stuck messages not written" "$(wc -c < "$TMP/stall.out")" 0
+# Closed stdin and stderr take no descriptor of ext4dist's: --check's
+# report is whole (its last line the verdict).
+"$BIN" --check <&- 2>&- > "$TMP/out"
+expect_eq "--check <&- 2>&-: the report to its verdict" \
+	"$(tail -n 1 "$TMP/out" | cut -c1-23)" "verdict                "
+
 run_bin "$BIN" -h
 expect_eq "-h: exit status" "$RC" 0
 expect_eq "-h: first line" "$(echo "$OUT" | head -n 1)" \
@@ -151,6 +201,12 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 		"kprobe_events          no: no kprobe_events in /sys/kernel/tracing"
 	expect_eq "--check: attach path" "$(grep '^attach path ' "$TMP/out")" \
 		"attach path            none"
+	# No path: nothing under it, the verdict next (fentry was planned
+	# and refused at attach, then no other path fit).
+	expect_eq "--check: the verdict right after 'attach path none'" \
+		"$(grep -A1 '^attach path ' "$TMP/out" | cat -A)" \
+		"attach path            none\$
+verdict                ext4dist cannot trace here: ${NO_KPROBES#ext4dist: }\$"
 	expect_eq "--check: verdict" "$(grep '^verdict ' "$TMP/out")" \
 		"verdict                ext4dist cannot trace here: ${NO_KPROBES#ext4dist: }"
 	expect_eq "--check: tracefs mounts as before" \

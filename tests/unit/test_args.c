@@ -399,6 +399,30 @@ static void test_served(void)
 	      "-p", "x", "-h");
 }
 
+/* -h's text (longer than stdio's buffer) and --version's to a full device. */
+static void test_served_write_error(void)
+{
+	char *argv_h[] = { "ext4dist", "-h", NULL };
+	char *argv_v[] = { "ext4dist", "--version", NULL };
+	struct ext4dist_args a;
+	FILE *f = fopen("/dev/full", "w");
+
+	if (!CHECK(f, "open /dev/full"))
+		return;
+	check_int("-h to /dev/full: the write's error",
+		  args_parse(2, argv_h, &a, f, stderr), -ENOSPC);
+	fclose(f);
+	f = fopen("/dev/full", "w");
+	if (!CHECK(f, "open /dev/full again"))
+		return;
+	/* Short: stdio fails only at the flush, which is main()'s. */
+	check_int("--version to /dev/full: served", args_parse(2, argv_v, &a, f,
+							       stderr),
+		  ARGS_EXIT_OK);
+	check_int("--version to /dev/full: the flush fails", fflush(f), EOF);
+	fclose(f);
+}
+
 static void test_value_errors(void)
 {
 	FAILS("-p abc", "argument -p/--pid: invalid int value: 'abc'",
@@ -673,6 +697,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(hooks),
 	TEST_CASE(pretend),
 	TEST_CASE(defaults),
+	TEST_CASE(served_write_error),
 	TEST_CASE(bcc_options),
 	TEST_CASE(own_options),
 	TEST_CASE(served),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -131,6 +132,76 @@ static void test_tracefs_open(void)
 	check_str("tracefs dir", tf.dir, tracing);
 	check_int("tracefs without kprobe_events", tf.has_kprobe_events, 0);
 	tracefs_close(&tf);
+}
+
+/*
+ * RLIMIT_NOFILE's soft limit at the lowest free descriptor: no open can
+ * succeed.  Returns the old limit to restore.
+ */
+static struct rlimit fill_file_table(void)
+{
+	struct rlimit old, rl;
+	int fd = dup(0);
+
+	getrlimit(RLIMIT_NOFILE, &old);
+	if (fd >= 0)
+		close(fd);
+	rl = old;
+	rl.rlim_cur = fd >= 0 ? (rlim_t)fd : 3;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	return old;
+}
+
+/* A full file table is said as such, never taken for a missing feature. */
+static void test_nofile(void)
+{
+	struct tracefs_paths paths;
+	char tracing[300], debugfs[300], sysfs[300], want[900];
+	struct errbuf eb = { "" };
+	struct attach_ctx ctx;
+	struct rlimit old;
+	struct tracefs tf;
+	int lim;
+
+	check_int("errbuf_nofile: other errors untouched",
+		  errbuf_nofile(&eb, -ENOENT, "cannot open %s", "x"), 0);
+	check_str("errbuf_nofile: eb untouched", eb.msg, "");
+	check_int("ENFILE", errbuf_nofile(&eb, -ENFILE, "cannot open %s", "x"),
+		  -ENFILE);
+	check_str("ENFILE: the system's table", eb.msg,
+		  "too many open files in the system: cannot open x: the kernel's file table is full (fs.file-max); close files elsewhere or raise fs.file-max, and try again");
+
+	path_of(tracing, sizeof(tracing), "tracing");
+	path_of(debugfs, sizeof(debugfs), "debug");
+	path_of(sysfs, sizeof(sysfs), "kprobe");
+	paths.tracing = tracing;
+	paths.debugfs = debugfs;
+	dir("tracing");
+	put("tracing/available_events", "");
+	dir("kprobe");
+	put("kprobe/type", "8\n");
+	attach_ctx_init(&ctx, "ext4dist", sysfs, &paths);
+
+	old = fill_file_table();
+	lim = dup(0) < 0 ? (int)errno : 0;
+	check_int("the table is full", lim, EMFILE);
+	check_int("tracefs_open: EMFILE", tracefs_open(&tf, &paths, 1, &eb),
+		  -EMFILE);
+	getrlimit(RLIMIT_NOFILE, &old);
+	snprintf(want, sizeof(want), "too many open files: cannot open %s: all %llu file descriptors RLIMIT_NOFILE allows this process are in use; raise the limit (ulimit -n) and try again",
+		 tracing, (unsigned long long)old.rlim_cur);
+	check_str("tracefs_open: said", eb.msg, want);
+	check_int("kprobe PMU probe: EMFILE, not 'missing'",
+		  attach_probe_pmu(&ctx, &eb), -EMFILE);
+	snprintf(want, sizeof(want), "too many open files: cannot read %s/type: all %llu file descriptors RLIMIT_NOFILE allows this process are in use; raise the limit (ulimit -n) and try again",
+		 sysfs, (unsigned long long)old.rlim_cur);
+	check_str("kprobe PMU probe: said", eb.msg, want);
+	check_int("tracefs probe: EMFILE, not 'no tracing dir'",
+		  attach_probe_tracefs(&ctx, 1, &eb), -EMFILE);
+	old.rlim_cur = old.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &old);
+	check_int("kprobe PMU probe with room", attach_probe_pmu(&ctx, &eb), 0);
+	attach_ctx_release(&ctx);
 }
 
 static void test_pmu_probe(void)
@@ -344,6 +415,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(pmu_probe),
 	TEST_CASE(maxactive_probe),
 	TEST_CASE(stale_sweep),
+	TEST_CASE(nofile),
 	{ NULL, NULL }
 };
 

@@ -14,25 +14,38 @@
 #include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
-/* 4.14 on document the syntax in tracefs's README. */
-static int readme_says_so(struct attach_ctx *ctx)
+/*
+ * 4.14 on document the syntax in tracefs's README: 1 when it does, 0
+ * when not, or the read's -EMFILE/-ENFILE (said in why).
+ */
+static int readme_says_so(struct attach_ctx *ctx, struct errbuf *why)
 {
 	char *text = NULL;
-	int yes;
+	int yes, err;
 
-	if (ctx->before_4_12 || tracefs_read(&ctx->tf, "README", &text))
+	if (ctx->before_4_12)
+		return 0;
+	err = tracefs_read(&ctx->tf, "README", &text);
+	if (errbuf_nofile(why, err, "cannot read %s/README", ctx->tf.dir))
+		return err;
+	if (err)
 		return 0;
 	yes = strstr(text, "r[maxactive]") != NULL;
 	free(text);
 	return yes;
 }
 
+/* 1 when event exists, 0 when not, -EMFILE/-ENFILE when it cannot tell. */
 static int event_exists(struct attach_ctx *ctx, const char *event)
 {
 	char name[160], *text = NULL;
+	int err;
 
 	snprintf(name, sizeof(name), "events/kprobes/%s/id", event);
-	if (tracefs_read(&ctx->tf, name, &text))
+	err = tracefs_read(&ctx->tf, name, &text);
+	if (errno_nofile(err))
+		return err;
+	if (err)
 		return 0;
 	free(text);
 	return 1;
@@ -50,7 +63,10 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 
 	if (!ctx->tf.has_kprobe_events)
 		return errbuf_set(why, -ENOENT, "no kprobe_events");
-	if (readme_says_so(ctx)) {
+	err = readme_says_so(ctx, why);
+	if (err < 0)
+		return err;
+	if (err) {
 		vlog(1, "kprobe_events takes \"rN:\" (its README says so)");
 		return 0;
 	}
@@ -84,14 +100,26 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 	kcall_why("neither answer: a return probe with 1 instance on %s decides (before 4.12 the event is named r_%s_0)",
 		  func, func);
 	err = kprobe_events_write(ctx, line);
+	if (errbuf_nofile(why, err, "cannot write %s/kprobe_events",
+			  ctx->tf.dir))
+		return err;
 	if (err)
 		return errbuf_set(why, err,
 				  "kprobe_events refused \"r1:kprobes/%s %s\": %s",
 				  ev, func, strerror(-err));
-	if (event_exists(ctx, ev)) {
+	err = event_exists(ctx, ev);
+	if (err) {
 		snprintf(line, sizeof(line), "-:kprobes/%s\n", ev);
 		kcall_why("the test event: removed again");
+		/* Through the descriptor kprobe_events keeps open. */
 		kprobe_events_write(ctx, line);
+		if (errbuf_nofile(why, err, "cannot read %s/events/kprobes/%s/id",
+				  ctx->tf.dir, ev)) {
+			/* Not known which name it took: before 4.12 this one. */
+			snprintf(line, sizeof(line), "-:kprobes/r_%s_0\n", func);
+			kprobe_events_write(ctx, line);
+			return err;
+		}
 		vlog(1, "kprobe_events takes \"rN:\" (tried on %s)", func);
 		return 0;
 	}

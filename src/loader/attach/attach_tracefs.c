@@ -112,6 +112,8 @@ again:
 				  what, GROUP, event, strerror(-err), ctx->prefix,
 				  GROUP, event,
 				  ctx->tf.dir);
+	if (errbuf_nofile(eb, err, "cannot write %s/kprobe_events", ctx->tf.dir))
+		return err;
 	if (err)
 		return errbuf_set(eb, err, "cannot write %s/kprobe_events: %s",
 				  ctx->tf.dir, strerror(-err));
@@ -162,6 +164,9 @@ static int define_and_open(struct attach_ctx *ctx,
 	if (err)
 		return err;
 	err = read_event_id(ctx, event, id);
+	if (errbuf_nofile(eb, err, "cannot read the id of event %s/%s", GROUP,
+			  event))
+		goto err_remove;
 	/*
 	 * Gone already, or going (4.19 answers ENODEV for the id of an
 	 * event whose directory a concurrent removal is tearing down).
@@ -174,6 +179,11 @@ static int define_and_open(struct attach_ctx *ctx,
 		goto err_remove;
 	}
 	*fd = open_tracepoint(*id);
+	if (errbuf_nofile(eb, *fd, "perf_event_open on tracepoint %s/%s (id %d)",
+			  GROUP, event, *id)) {
+		err = *fd;
+		goto err_remove;
+	}
 	if (*fd < 0 && !event_is(ctx, event, *id))
 		return -EAGAIN;
 	if (*fd < 0) {

@@ -40,6 +40,8 @@ static int tracing_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
 	 * Debian's arm64 6.1 and 5.10 (no ftrace direct calls) load the
 	 * program and refuse its link.
 	 */
+	if (errbuf_nofile(eb, fd, "cannot attach %s %s", kind, spec->func))
+		return fd;
 	if (fd == -ENOTSUPP_KERNEL)
 		return errbuf_set(eb, fd,
 				  "cannot attach %s %s: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: built without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS?)",

@@ -46,7 +46,8 @@ int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
 				 const uint64_t *cookies, uint32_t cnt);
 /*
  * BPF_PROG_TEST_RUN of a syscall program (5.14+) on ctx (size bytes, at
- * most 65535), which the kernel writes back.  *retval: the program's r0.
+ * most 65535), which the kernel writes back; of a raw tracepoint program
+ * (5.10+) with no context (NULL, 0).  *retval: the program's r0.
  */
 int bpf_prog_run_ctx(int prog_fd, void *ctx, uint32_t size,
 		     uint32_t *retval);

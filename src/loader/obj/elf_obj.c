@@ -43,6 +43,13 @@ static const char *scn_name(struct elf_walk *w, const GElf_Shdr *sh)
 	return elf_strptr(w->elf, w->shstrndx, sh->sh_name);
 }
 
+/* -ENOMEM, said: what could not be kept of the object. */
+static int no_memory(struct errbuf *eb, const char *what, const char *name)
+{
+	return errbuf_set(eb, -ENOMEM, "out of memory reading the BPF object: %s%s",
+			  what, name);
+}
+
 static int check_header(struct elf_walk *w, size_t size)
 {
 	GElf_Ehdr eh;
@@ -161,14 +168,14 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 				  name, d->d_size);
 	np = realloc(obj->progs, (obj->nr_progs + 1) * sizeof(*np));
 	if (!np)
-		return -ENOMEM;
+		return no_memory(w->eb, "the program table, at ", name);
 	obj->progs = np;
 	p = &obj->progs[obj->nr_progs];
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
 	p->insns = malloc(d->d_size);
 	if (!p->insns)
-		return -ENOMEM;
+		return no_memory(w->eb, "the instructions of ", name);
 	obj->nr_progs++;
 	memcpy(p->insns, d->d_buf, d->d_size);
 	p->insn_cnt = d->d_size / sizeof(struct bpf_insn);
@@ -324,7 +331,7 @@ static int read_maps(struct elf_walk *w, struct bpf_obj *obj)
 					  w->maps_size);
 		nm = realloc(obj->maps, (obj->nr_maps + 1) * sizeof(*nm));
 		if (!nm)
-			return -ENOMEM;
+			return no_memory(w->eb, "the map table, at ", sname);
 		obj->maps = nm;
 		nm = &obj->maps[obj->nr_maps];
 		memset(nm, 0, sizeof(*nm));
@@ -337,7 +344,8 @@ static int read_maps(struct elf_walk *w, struct bpf_obj *obj)
 					     (obj->nr_maps + 1) * sizeof(*no));
 
 			if (!no)
-				return -ENOMEM;
+				return no_memory(w->eb, "the map table, at ",
+						 sname);
 			w->map_sym_off = no;
 			no[obj->nr_maps] = sym.st_value;
 		}
@@ -413,7 +421,7 @@ static int add_reloc(struct elf_walk *w, struct bpf_obj *obj,
 				  p->section, idx, (unsigned long long)sym.st_value);
 	nr = realloc(p->relocs, (p->nr_relocs + 1) * sizeof(*nr));
 	if (!nr)
-		return -ENOMEM;
+		return no_memory(w->eb, "the relocations of ", p->section);
 	p->relocs = nr;
 	nr[p->nr_relocs].insn = idx;
 	nr[p->nr_relocs].map = m;
@@ -535,7 +543,7 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 	/* libelf may convert data in place: give it a private copy. */
 	copy = malloc(size);
 	if (!copy)
-		return -ENOMEM;
+		return no_memory(eb, "a copy of it for libelf", "");
 	memcpy(copy, data, size);
 	w.elf = elf_memory(copy, size);
 	if (!w.elf) {
@@ -567,6 +575,8 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		goto out;
 	name_progs(&w, obj);
 	err = read_lines(&w, obj);
+	if (err == -ENOMEM)
+		no_memory(eb, "its source lines (.BTF.ext)", "");
 out:
 	if (w.elf)
 		elf_end(w.elf);

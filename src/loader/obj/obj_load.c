@@ -113,6 +113,8 @@ static int create_one(struct obj_map *m, const struct obj_load_opts *o,
 		break;
 	}
 	if (fd < 0) {
+		if (errbuf_nofile(eb, fd, "cannot create BPF map %s", m->name))
+			return fd;
 		if (fd == -EPERM)
 			return errbuf_set(eb, fd,
 					  "cannot create BPF map %s: %s (needs root or CAP_BPF+CAP_PERFMON; on kernels before 5.11 also a large enough RLIMIT_MEMLOCK)",
@@ -194,20 +196,25 @@ static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 /* The kernel's internal ENOTSUPP (include/linux/errno.h), not ENOTSUP. */
 #define ENOTSUPP_KERNEL 524
 
-/* Loads with the verifier log on, growing the buffer until it fits. */
+/*
+ * Loads with the verifier log on, growing the buffer until it fits.
+ * *no_room: the size no memory was left for (then -ENOMEM), else 0.
+ */
 static int load_with_log(struct bpf_prog_load_req *req,
 			 struct obj_load_state *st, const char *why,
-			 uint32_t level)
+			 uint32_t level, size_t *no_room)
 {
 	size_t size = LOG_MIN;
 	char *log = NULL;
 	int fd;
 
+	*no_room = 0;
 	for (;;) {
 		char *nl = realloc(log, size);
 
 		if (!nl) {
 			free(log);
+			*no_room = size;
 			return -ENOMEM;
 		}
 		log = nl;
@@ -298,6 +305,7 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 		.attach_btf_obj_fd = p->tracing && p->attach_btf_obj_fd > 0 ?
 				     (uint32_t)p->attach_btf_obj_fd : 0,
 	};
+	size_t no_room = 0;
 	int fd, err;
 
 	if (p->fd >= 0)
@@ -317,11 +325,19 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 			  p->section, p->insn_cnt, p->multi ?
 			  ", for kprobe_multi links (expected_attach_type, 5.18+)" : "");
 	if (o->log_always)
-		fd = load_with_log(&req, st, "the same, for --verifier-log", 2);
+		fd = load_with_log(&req, st, "the same, for --verifier-log", 2,
+				   &no_room);
 	else
 		fd = bpf_prog_load_fd(&req);
 	if (!o->log_always && (fd == -EINVAL || fd == -EACCES))
-		fd = load_with_log(&req, st, "the same program again, to say why it was refused", 1);
+		fd = load_with_log(&req, st, "the same program again, to say why it was refused", 1,
+				   &no_room);
+	if (no_room)
+		return errbuf_set(eb, -ENOMEM,
+				  "out of memory for the verifier's log of BPF program %s (%zu bytes)",
+				  p->section, no_room);
+	if (errbuf_nofile(eb, fd, "cannot load BPF program %s", p->section))
+		return fd;
 	if (fd < 0) {
 		/*
 		 * EPERM is also what a kernel says that forbids the program

@@ -273,8 +273,10 @@ scenario_attach() {
 		# none less.  multi: two links for 4 functions, 2 programs.
 		case $mode in
 		multi) want="link=2 map=5 other=3 prog=2 " ;;
-		# other: stdin/out/err, and the tracing dir (tracefs.c).
-		tracefs) want="map=5 other=4 perf=8 prog=8 " ;;
+		# other: stdin/out/err, the tracing dir and its kprobe_events,
+		# kept open for appending (tracefs.c: a removal needs no
+		# new descriptor).
+		tracefs) want="map=5 other=5 perf=8 prog=8 " ;;
 		*) want="map=5 other=3 perf=8 prog=8 " ;;
 		esac
 		check "attach-$mode-fds" "$FDS" "$want" "$OUT" "$ERR"
@@ -455,10 +457,13 @@ run scenario_stress
 run scenario_faults
 run scenario_umount_while_tracing
 run scenario_pipe_and_hup
+run scenario_signal_phases
+run scenario_stalled_output
 run scenario_two_instances
 run scenario_concurrent_starts
 run scenario_pid1_namespace
 run scenario_pid_namespaces
+run scenario_pid_ns_self
 run scenario_fatal_signals
 run scenario_prometheus_file
 run scenario_slower_every_call
