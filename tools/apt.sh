@@ -127,6 +127,11 @@ apt_update_retry() {
 	return "$rc"
 }
 
+# apt_failed: what the last failed update said failed, on one line.
+apt_failed() {
+	printf '%s\n' "$APT_UPDATE_ERRORS" | head -n 3 | paste -sd ';' | sed 's/;/; /g'
+}
+
 # apt_candidate CMD... -- PKG: the version apt would install of PKG
 # (empty when none), asking "CMD policy PKG" (CMD is apt-cache with its
 # options, or a function that runs it).
@@ -157,7 +162,7 @@ apt_tolerate() {
 	shift
 	missing=$(apt_unresolved "$@" | tr '\n' ' ')
 	if [ -z "$missing" ]; then
-		apt_log "the update of $what failed after ${EXT4DIST_APT_TRIES:-3} attempts; going on: the packages needed still resolve${APT_UPDATE_ERRORS:+ (failed: $(echo "$APT_UPDATE_ERRORS" | head -n 3 | tr '\n' ' '))}"
+		apt_log "the update of $what failed after ${EXT4DIST_APT_TRIES:-3} attempts; going on: the packages needed still resolve${APT_UPDATE_ERRORS:+ (failed: $(apt_failed))}"
 		return 0
 	fi
 	apt_log "the update of $what failed and these packages do not resolve: ${missing% }"
@@ -203,7 +208,7 @@ apt_private_ready() {
 				apt_tolerate "the private $suite $arch lists" \
 					apt_private "$d" "$arch" apt-cache -- "$@" || return 1
 			elif ls "$d"/lists/*_Packages* > /dev/null 2>&1; then
-				apt_log "the update of the private $suite $arch lists failed; going on with the lists that came${APT_UPDATE_ERRORS:+ (failed: $(echo "$APT_UPDATE_ERRORS" | head -n 3 | tr '\n' ' '))}"
+				apt_log "the update of the private $suite $arch lists failed; going on with the lists that came${APT_UPDATE_ERRORS:+ (failed: $(apt_failed))}"
 			else
 				apt_log "the update of the private $suite $arch lists failed and no list came"
 				return 1
