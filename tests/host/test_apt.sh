@@ -68,7 +68,7 @@ export PATH=$FAKE/bin:$PATH
 
 # reset: a fresh log and update counter.
 reset() { rm -f "$FAKE/log" "$FAKE/updates"; }
-calls() { cat "$FAKE/log" 2>/dev/null | grep -c "^apt-get .*update"; }
+calls() { [ -e "$FAKE/log" ] || touch "$FAKE/log"; grep -c "^apt-get .*update" "$FAKE/log"; }
 
 # shellcheck source=../../tools/apt.sh
 . tools/apt.sh
@@ -121,7 +121,7 @@ dir=$(FAKE_UPDATE_FAILS=9 FAKE_UNRESOLVED=libelf-dev apt_private_ready bookworm 
 expect_eq "private lists, index failing, a package not resolving: refused" "$?" 1
 expect_eq "private lists refused: said" "$(tail -n 1 "$TMP/err")" \
 	"apt: the update of the private bookworm arm64 lists failed and these packages do not resolve: libelf-dev"
-expect_eq "private lists refused: updated again next time" "$(ls "$TMP/cache/apt-bookworm-arm64/updated" 2>&1 | grep -c 'No such')" 1
+expect_eq "private lists refused: updated again next time" "$([ -e "$TMP/cache/apt-bookworm-arm64/updated" ] || echo not-stamped)" not-stamped
 
 # tests/deps.sh as root on a machine missing one main and one arm package,
 # the sysroots already there, the machine's index failing.
@@ -154,4 +154,4 @@ expect_eq "deps: the arm package: a warning" "$(tail -n 1 "$TMP/err")" \
 
 reset
 bash tests/deps.sh > "$TMP/out" 2> "$TMP/err"
-expect_eq "deps: all there: quiet, no apt-get" "$?:$(cat "$TMP/out" "$TMP/err"):$(cat "$FAKE/log" 2>/dev/null | grep -c apt-get)" "0::0"
+expect_eq "deps: all there: quiet, no apt-get" "$?:$(cat "$TMP/out" "$TMP/err"):$(calls)" "0::0"
