@@ -20,8 +20,11 @@
 #   EXT4DIST_APT_TRIES    apt-get update attempts (default 3)
 #   EXT4DIST_APT_PAUSE    seconds between them (default 5)
 #   EXT4DIST_APT_EXTRA_SOURCE  one more "deb ..." line for every private
-#                         sources list (to prove the tolerance with an
-#                         entry that cannot be fetched)
+#                         sources list, to prove the tolerance with an
+#                         entry that fails ("deb [arch=armhf]
+#                         file:/nonexistent bookworm main": no Release
+#                         file, apt-get update exits 100; a mirror that
+#                         cannot be reached is only a warning to apt)
 
 apt_log() { echo "apt: $*" >&2; }
 

@@ -98,7 +98,7 @@ expect_eq "not tolerated: the packages named" "$(cat "$TMP/err")" \
 # Private lists: the sources, the retries, the stamp that spares a second
 # update the same day, the extra source of EXT4DIST_APT_EXTRA_SOURCE.
 reset
-dir=$(FAKE_UPDATE_FAILS=9 EXT4DIST_APT_EXTRA_SOURCE="deb [arch=armhf] http://127.0.0.1:9/debian bookworm main" \
+dir=$(FAKE_UPDATE_FAILS=9 EXT4DIST_APT_EXTRA_SOURCE="deb [arch=armhf] file:/nonexistent bookworm main" \
 	apt_private_ready bookworm armhf libelf-dev 2> "$TMP/err")
 expect_eq "private lists, index failing, packages resolving: usable" \
 	"$? $dir" "0 $TMP/cache/apt-bookworm-armhf"
@@ -110,10 +110,10 @@ expect_eq "private lists: the suite, its updates and security, and the extra sou
 	"deb [arch=armhf signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $main bookworm main
 deb [arch=armhf signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $main bookworm-updates main
 deb [arch=armhf signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $sec bookworm-security main
-deb [arch=armhf] http://127.0.0.1:9/debian bookworm main"
+deb [arch=armhf] file:/nonexistent bookworm main"
 expect_eq "private lists: an empty dpkg status of their own" "$(wc -c < "$dir/status")" 0
 reset
-EXT4DIST_APT_EXTRA_SOURCE="deb [arch=armhf] http://127.0.0.1:9/debian bookworm main" \
+EXT4DIST_APT_EXTRA_SOURCE="deb [arch=armhf] file:/nonexistent bookworm main" \
 	apt_private_ready bookworm armhf libelf-dev > /dev/null 2>&1
 expect_eq "private lists: not updated again the same day" "$(calls)" 0
 reset
