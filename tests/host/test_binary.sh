@@ -51,8 +51,17 @@ expect_eq "three positionals: exit status" "$RC" 2
 expect_eq "three positionals: message" "$(echo "$ERR" | tail -n 1)" \
 	"ext4dist: error: unrecognized arguments: 3"
 
+# --version: the Makefile's version and the commit, as git says it (a
+# dist tarball: as its .tarball-version says).
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
+	commit=$(git rev-parse --short=12 HEAD)
+	git diff --quiet HEAD -- || commit=$commit-dirty
+else
+	commit=$(cut -d' ' -f1 .tarball-version 2>/dev/null)
+fi
+VERSION_TEXT="$(sed -n 's/^VERSION *:= *//p' Makefile) (commit ${commit:-unknown})"
 run_bin "$BIN" --version
-expect_eq "--version" "$OUT" "ext4dist $(sed -n 's/^VERSION *:= *//p' Makefile)"
+expect_eq "--version" "$OUT" "ext4dist $VERSION_TEXT"
 
 # Output that cannot be written is an error, said on stderr: a full
 # device, a closed stdout (whatever the mode), under another name too.
@@ -159,7 +168,7 @@ run_bin "$SLOWER" --ring-pages 3
 expect_eq "ext4slower --ring-pages 3: refused" "$(tail -1 "$TMP/err")" \
 	"ext4slower: error: argument --ring-pages: not a power of two: '3'"
 run_bin "$SLOWER" --version
-expect_eq "ext4slower --version" "$OUT" "ext4slower 0.1.0"
+expect_eq "ext4slower --version" "$OUT" "ext4slower $VERSION_TEXT"
 run_bin "$BIN" --slower 5 -m
 expect_eq "ext4dist --slower with -m: exit status 2" "$RC" 2
 expect_eq "ext4dist --slower with -m: message" "$(tail -1 "$TMP/err")" \

@@ -22,8 +22,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v qemu-system-x86_64 > /dev/null; then
-	echo "SKIP vm: qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
-	echo "SKIP vm: NO VM TESTS WERE RUN"
+	echo "SKIP vm: qemu-system-x86_64 is not installed (apt-get install qemu-system-x86): NO VM TESTS WERE RUN"
 	exit 0
 fi
 
