@@ -251,7 +251,7 @@ static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
 		r.final = total.final = 1;
 	}
 	if (a->prometheus) {
-		err = report_prom_write_file(a->prometheus, &total);
+		err = report_prom_write_file(a->prometheus, &total, 1);
 		if (err)
 			fprintf(stderr, "ext4dist: cannot write %s: %s\n",
 				a->prometheus, strerror(-err));
