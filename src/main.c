@@ -4,16 +4,20 @@
  * (as ext4slower, or with --slower) print each slow operation.  The
  * command line, then tracer (load + attach), run loop, clean stop.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
+#include "output/file_replace.h"
 #include "output/report.h"
 #include "tool/args.h"
 #include "tool/check.h"
 #include "tool/dump_bpf.h"
+#include "tool/exporter.h"
+#include "tool/fleet.h"
 #include "tool/fs.h"
 #include "tool/pid_filter.h"
 #include "tool/run_loop.h"
@@ -64,13 +68,70 @@ static void config_from_args(const struct ext4dist_args *a,
 static void report_error(const struct tracer *t, const struct errbuf *eb,
 			 int err)
 {
-	const char *log = tracer_record(t)->verifier_log;
+	const char *log = t ? tracer_record(t)->verifier_log : NULL;
 
-	fprintf(stderr, "%s: %s\n", tracer_fs(t)->tool,
+	fprintf(stderr, "%s: %s\n", t ? tracer_fs(t)->tool : "ext4dist",
 		eb->msg[0] ? eb->msg : strerror(-err));
 	if (log)
 		fprintf(stderr, "--- verifier log ---\n%s--- end of verifier log ---\n",
 			log);
+}
+
+/* --check of each file system -t names: 0 when every one can trace. */
+static int check_each(const struct ext4dist_args *a, struct tracer_config *cfg)
+{
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < a->nr_fs; i++) {
+		cfg->fs = a->fs_list[i];
+		if (i)
+			putchar('\n');
+		if (check_run(stdout, cfg))
+			rc = 1;
+	}
+	return rc;
+}
+
+/* The outputs a run replaces and the exporter's sockets, before tracing. */
+static int open_outputs(const struct ext4dist_args *a, struct exporter **x,
+			struct errbuf *eb)
+{
+	if (a->prometheus &&
+	    report_prom_check_file(a->prometheus, eb->msg, sizeof(eb->msg)))
+		return -EINVAL;
+	if (a->heatmap &&
+	    file_replace_check("--heatmap", a->heatmap, eb->msg,
+			       sizeof(eb->msg)))
+		return -EINVAL;
+	return a->listen ? exporter_open(x, a->listen, eb) : 0;
+}
+
+static int run(const struct ext4dist_args *args, struct tracer_config *cfg,
+	       struct exporter *x)
+{
+	struct fleet fl;
+	struct errbuf eb = { "" };
+	unsigned int failed = 0;
+	int err;
+
+	err = fleet_start(&fl, cfg, args, &eb, &failed);
+	if (err) {
+		report_error(fl.t[failed], &eb, err);
+		fleet_free(&fl);
+		return 1;
+	}
+	if (x)
+		exporter_serve(x, &fl);
+	err = args->slower ? slow_loop(fl.t[0], args, stdout) :
+			     run_loop(&fl, x, args, stdout);
+	fleet_free(&fl);
+	if (err < 0) {
+		fprintf(stderr, "%s: stopped: %s (probes removed)\n",
+			args->prog, strerror(-err));
+		return 1;
+	}
+	return run_loop_stopped_by(err, stderr);
 }
 
 int main(int argc, char **argv)
@@ -78,10 +139,10 @@ int main(int argc, char **argv)
 	struct ext4dist_args args;
 	struct tracer_config cfg;
 	struct tracefs_paths tracefs;
-	struct tracer *t;
+	struct exporter *x = NULL;
 	struct errbuf eb = { "" };
 	static char prefix[32];
-	int err;
+	int err, rc;
 
 	/* The same binary as ext4slower (make install links the name). */
 	if (argc > 0 && args_invoked_as_slower(argv[0]))
@@ -105,41 +166,27 @@ int main(int argc, char **argv)
 		return err ? 1 : 0;
 	}
 	/* --check follows a run to the end of its start-up: these too. */
-	if (args.prometheus &&
-	    report_prom_check_file(args.prometheus, eb.msg, sizeof(eb.msg))) {
+	if (open_outputs(&args, &x, &eb)) {
 		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
 		return 1;
 	}
 	if (args.pid && pid_filter_resolve(args.pid, &cfg.tgid, &eb)) {
 		fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
+		exporter_close(x);
 		return 1;
 	}
-	if (args.check)
-		return check_run(stdout, &cfg);
+	if (args.check) {
+		exporter_close(x);
+		return check_each(&args, &cfg);
+	}
 	err = run_loop_signals_setup();
 	if (err) {
 		fprintf(stderr, "%s: cannot set up signal handling: %s\n",
 			args.prog, strerror(-err));
+		exporter_close(x);
 		return 1;
 	}
-	t = tracer_new();
-	if (!t) {
-		fprintf(stderr, "%s: out of memory\n", args.prog);
-		return 1;
-	}
-	err = tracer_start(t, &cfg, &eb);
-	if (err) {
-		report_error(t, &eb, err);
-		tracer_free(t);
-		return 1;
-	}
-	err = args.slower ? slow_loop(t, &args, stdout) :
-			    run_loop(t, &args, stdout);
-	tracer_free(t);
-	if (err < 0) {
-		fprintf(stderr, "%s: stopped: %s (probes removed)\n",
-			args.prog, strerror(-err));
-		return 1;
-	}
-	return run_loop_stopped_by(err, stderr);
+	rc = run(&args, &cfg, x);
+	exporter_close(x);
+	return rc;
 }

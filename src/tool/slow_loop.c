@@ -5,13 +5,14 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "output/report.h"
 #include "output/slow.h"
+#include "tool/fleet.h"
 #include "tool/run_loop.h"
+#include "tool/stop_fd.h"
 
 struct printer {
 	FILE *out;
@@ -19,6 +20,9 @@ struct printer {
 	time_t now;
 	unsigned long long short_records;
 	int err;
+	struct heatmap *heat;		/* --heatmap: each event in it */
+	const char *fs;
+	int heat_err;
 };
 
 static int on_event(void *arg, const void *data, uint32_t size)
@@ -32,6 +36,12 @@ static int on_event(void *arg, const void *data, uint32_t size)
 		return 0;
 	}
 	memcpy(&ev, data, sizeof(ev));
+	if (p->heat && !p->heat_err)
+		p->heat_err = heat_add_event(p->heat,
+					     (unsigned int)heat_panel_of(p->heat,
+									  p->fs,
+									  ev.op),
+					     ev.end_ns, ev.delta_ns);
 	p->err = slow_event_print(p->out, p->fmt, &ev, p->now);
 	return p->err ? 1 : 0;
 }
@@ -53,18 +63,6 @@ static int drain_events(struct tracer *t, struct printer *p,
 		return p->err;
 	if (fflush(p->out))
 		return -errno;
-	return 0;
-}
-
-/* The stop signal, 0 for none (or one that is no request to stop). */
-static int stop_signal(int sfd)
-{
-	struct signalfd_siginfo si;
-
-	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-		if (!run_loop_own_xfsz((int)si.ssi_signo, si.ssi_code,
-				       (int)si.ssi_pid))
-			return (int)si.ssi_signo;
 	return 0;
 }
 
@@ -147,6 +145,17 @@ static void report_losses(struct tracer *t, const struct printer *p,
 			st->bad + p->short_records == 1 ? "" : "s");
 }
 
+/* --heatmap: the events drawn once the run is over. */
+static void heat_end(struct printer *p, const char *path)
+{
+	int err = p->heat_err ? p->heat_err : heat_write_file(path, p->heat);
+
+	if (err)
+		fprintf(stderr, "ext4dist: cannot write %s: %s\n", path,
+			strerror(-err));
+	heat_free(p->heat);
+}
+
 int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 {
 	struct perf_buf *pb = tracer_events(t);
@@ -155,9 +164,9 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 		.fmt = a->json ? SLOW_JSON : a->csv ? SLOW_CSV : SLOW_TEXT,
 	};
 	struct perf_ring_stats st;
+	struct heatmap heat;
 	struct pollfd *fds;
 	struct report r;
-	sigset_t set = run_loop_stop_set();
 	int sfd, stopped = 0, err;
 
 	memset(&st, 0, sizeof(st));
@@ -170,9 +179,17 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 			slow_header(out, p.fmt, tracer_fs(t)->label, a->min_ms);
 	if (err || fflush(out))
 		return err ? err : -errno;
-	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (a->heatmap) {
+		err = fleet_heat_init(&heat, &t, 1, 1000000000ULL, 0);
+		if (err)
+			return err;
+		heat.events = 1;
+		p.heat = &heat;
+		p.fs = tracer_fs(t)->name;
+	}
+	sfd = stop_fd_open();
 	if (sfd < 0)
-		return -errno;
+		return sfd;
 	fds = calloc(pb->n + 1, sizeof(*fds));
 	if (!fds) {
 		close(sfd);
@@ -187,7 +204,7 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 			break;
 		}
 		if (fds[pb->n].revents)
-			stopped = stop_signal(sfd);
+			stopped = stop_fd_read(sfd);
 		err = drain_events(t, &p, &st);
 		if (err)
 			break;
@@ -197,5 +214,7 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 	if (!err)
 		err = finish(t, &p, &st, &r);
 	report_losses(t, &p, &st, &r);
+	if (p.heat)
+		heat_end(&p, a->heatmap);
 	return err ? err : stopped;
 }
