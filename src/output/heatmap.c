@@ -104,7 +104,7 @@ int heat_add(struct heatmap *h, unsigned int panel, unsigned long long col,
 	c = column(h, col);
 	if (c < 0)
 		return c;
-	h->cells[(size_t)c * col_cells(h) + panel * NR_SLOTS + slot] += count;
+	h->cells[(size_t)c * col_cells(h) + (size_t)panel * NR_SLOTS + slot] += count;
 	return 0;
 }
 
@@ -158,5 +158,6 @@ unsigned long long heat_cell(const struct heatmap *h, unsigned int panel,
 {
 	if (panel >= h->npanels || col >= h->ncols || slot >= NR_SLOTS)
 		return 0;
-	return h->cells[(size_t)col * col_cells(h) + panel * NR_SLOTS + slot];
+	return h->cells[(size_t)col * col_cells(h) + (size_t)panel * NR_SLOTS +
+			slot];
 }

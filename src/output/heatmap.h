@@ -92,7 +92,9 @@ unsigned int heat_slot(unsigned long long delta_ns, unsigned long long factor);
  * histogram prints them), each cell a <rect> with data-col, data-slot and
  * data-count attributes and a <title> that says its time, its bucket and
  * its exact count; the colour of a cell is the log2 class of its count,
- * explained by a legend.  Times are local time.
+ * explained by a legend.  Times are local time.  The document's
+ * data-start (wall clock, s), data-start-ns (CLOCK_MONOTONIC) and
+ * data-step-ns say where column 0 starts and what a column spans.
  */
 int heat_svg(FILE *f, const struct heatmap *h);
 /* heat_svg() to path, replaced atomically (output/file_replace.h). */

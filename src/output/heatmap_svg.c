@@ -13,17 +13,17 @@
 #include "report.h"
 
 /* Layout, in pixels. */
-#define LEFT		84	/* the latency labels */
-#define TOP		48	/* title and subtitle */
-#define BOTTOM		46	/* the time labels and the axis title */
-#define ROW_H		16
-#define GAP		24	/* between the cells and the legend */
-#define LEGEND_W	150
-#define SWATCH_H	14
-#define MIN_PLOT_W	240
-#define PLOT_W		720	/* what the columns share, within limits */
-#define MIN_COL_W	3
-#define MAX_COL_W	28
+#define LEFT		84u	/* the latency labels */
+#define TOP		48u	/* title and subtitle */
+#define BOTTOM		46u	/* the time labels and the axis title */
+#define ROW_H		16u
+#define GAP		24u	/* between the cells and the legend */
+#define LEGEND_W	150u
+#define SWATCH_H	14u
+#define MIN_PLOT_W	240u
+#define PLOT_W		720u	/* what the columns share, within limits */
+#define MIN_COL_W	3u
+#define MAX_COL_W	28u
 
 struct rgb {
 	unsigned int r, g, b;
@@ -322,8 +322,9 @@ int heat_svg(FILE *f, const struct heatmap *h)
 		height += panel_h(&g);
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" font-family=\"sans-serif\" font-size=\"11\">\n",
-		w, height, w, height);
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" font-family=\"sans-serif\" font-size=\"11\" data-start=\"%lld\" data-start-ns=\"%llu\" data-step-ns=\"%llu\">\n",
+		w, height, w, height, (long long)h->start, h->start_ns,
+		h->step_ns << h->shift);
 	fprintf(f, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", w,
 		height);
 	for (p = 0, height = 0; p < h->npanels; p++) {

@@ -147,6 +147,20 @@ void http_server_free(struct http_server *s)
 	free(s);
 }
 
+/* What a non-blocking send or recv came to. */
+enum io { IO_DONE, IO_RETRY, IO_WAIT, IO_DEAD };
+
+static enum io io_of(ssize_t n)
+{
+	if (n > 0)
+		return IO_DONE;
+	if (n < 0 && errno == EINTR)
+		return IO_RETRY;
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return IO_WAIT;
+	return IO_DEAD;	/* closed by the client, or reset */
+}
+
 /* The whole answer is out: the write side closed, the rest dropped. */
 static void finished(const struct http_server *s, struct conn *c,
 		     long long now)
@@ -183,15 +197,17 @@ static void do_write(struct http_server *s, struct conn *c, long long now)
 		msg.msg_iov = iov;
 		msg.msg_iovlen = k;
 		n = sendmsg(c->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n < 0 && errno == EINTR)
+		switch (io_of(n)) {
+		case IO_RETRY:
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		case IO_WAIT:
 			return;
-		if (n <= 0) {
+		case IO_DEAD:
 			conn_close(c);
 			return;
+		case IO_DONE:
+			c->sent += (size_t)n;
 		}
-		c->sent += (size_t)n;
 	}
 	s->st.answered++;
 	finished(s, c, now);
@@ -274,16 +290,17 @@ static void do_read(struct http_server *s, unsigned int i, long long now)
 		ssize_t n = recv(c->fd, in + c->in_len,
 				 HTTP_MAX_REQUEST - c->in_len, MSG_DONTWAIT);
 
-		if (n < 0 && errno == EINTR)
+		switch (io_of(n)) {
+		case IO_RETRY:
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		case IO_WAIT:
 			return;
-		if (n <= 0) {
-			/* Gone before a whole request. */
+		case IO_DEAD:	/* gone before a whole request */
 			conn_close(c);
 			return;
+		case IO_DONE:
+			c->in_len += (size_t)n;
 		}
-		c->in_len += (size_t)n;
 		if (http_request_parse(in, c->in_len, HTTP_MAX_REQUEST, &r)) {
 			respond(s, c, &r, now);
 			return;
@@ -298,13 +315,15 @@ static void do_linger(struct http_server *s, unsigned int i)
 	for (;;) {
 		ssize_t n = recv(c->fd, s->in[i], HTTP_MAX_REQUEST,
 				 MSG_DONTWAIT);
+		enum io io = io_of(n);
 
-		if (n < 0 && errno == EINTR)
+		if (io == IO_RETRY)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (io == IO_WAIT)
 			return;
-		c->dropped += n > 0 ? (size_t)n : 0;
-		if (n <= 0 || c->dropped > HTTP_LINGER_BYTES) {
+		if (io == IO_DONE)
+			c->dropped += (size_t)n;
+		if (io == IO_DEAD || c->dropped > HTTP_LINGER_BYTES) {
 			conn_close(c);
 			return;
 		}

@@ -83,6 +83,7 @@ void listen_describe(int fd, char *buf, size_t len)
 	socklen_t sl = sizeof(ss);
 	char a[INET6_ADDRSTRLEN] = "?";
 
+	memset(&ss, 0, sizeof(ss));
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl)) {
 		snprintf(buf, len, "fd %d", fd);
 	} else if (ss.ss_family == AF_INET) {

@@ -282,7 +282,7 @@ int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
 		a->ops_mask = a->fs->default_ops;
 	if (a->fops_addr && a->nr_fs > 1)
 		errbuf_set(&eb, -EINVAL,
-			   "argument --fops-addr: the address of one file system's file operations, and -t names %u",
+			   "argument --fops-addr: the address of one file system's file operations, and -t names %u of them: trace each in a run of its own",
 			   a->nr_fs);
 	else if (a->fops_addr && !a->fs->generic_read)
 		errbuf_set(&eb, -EINVAL,
@@ -452,7 +452,16 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 		struct errbuf eb = { "" };
 		struct listen_spec ls;
 
+		const char *c;
+
 		((struct args_ctx *)argparse_ctx(ap))->hist_only = 1;
+		/* listen_parse()'s messages quote val as it is. */
+		for (c = val; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				return argparse_value_error(ap, o->shown,
+							    "invalid address:",
+							    val, strlen(val),
+							    "");
 		if (listen_parse(val, &ls, &eb))
 			return argparse_error(ap, "argument %s: %s\n", o->shown,
 					      eb.msg);

@@ -63,7 +63,8 @@ int fleet_start(struct fleet *fl, const struct tracer_config *cfg,
 		header(&fl->interval[i], fl->t[i], a, fl->n);
 		header(&fl->total[i], fl->t[i], a, fl->n);
 	}
-	if (a->heatmap) {
+	/* The slow mode's heatmap is of events: slow_loop.c's. */
+	if (a->heatmap && !a->slower) {
 		err = fleet_heat_init(&fl->heat, fl->t, fl->n,
 				      a->interval * 1000000000ULL,
 				      a->milliseconds);

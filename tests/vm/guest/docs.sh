@@ -85,6 +85,10 @@ doc_run() {
 		SLOW_NOISE=0 slow_run doc-slower /mnt/ext4/slow1 1 4 8 2 1 || return 1
 		SLOW_NOISE=""
 		cat "$OUT" "$ERR" > "$2" ;;
+	# docs/exporter.md's two file systems in one run, and README's
+	# scrape of that run (fleet.sh).
+	two-fs|exporter-scrape)
+		fleet_doc_run "$1" "$2" || return 1 ;;
 	# docs/learn.md's experiments (experiments.sh): the output of
 	# scenario_experiments' run, or a run of their own.
 	exp-pretend|exp-kprobe-events|exp-dump-maps|exp-refused)

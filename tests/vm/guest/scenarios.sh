@@ -36,6 +36,8 @@ set -eu
 . /guest/docs.sh
 # shellcheck source=fentry.sh
 . /guest/fentry.sh
+# shellcheck source=fleet.sh
+. /guest/fleet.sh
 
 # ext4slower's threshold (ms) between cached reads and fsyncs of new data.
 SLOW_MS=${SLOW_MS:-1}
@@ -471,6 +473,11 @@ run scenario_experiments
 run scenario_doc_outputs
 run scenario_fentry
 run scenario_fentry_unseen
+run scenario_fleet_prometheus
+run scenario_fleet_node_exporter
+run scenario_fleet_hostile
+run scenario_fleet_heatmap
+run scenario_fleet_systemd
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)
