@@ -2,16 +2,29 @@
 #
 #   make            build ./ext4dist (static, BPF object embedded) and
 #                   build/ext4dist-test (the same plus the --test-* hooks)
-#   make deps       install the Debian packages the build, tests and demo need
+#   make deps       install the Debian packages the build, tests and demo need,
+#                   and fetch the arm64 and armhf sysroots (tests/deps.sh)
 #   make check      every test suite (SUITES="unit host" for some of them)
 #   make test-args  build and run one unit test suite (tests/unit/test_args.c)
 #   make demo       boot a Debian kernel in qemu and show ext4dist working
 #   make install    PREFIX=/usr/local DESTDIR= (ext4dist, the ext4slower,
 #                   xfs..., btrfs... and f2fs... links, their man pages)
+#   make dist       build/release/ext4dist-VERSION.tar.gz: the tracked source
+#                   with the commit it comes from (tools/release.sh)
+#   make release    build/release/ext4dist-VERSION-{x86_64,arm64,armhf}.tar.gz
+#                   and SHA256SUMS, reproducible (tools/release.sh)
+#   make bpf-prebuilt  rebuild bpf/prebuilt/ (the objects of builds without
+#                   clang) from bpf/ with clang
 #
 #   WERROR=1        warnings are errors (make check and CI set it)
 #   ARCH=arm64      cross build into build-arm64/ (default: the compiler's target)
 #   ARCH=arm        32-bit ARM (armhf, ARMv7) cross build into build-arm/
+#
+# A packager's build (GNU's conventions): CC, CFLAGS, CPPFLAGS, LDFLAGS,
+# PKG_CONFIG, PREFIX, DESTDIR, and SYSROOT, the directory whose usr/include
+# and usr/lib hold libelf and zlib (static) for the target, e.g.
+#   make CC=aarch64-linux-gnu-gcc SYSROOT=/path/to/staging CLANG=
+# CLANG= (or no clang in PATH) takes the BPF objects of bpf/prebuilt/.
 
 CC      ?= gcc
 CLANG   ?= clang
@@ -22,9 +35,23 @@ VERSION := 0.1.0
 WERROR  ?= 0
 
 # deps and clean must work before a compiler is installed; check and demo
-# build in a second make, after deps.
-NO_BUILD_GOALS := deps clean check demo
-BUILDING := $(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all))
+# build in a second make, after deps; dist and release run their own.
+NO_BUILD_GOALS := deps clean check demo dist release version
+BUILDING := $(filter-out $(NO_BUILD_GOALS) print-%,$(or $(MAKECMDGOALS),all))
+
+# The commit the build comes from, in --version: a dist tarball names it
+# in .tarball-version ("COMMIT SOURCE_DATE_EPOCH"), a git checkout asks
+# git (-dirty: tracked files differ from it); COMMIT=... overrides both.
+# SOURCE_DATE_EPOCH (the commit's time) dates the release tarballs.
+ifneq ($(wildcard .tarball-version),)
+COMMIT ?= $(word 1,$(file <.tarball-version))
+SOURCE_DATE_EPOCH ?= $(word 2,$(file <.tarball-version))
+else ifeq ($(shell git rev-parse --show-toplevel 2>/dev/null),$(CURDIR))
+COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
+endif
+COMMIT := $(or $(COMMIT),unknown)
+FULL_VERSION := $(VERSION) (commit $(COMMIT))
 
 # ARCH follows the compiler's target: the BPF object reads probe arguments
 # at that architecture's pt_regs offsets.  A 32-bit ARM binary also runs
@@ -38,79 +65,108 @@ BPF_ARCH_x86_64 := x86
 BPF_ARCH_arm64  := arm64
 BPF_ARCH_arm    := arm
 BPF_ARCH := $(BPF_ARCH_$(ARCH))
-# The kernels a binary of ARCH can run on: the first is its own.
-KERNEL_ARCHES_x86_64 := x86
-KERNEL_ARCHES_arm64  := arm64
-KERNEL_ARCHES_arm    := arm arm64
-KERNEL_ARCHES := $(KERNEL_ARCHES_$(ARCH))
 ifneq ($(BUILDING),)
 ifeq ($(ARCH),)
 $(error cannot tell the target architecture: '$(CC) -dumpmachine' says '$(CC_MACHINE)'; ext4dist builds for x86_64, arm64 (aarch64) and arm (32-bit ARMv7, armhf): set ARCH=x86_64, ARCH=arm64 or ARCH=arm, or install a compiler (make deps))
 endif
 $(if $(BPF_ARCH),,$(error ARCH=$(ARCH): ext4dist builds for x86_64, arm64 (aarch64) and arm (32-bit ARMv7, armhf): set ARCH=x86_64, ARCH=arm64 or ARCH=arm))
 endif
+# Debian's names of the architectures (sysroots, release tarballs).
+DEB_ARCH_x86_64 := amd64
+DEB_ARCH_arm64  := arm64
+DEB_ARCH_arm    := armhf
 # The binary: ./ext4dist natively; cross builds go to their own BUILD dir.
 BIN     ?= ext4dist
+PKG_CONFIG_GIVEN := $(filter command line environment,$(origin PKG_CONFIG))
 PKG_CONFIG ?= pkg-config
 ifneq ($(ARCH),$(HOST_ARCH))
 ifeq ($(ARCH)-$(HOST_ARCH),arm64-x86_64)
-# make ARCH=arm64 on x86_64: cross build (gcc-aarch64-linux-gnu,
-# libelf-dev:arm64, zlib1g-dev:arm64; liblzma-dev:arm64 and
-# libzstd-dev:arm64 for .ko.xz/.zst) into build-arm64/ext4dist.
+# make ARCH=arm64 on x86_64: cross build (gcc-aarch64-linux-gnu) into
+# build-arm64/ext4dist.
 CROSS   := aarch64-linux-gnu
 else ifneq ($(filter arm-x86_64 arm-arm64,$(ARCH)-$(HOST_ARCH)),)
 # make ARCH=arm: cross build for 32-bit ARM, EABI5 hard float, ARMv7
-# (gcc-arm-linux-gnueabihf, libelf-dev:armhf, zlib1g-dev:armhf;
-# liblzma-dev:armhf and libzstd-dev:armhf for .ko.xz/.zst) into
-# build-arm/ext4dist.
+# (gcc-arm-linux-gnueabihf) into build-arm/ext4dist.
 CROSS   := arm-linux-gnueabihf
 else ifneq ($(BUILDING),)
-$(error ARCH=$(ARCH) on a $(or $(HOST_ARCH),$(shell uname -m)) machine: the cross builds are ARCH=arm64 on x86_64 and ARCH=arm on x86_64 or arm64)
+$(error ARCH=$(ARCH) on a $(or $(HOST_ARCH),$(shell uname -m)) machine: the cross builds are ARCH=arm64 on x86_64 and ARCH=arm on x86_64 or arm64 (or give CC=... SYSROOT=... of your toolchain))
 endif
 ifneq ($(CROSS),)
 ifeq ($(origin CC),default)
 CC      := $(CROSS)-gcc
+# Debian's cross compiler brings the C library; libelf, zlib, liblzma
+# and libzstd come from the sysroot that tools/sysroot.sh fetches into
+# the cache (make deps does).
+ifeq ($(origin SYSROOT),undefined)
+SYSROOT := $(shell tools/sysroot.sh --path $(DEB_ARCH_$(ARCH)))
+SYSROOT_HINT := tools/sysroot.sh $(DEB_ARCH_$(ARCH)) fetches Debian's libelf-dev zlib1g-dev liblzma-dev libzstd-dev for ARCH=$(ARCH) there (make deps does); SYSROOT=DIR names another
 endif
-ifeq ($(origin AR),default)
-AR      := $(CROSS)-ar
 endif
 BUILD   := $(if $(filter command line environment,$(origin BUILD)),$(BUILD),build-$(ARCH))
-BIN     := $(BUILD)/ext4dist
-PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS)/pkgconfig pkg-config
+BIN     := $(if $(filter command line environment,$(origin BIN)),$(BIN),$(BUILD)/ext4dist)
 ifneq ($(BUILDING),)
-ifeq ($(shell command -v $(CC)),)
+ifeq ($(shell command -v $(firstword $(CC))),)
 $(error ARCH=$(ARCH): no $(CC): install $(if $(filter arm,$(ARCH)),gcc-arm-linux-gnueabihf libc6-dev-armhf-cross,gcc-aarch64-linux-gnu libc6-dev-arm64-cross) (make deps does, as root))
 endif
-ifeq ($(wildcard /usr/lib/$(CROSS)/libelf.a),)
-$(error ARCH=$(ARCH): no /usr/lib/$(CROSS)/libelf.a: install libelf-dev:$(DEB_ARCH_$(ARCH)) zlib1g-dev:$(DEB_ARCH_$(ARCH)) (dpkg --add-architecture $(DEB_ARCH_$(ARCH)); apt-get update; make deps does both, as root))
 endif
 endif
 endif
+# ar of the compiler's own binutils: x86_64-linux-gnu-gcc's is
+# x86_64-linux-gnu-ar.
+ifeq ($(origin AR),default)
+AR      := $(if $(filter %gcc,$(lastword $(CC))),$(patsubst %gcc,%ar,$(lastword $(CC))),ar)
 endif
-DEB_ARCH_arm64 := arm64
-DEB_ARCH_arm   := armhf
+
+# The target's libraries under SYSROOT: headers after the compiler's own
+# (its C library wins), the library directories (Debian's multiarch ones
+# first), and pkg-config reading SYSROOT's .pc files unless PKG_CONFIG
+# was given.
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+ifneq ($(SYSROOT),)
+ifneq ($(BUILDING),)
+ifeq ($(wildcard $(SYSROOT)/usr/include/libelf.h),)
+$(error SYSROOT=$(SYSROOT) has no usr/include/libelf.h: $(or $(SYSROOT_HINT),give the directory that holds the target's usr/include/libelf.h and the static libelf.a and libz.a in its usr/lib))
+endif
+endif
+SYSROOT_LIBDIRS := $(wildcard $(addprefix $(SYSROOT)/,$(if $(MULTIARCH),usr/lib/$(MULTIARCH) lib/$(MULTIARCH)) usr/lib lib))
+SYSROOT_CPPFLAGS := -idirafter $(SYSROOT)/usr/include
+SYSROOT_LDFLAGS := $(addprefix -L,$(SYSROOT_LIBDIRS))
+ifeq ($(PKG_CONFIG_GIVEN),)
+empty :=
+space := $(empty) $(empty)
+PKG_CONFIG := PKG_CONFIG_LIBDIR=$(subst $(space),:,$(wildcard $(addsuffix /pkgconfig,$(SYSROOT_LIBDIRS)) $(SYSROOT)/usr/share/pkgconfig)) PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) pkg-config
+endif
+endif
 
 WERROR_FLAG := $(if $(filter 1,$(WERROR)),-Werror)
 WARN     := -Wall -Wextra $(WERROR_FLAG)
 CFLAGS   ?= -O2 -g
 # Always applied, even when CFLAGS is given on the command line.
 # 64-bit time_t and file offsets on 32-bit ARM too (glibc 2.34+): no 2038
-# bug, no EOVERFLOW on a large file; no-ops on 64-bit targets.
+# bug, no EOVERFLOW on a large file; no-ops on 64-bit targets.  No path
+# of the build machine in what is built (reproducible releases).
 XCFLAGS  := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 \
-            $(WARN) -Iinclude -Isrc \
-            -DEXT4DIST_VERSION='"$(VERSION)"'
+            $(WARN) -Iinclude -Isrc -ffile-prefix-map=$(CURDIR)=. \
+            $(CPPFLAGS) $(SYSROOT_CPPFLAGS)
+XLDFLAGS := $(LDFLAGS) $(SYSROOT_LDFLAGS)
+# The sources that print the version get it, and are rebuilt when it
+# changes (BUILD/version), the others not.
+VERSION_SRCS := $(shell grep -l EXT4DIST_VERSION src/*.c src/*/*.c src/*/*/*.c tests/unit/*.c 2>/dev/null)
+version_flag = $(if $(filter $(1),$(VERSION_SRCS)),-DEXT4DIST_VERSION='"$(FULL_VERSION)"')
+VERSION_FILE := $(BUILD)/version
 # Each object lists the headers it includes (build/**/*.d).
 DEPFLAGS := -MMD -MP
 LDLIBS   := -lelf -lz
 STATIC_LDLIBS := $(shell $(PKG_CONFIG) --static --libs libelf 2>/dev/null || echo -lelf -lz)
 # Module files may be .ko.xz (Debian 6.12) or .ko.zst: read them in-process
 # when the static libraries are there (liblzma-dev, libzstd-dev).
-ifneq ($(wildcard $(shell $(CC) -print-file-name=liblzma.a 2>/dev/null)),)
+have_static_lib = $(or $(wildcard $(addsuffix /lib$(1).a,$(SYSROOT_LIBDIRS))),$(wildcard $(shell $(CC) -print-file-name=lib$(1).a 2>/dev/null)))
+ifneq ($(call have_static_lib,lzma),)
 XCFLAGS  += -DEXT4DIST_WITH_XZ
 LDLIBS   += -llzma
 STATIC_LDLIBS += -llzma
 endif
-ifneq ($(wildcard $(shell $(CC) -print-file-name=libzstd.a 2>/dev/null)),)
+ifneq ($(call have_static_lib,zstd),)
 XCFLAGS  += -DEXT4DIST_WITH_ZSTD
 LDLIBS   += -lzstd
 STATIC_LDLIBS += -lzstd
@@ -128,9 +184,18 @@ BPF_SRC  := bpf/ext4dist.bpf.c
 # binary picks by the kernel it runs on (src/tool/bpf_blob.c).
 BPF_OBJ  := $(BUILD)/ext4dist.bpf.o
 BPF_OBJ64 := $(if $(filter arm,$(ARCH)),$(BUILD)/ext4dist-arm64.bpf.o)
-MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+# Each kernel architecture's object, as clang builds it from bpf/
+# (BUILD/fresh) and as shipped for builds without clang (bpf/prebuilt,
+# which make check holds byte for byte against the fresh ones; make
+# bpf-prebuilt writes them).  The objects need no header of the target:
+# the UAPI ones of the build machine's multiarch directory serve all.
+BPF_KERNEL_ARCHES := x86 arm64 arm
+BPF_PREBUILT_DIR := bpf/prebuilt
+BPF_CLANG := $(if $(CLANG),$(shell command -v $(CLANG) 2>/dev/null))
+BPF_ORIGIN := $(if $(BPF_CLANG),$(BUILD)/fresh,$(BPF_PREBUILT_DIR))
+BPF_MULTIARCH := $(if $(BPF_CLANG),$(shell $(CLANG) -print-multiarch 2>/dev/null))
 BPF_CFLAGS := -target bpf -O2 -g -fdebug-prefix-map=$(CURDIR)=. -Wall $(WERROR_FLAG) -Iinclude -Ibpf \
-              -idirafter /usr/include/$(MULTIARCH)
+              -idirafter /usr/include/$(BPF_MULTIARCH)
 
 LIB_SRC  := $(sort $(wildcard src/loader/*/*.c src/tool/*.c src/output/*.c src/serve/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -150,31 +215,52 @@ TEST_CFLAGS := -Itests -DTEST_SRCDIR='"$(CURDIR)"'
 
 # Objects depend on the flags they were built with: changing CFLAGS,
 # WERROR or ARCH rebuilds them, where make alone sees only file times.
+# The version's users depend on the version the same way.
 FLAGS_FILE := $(BUILD)/flags
-FLAGS_NOW := $(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) | $(CLANG) $(BPF_CFLAGS)
+FLAGS_NOW := $(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) $(XLDFLAGS) | $(BPF_CLANG) $(BPF_CFLAGS)
+VERSION_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter src/%,$(VERSION_SRCS))) \
+		$(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter tests/unit/%,$(VERSION_SRCS))) \
+		$(if $(filter src/tool/args.c,$(VERSION_SRCS)),$(HOOKS_ARGS_OBJ)) \
+		$(if $(filter tests/unit/test_args.c,$(VERSION_SRCS)),$(BUILD)/tests/test_args_hooks)
 ifneq ($(BUILDING),)
 ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
 $(shell mkdir -p $(BUILD))
 $(file >$(FLAGS_FILE),$(FLAGS_NOW))
 endif
+ifneq ($(file <$(VERSION_FILE)),$(FULL_VERSION))
+$(shell mkdir -p $(BUILD))
+$(file >$(VERSION_FILE),$(FULL_VERSION))
+endif
 endif
 
-.PHONY: all deps bpf unit-tests test-binary check demo install clean
+.PHONY: all deps bpf bpf-fresh bpf-prebuilt unit-tests test-binary check demo install clean \
+	dist release version
 
-all: $(BIN) $(TEST_BINARY)
+all: $(BIN) $(TEST_BINARY) $(if $(BPF_CLANG),$(BUILD)/ext4dist.bpf.debug.o)
 
 deps:
 	@tests/deps.sh
 
 bpf: $(BPF_OBJ) $(BPF_OBJ64)
 
+version:
+	@echo '$(FULL_VERSION)'
+
+# make -s print-NAME: the value of a variable (tools/release.sh asks
+# COMMIT and SOURCE_DATE_EPOCH).
+print-%:
+	@echo '$($*)'
+
 # Keep the objects with DWARF (they are intermediates of the stripped ones).
-.SECONDARY: $(BPF_OBJ:.o=.debug.o) $(BPF_OBJ64:.o=.debug.o)
+.SECONDARY: $(BPF_KERNEL_ARCHES:%=$(BUILD)/fresh/ext4dist-%.bpf.debug.o)
 
 # Written when make starts; again here after a clean in the same run
 # (make expands a recipe line before running it: mkdir in the expansion).
 $(FLAGS_FILE):
 	$(shell mkdir -p $(@D))$(file >$@,$(FLAGS_NOW))
+$(VERSION_FILE):
+	$(shell mkdir -p $(@D))$(file >$@,$(FULL_VERSION))
+$(VERSION_OBJS): $(VERSION_FILE)
 
 # Compiled with -g: the .debug.o keeps the DWARF (llvm-objdump -S reads
 # it, tests/host/test_binary.sh compares); the embedded object keeps only
@@ -184,24 +270,46 @@ $(FLAGS_FILE):
 # carried in every binary.  The loader never sends BTF to the kernel.
 BPF_STRIP := --strip-unneeded --remove-section=.rel.BTF --remove-section=.rel.BTF.ext
 
-$(BUILD)/ext4dist.bpf.debug.o: $(BPF_SRC) $(FLAGS_FILE)
+$(BUILD)/fresh/ext4dist-%.bpf.debug.o: $(BPF_SRC) $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_$(BPF_ARCH) $(DEPFLAGS) -c $< -o $@
+	$(if $(BPF_CLANG),,$(error no clang ($(or $(CLANG),CLANG is empty)) to build the BPF objects from bpf/: install clang and llvm (make deps does)))
+	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_$* $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/ext4dist-arm64.bpf.debug.o: $(BPF_SRC) $(FLAGS_FILE)
-	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_arm64 $(DEPFLAGS) -c $< -o $@
-
-%.bpf.o: %.bpf.debug.o
+$(BUILD)/fresh/%.bpf.o: $(BUILD)/fresh/%.bpf.debug.o
 	$(LLVM_STRIP) $(BPF_STRIP) -o $@ $<
+
+# The embedded objects: clang's, or without clang those shipped.
+$(BPF_OBJ): $(BPF_ORIGIN)/ext4dist-$(BPF_ARCH).bpf.o $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	cp $< $@
+$(BUILD)/ext4dist-arm64.bpf.o: $(BPF_ORIGIN)/ext4dist-arm64.bpf.o $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	cp $< $@
+$(BUILD)/ext4dist.bpf.debug.o: $(BUILD)/fresh/ext4dist-$(BPF_ARCH).bpf.debug.o
+	cp $< $@
+
+# make bpf-fresh: every kernel architecture's object from bpf/ (make
+# check compares them with bpf/prebuilt); make bpf-prebuilt: copies them
+# there with the list of what they were made from (the sources' hashes,
+# clang's version).
+BPF_FRESH := $(BPF_KERNEL_ARCHES:%=$(BUILD)/fresh/ext4dist-%.bpf.o)
+BPF_INPUTS := $(sort $(wildcard bpf/*.c bpf/*.h include/*.h))
+bpf-fresh: $(BPF_FRESH)
+
+bpf-prebuilt: $(BPF_FRESH)
+	@mkdir -p $(BPF_PREBUILT_DIR)
+	cp $(BPF_FRESH) $(BPF_PREBUILT_DIR)/
+	{ echo "# make bpf-prebuilt: the objects of bpf/prebuilt were built from these files"; \
+	  echo "clang: $$($(CLANG) --version | head -n 1)"; \
+	  sha256sum $(BPF_INPUTS); } > $(BPF_PREBUILT_DIR)/SOURCES
 
 $(BUILD)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(XCFLAGS) $(call version_flag,$<) $(DEPFLAGS) -c $< -o $@
 
 $(HOOKS_ARGS_OBJ): src/tool/args.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(XCFLAGS) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(XCFLAGS) $(call version_flag,$<) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) -c $< -o $@
 
 # Embedded gzip-compressed (-n: no name or time, the same bytes every
 # build), with each object's size for the room it is inflated into.
@@ -220,11 +328,11 @@ $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BIN): $(MAIN_OBJ) $(BUILD)/libext4dist.a
-	$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(STATIC_LDLIBS)
+	$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 # Its args.o comes first, so the library's is not linked.
 $(TEST_BINARY): $(MAIN_OBJ) $(HOOKS_ARGS_OBJ) $(BUILD)/libext4dist.a
-	$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(STATIC_LDLIBS)
+	$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 test-binary: $(TEST_BINARY)
 
@@ -234,21 +342,21 @@ $(TEST_LIB): tests/test.c $(FLAGS_FILE)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_LIB) $(BUILD)/libext4dist.a $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ \
-		-o $@ $< $(TEST_LIB) $(BUILD)/libext4dist.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(call version_flag,$<) $(TEST_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ \
+		$(XLDFLAGS) -o $@ $< $(TEST_LIB) $(BUILD)/libext4dist.a $(LDLIBS)
 
 # The parser tests again, against the test build's parser.
 $(BUILD)/tests/test_args_hooks: tests/unit/test_args.c $(TEST_LIB) $(HOOKS_ARGS_OBJ) \
 				$(BUILD)/libext4dist.a $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) \
-		-MF $@.d -MT $@ -o $@ $< $(TEST_LIB) $(HOOKS_ARGS_OBJ) \
+	$(CC) $(CFLAGS) $(XCFLAGS) $(call version_flag,$<) $(TEST_CFLAGS) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) \
+		-MF $@.d -MT $@ $(XLDFLAGS) -o $@ $< $(TEST_LIB) $(HOOKS_ARGS_OBJ) \
 		$(BUILD)/libext4dist.a $(LDLIBS)
 
 # A dynamically linked twin of ext4dist: valgrind can only follow malloc
 # in a dynamic binary.
 $(BUILD)/ext4dist-dyn: $(MAIN_OBJ) $(BUILD)/libext4dist.a
-	$(CC) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) -o $@ $^ $(LDLIBS)
 
 unit-tests: $(TEST_BIN)
 
@@ -262,7 +370,7 @@ endef
 $(foreach t,$(TEST_NAMES) args_hooks,$(eval $(call unit_test_rule,$(t))))
 
 # Every suite of tests/run-all.sh, which prints the closing line
-# "N passed, N failed"; SUITES picks some (make check SUITES="unit host").
+# "N passed, N failed, N skipped"; SUITES picks some (make check SUITES="unit host").
 # Packages first (make deps), then a fresh make sees the tools.
 SUITES ?=
 check: deps
@@ -284,7 +392,7 @@ $(RUN_ALL_SUITES:%=check-%):
 .PHONY: check-vm-armhf-all
 check-vm-armhf-all:
 	@mkdir -p build/test-logs; bash tests/vm-armhf/run.sh all | tee build/test-logs/vm-armhf-all.log; \
-	 echo "$$(grep -c '^PASS ' build/test-logs/vm-armhf-all.log) passed, $$(grep -c '^FAIL ' build/test-logs/vm-armhf-all.log) failed"; \
+	 echo "$$(grep -c '^PASS ' build/test-logs/vm-armhf-all.log) passed, $$(grep -c '^FAIL ' build/test-logs/vm-armhf-all.log) failed, $$(grep -c '^SKIP ' build/test-logs/vm-armhf-all.log) skipped"; \
 	 ! grep -q '^FAIL ' build/test-logs/vm-armhf-all.log
 
 demo: deps
@@ -304,8 +412,19 @@ install: $(BIN)
 clean:
 	rm -rf $(BUILD) $(BIN)
 
+# ---- make dist, make release (tools/release.sh) ---------------------------
+# RELEASE_DIR (default build/release) receives the tarballs;
+# RELEASE_ARCHES (default x86_64 arm64 armhf) the binaries built.
+RELEASE_DIR ?= build/release
+RELEASE_ARCHES ?= x86_64 arm64 armhf
+dist:
+	@tools/release.sh dist '$(RELEASE_DIR)'
+release:
+	+@RELEASE_ARCHES='$(RELEASE_ARCHES)' tools/release.sh release '$(RELEASE_DIR)'
+# ---- end of make dist, make release ---------------------------------------
+
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) \
-	 $(BPF_OBJ:.o=.debug.d) $(BPF_OBJ64:.o=.debug.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
+	 $(wildcard $(BUILD)/fresh/*.bpf.debug.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
 
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------
 # make fuzz         every libFuzzer target for FUZZ_SECONDS (default 60) each

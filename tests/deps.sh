@@ -1,7 +1,29 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages ext4dist's build, tests and demo need,
-# when they are missing (as root, with apt-get).  Quiet when all are there.
-set -euo pipefail
+# make deps: what ext4dist's build, tests and demo need on a Debian 12
+# x86_64 machine.  Quiet when all is there.
+#
+#   tests/deps.sh            install what is missing (as root, apt-get)
+#   tests/deps.sh --update   the same after an apt-get update (.ci/run)
+#
+# 1. The main job's packages (the build, make check's host suites and the
+#    x86_64 VM tests, make demo), amd64 packages of the machine's apt:
+#    missing ones are fatal.
+# 2. The arm suites' tools, amd64 packages too (cross compilers, their C
+#    libraries, qemu-system-arm): optional, a warning when they cannot be
+#    installed; those suites then skip.
+# 3. The arm64 and armhf sysroots (tools/sysroot.sh): libelf, zlib,
+#    liblzma and libzstd of those architectures, downloaded and unpacked
+#    into the cache through private apt lists, as any user.  Optional too.
+# Nothing here adds a dpkg architecture or edits /etc/apt.  A failed
+# apt-get update is retried, then tolerated when the packages to install
+# still resolve (tools/apt.sh).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=../tools/apt.sh
+. tools/apt.sh
+
+update=0
+[ "${1:-}" != --update ] || update=1
 
 packages=(
 	make gcc libc6-dev pkg-config        # user space build
@@ -15,60 +37,63 @@ packages=(
 	e2fsprogs kmod xz-utils zstd gzip
 	xfsprogs btrfs-progs f2fs-tools      # the family's images (tests/vm/guest/family.sh)
 	strace                               # -v checked against strace (tests/host/test_kcalls.sh, the VM)
+	git tar                              # make dist, make release
 )
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		missing+=("$p")
-done
-# The arm64 suite (tests/vm-arm64) needs a foreign architecture: only a
-# warning when it cannot be had, and that suite then skips loudly.
-arm64_packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
-	libelf-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libzstd-dev:arm64)
-arm64_missing=()
-for p in "${arm64_packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		arm64_missing+=("$p")
-done
-if [ ${#arm64_missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-	echo "deps: installing for the arm64 suite: ${arm64_missing[*]}" >&2
-	export DEBIAN_FRONTEND=noninteractive
-	dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
-	apt-get update -qq || true
-	apt-get install -y -qq --no-install-recommends "${arm64_missing[@]}" > /dev/null ||
-		echo "deps: WARNING: arm64 packages not installed: the arm64 VM tests will be skipped" >&2
-fi
+arm_packages=(
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross     # make ARCH=arm64
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross   # make ARCH=arm
+	qemu-system-arm                      # qemu-system-aarch64 and -arm
+)
 
-# The armhf build and suite (make ARCH=arm, tests/vm-armhf) likewise:
-# a cross compiler and armhf libraries through the armhf foreign
-# architecture.  Said loudly when they cannot be had.
-armhf_packages=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-system-arm
-	libelf-dev:armhf zlib1g-dev:armhf liblzma-dev:armhf libzstd-dev:armhf)
-armhf_missing=()
-for p in "${armhf_packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		armhf_missing+=("$p")
-done
-if [ ${#armhf_missing[@]} -gt 0 ]; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-		echo "deps: installing for the armhf build and suite: ${armhf_missing[*]}" >&2
-		export DEBIAN_FRONTEND=noninteractive
-		dpkg --print-foreign-architectures | grep -qx armhf || dpkg --add-architecture armhf
-		apt-get update -qq || true
-		apt-get install -y -qq --no-install-recommends "${armhf_missing[@]}" > /dev/null ||
-			echo "deps: WARNING: armhf packages not installed: make ARCH=arm fails and the armhf VM tests are skipped" >&2
+# missing NAME...: those not installed.
+missing() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			echo "$p"
+	done
+}
+
+mapfile -t main_missing < <(missing "${packages[@]}")
+mapfile -t arm_missing < <(missing "${arm_packages[@]}")
+
+if [ $((${#main_missing[@]} + ${#arm_missing[@]} + update)) -gt 0 ]; then
+	if [ "$(id -u)" != 0 ] || ! command -v apt-get > /dev/null; then
+		if [ ${#main_missing[@]} -gt 0 ]; then
+			echo "deps: missing packages: ${main_missing[*]}" >&2
+			echo "deps: install them as root: apt-get install ${main_missing[*]}" >&2
+			exit 1
+		fi
+		[ ${#arm_missing[@]} -eq 0 ] ||
+			echo "deps: WARNING: missing for the arm64 and armhf builds and VM suites: ${arm_missing[*]} (as root: apt-get install them)" >&2
 	else
-		echo "deps: WARNING: missing for make ARCH=arm and the armhf VM tests: ${armhf_missing[*]} (as root: dpkg --add-architecture armhf; apt-get update; apt-get install them)" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		if ! apt_update_retry apt-get update -qq; then
+			apt_tolerate "the machine's apt lists" apt-cache -- \
+				"${main_missing[@]}" "${arm_missing[@]}" ||
+				echo "deps: going on: apt-get install says which cannot be had" >&2
+		fi
+		if [ ${#main_missing[@]} -gt 0 ]; then
+			echo "deps: installing ${main_missing[*]}" >&2
+			if ! apt-get install -y -qq --no-install-recommends "${main_missing[@]}" > /dev/null; then
+				echo "deps: apt-get install ${main_missing[*]} failed: the build and make check need them" >&2
+				exit 1
+			fi
+		fi
+		if [ ${#arm_missing[@]} -gt 0 ]; then
+			echo "deps: installing for the arm64 and armhf builds and suites: ${arm_missing[*]}" >&2
+			apt-get install -y -qq --no-install-recommends "${arm_missing[@]}" > /dev/null ||
+				echo "deps: WARNING: ${arm_missing[*]} not installed: make ARCH=arm64 and ARCH=arm fail and the arm64 and armhf VM suites are skipped" >&2
+		fi
 	fi
 fi
 
-[ ${#missing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" != 0 ] || ! command -v apt-get > /dev/null; then
-	echo "deps: missing packages: ${missing[*]}" >&2
-	echo "deps: install them as root: apt-get install ${missing[*]}" >&2
-	exit 1
-fi
-echo "deps: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
+# The sysroots, when their compiler is there (quiet when fetched already).
+for arch in arm64 armhf; do
+	if [ "$arch" = arm64 ]; then cc=aarch64-linux-gnu-gcc; else cc=arm-linux-gnueabihf-gcc; fi
+	command -v "$cc" > /dev/null || continue
+	[ ! -e "$(tools/sysroot.sh --path "$arch")/.packages" ] || continue
+	tools/sysroot.sh "$arch" > /dev/null ||
+		echo "deps: WARNING: no $arch sysroot (see above): the $arch build and VM suite will be skipped" >&2
+done
+exit 0

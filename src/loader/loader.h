@@ -31,6 +31,8 @@
 #include "loader/kernel/grace.h"
 #include "loader/kernel/karch.h"
 #include "loader/kernel/kversion.h"
+#include "loader/kernel/meminfo.h"
+#include "loader/kernel/own_tgid.h"
 #include "loader/kernel/preempt.h"
 #include "loader/kernel/privileges.h"
 #include "loader/ksym/kallsyms.h"

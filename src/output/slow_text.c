@@ -4,6 +4,9 @@
  * and rounding.  BCC's figures come from its own event struct: a u32
  * size (the return value, truncated), the entry offset in bytes, the
  * latency in whole microseconds (ns / 1000), the end time in us.
+ * Unlike BCC, comm and file names are escaped (utf8_put_field()): any
+ * user names files and sets comm, and neither may end a line, forge a
+ * CSV field or drive root's terminal.
  */
 #include <errno.h>
 #include <string.h>
@@ -80,9 +83,12 @@ int slow_event_print(FILE *f, enum slow_format fmt,
 	decode(ev, &n);
 	switch (fmt) {
 	case SLOW_CSV:
-		fprintf(f, "%llu,%s,%u,%c,%u,%llu,%llu,%s\n", ev->end_ns / 1000,
-			n.comm, ev->tgid, slow_op_letter(ev->op), size, ev->pos,
-			us, n.file);
+		fprintf(f, "%llu,", ev->end_ns / 1000);
+		utf8_put_field(f, n.comm, 0, -1, ",");
+		fprintf(f, ",%u,%c,%u,%llu,%llu,", ev->tgid,
+			slow_op_letter(ev->op), size, ev->pos, us);
+		utf8_put_field(f, n.file, 0, -1, ",");
+		fputc('\n', f);
 		break;
 	case SLOW_JSON:
 		return slow_json_line(f, ev, now, n.comm,
@@ -92,15 +98,17 @@ int slow_event_print(FILE *f, enum slow_format fmt,
 		    !strftime(when, sizeof(when), "%H:%M:%S", &tm))
 			snprintf(when, sizeof(when), "??:??:??");
 		fprintf(f, "%-8s ", when);
-		utf8_put_field(f, n.comm, 14, 14);
+		utf8_put_field(f, n.comm, 14, 14, NULL);
 		/*
 		 * Python 3 divides the offset as a float and %d truncates
 		 * it; the latency is float(us) / 1000 rounded by %.2f.
 		 */
-		fprintf(f, " %-6u %c %-7u %-8llu %7.2f %s\n", ev->tgid,
+		fprintf(f, " %-6u %c %-7u %-8llu %7.2f ", ev->tgid,
 			slow_op_letter(ev->op), size,
 			(unsigned long long)((double)ev->pos / 1024.0),
-			(double)us / 1000.0, n.file);
+			(double)us / 1000.0);
+		utf8_put_field(f, n.file, 0, -1, NULL);
+		fputc('\n', f);
 		break;
 	}
 	return ferror(f) ? -EIO : 0;

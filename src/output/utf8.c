@@ -72,10 +72,21 @@ size_t utf8_clean(const char *src, size_t len, char *dst, size_t size)
 	return points;
 }
 
-int utf8_put_field(FILE *f, const char *s, int width, int prec)
+/* The code point of a control character at p (clean UTF-8), or -1. */
+static int control_at(const unsigned char *p)
+{
+	if (*p < 0x20 || *p == 0x7f)
+		return *p;
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return p[1];
+	return -1;
+}
+
+int utf8_put_field(FILE *f, const char *s, int width, int prec,
+		   const char *also)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	int points = 0;
+	int points = 0, c;
 
 	while (*p && (prec < 0 || points < prec)) {
 		size_t n = 1;
@@ -87,7 +98,15 @@ int utf8_put_field(FILE *f, const char *s, int width, int prec)
 			n = 3;
 		else if (*p >= 0xc0)
 			n = 2;
-		fwrite(p, 1, n, f);
+		c = control_at(p);
+		if (c < 0 && n == 1 && also && strchr(also, *p))
+			c = *p;
+		if (c >= 0)
+			fprintf(f, "\\x%02x", (unsigned int)c);
+		else if (*p == '\\')
+			fputs("\\\\", f);
+		else
+			fwrite(p, 1, n, f);
 		p += n;
 		points++;
 	}

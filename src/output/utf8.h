@@ -25,8 +25,13 @@ size_t utf8_clean(const char *src, size_t len, char *dst, size_t size);
 /*
  * Prints the clean UTF-8 string s as Python's "%-W.Ps" would: at most
  * prec code points (prec < 0: all), then spaces up to width code points
- * (width 0: none).  Returns 0 or -EIO.
+ * (width 0: none), counted before escaping.  Escaped, so that a name can
+ * neither end a line nor send a terminal a command: each control
+ * character (C0 U+0000-U+001F, DEL U+007F, C1 U+0080-U+009F) and each
+ * ASCII character of also (may be NULL) as \xHH, two lower-case hex
+ * digits of its code point; a backslash as \\.  Returns 0 or -EIO.
  */
-int utf8_put_field(FILE *f, const char *s, int width, int prec);
+int utf8_put_field(FILE *f, const char *s, int width, int prec,
+		   const char *also);
 
 #endif

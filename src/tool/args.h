@@ -7,11 +7,12 @@
 #include <stdio.h>
 
 enum attach_mode {
-	ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI, ATTACH_FENTRY
+	ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI, ATTACH_FENTRY,
+	ATTACH_TRACEPOINT
 };
 enum read_path_mode { READ_PATH_AUTO = 0, READ_PATH_GENERIC };
 enum dump_bpf_mode { DUMP_BPF_OFF = 0, DUMP_BPF_TEXT, DUMP_BPF_XLATED,
-		     DUMP_BPF_ELF, DUMP_BPF_REFUSED };
+		     DUMP_BPF_ELF, DUMP_BPF_REFUSED, DUMP_BPF_JITED };
 
 struct fs_table;
 
@@ -41,14 +42,20 @@ struct ext4dist_args {
 	int json;			/* -j/--json */
 	int extended;			/* -e/--extended */
 	int check;			/* --check */
-	enum dump_bpf_mode dump_bpf;	/* --dump-bpf[=text|xlated|elf] */
-	int verifier_log;		/* --verifier-log */
+	enum dump_bpf_mode dump_bpf;	/* --dump-bpf[=WHAT] */
+	int verifier_log;		/* --verifier-log[=LEVEL]: the level */
+	/*
+	 * --prog GLOB: the programs the dumps and the verifier log show
+	 * (a section, a function or a lesson's name); NULL = all
+	 */
+	const char *prog_glob;
+	int ops_given;			/* --ops was given: the dumps keep them */
 	int dump_maps;			/* --dump-maps */
 	const char *prometheus;		/* --prometheus FILE, NULL = off */
 	const char *listen;		/* --listen [ADDR]:PORT|systemd, NULL = off */
 	const char *heatmap;		/* --heatmap FILE.svg, NULL = off */
 	unsigned int ops_mask;		/* --ops, bit per enum ext4dist_op */
-	enum attach_mode attach;	/* --attach=pmu|tracefs|multi|fentry */
+	enum attach_mode attach;	/* --attach=pmu|tracefs|multi|fentry|tracepoint */
 	enum read_path_mode read_path;	/* --read-path=generic */
 	unsigned int maxactive;		/* --maxactive N, 0 = kernel default */
 	unsigned long long fops_addr;	/* --fops-addr ADDR, 0 = look it up */
@@ -72,6 +79,8 @@ struct ext4dist_args {
 	const char *test_sysfs_kprobe;	/* --test-sysfs-kprobe DIR */
 	const char *test_tracing;	/* --test-tracing-dir DIR */
 	const char *test_debugfs;	/* --test-debugfs-dir DIR */
+	const char *test_sys_module;	/* --test-sys-module DIR */
+	const char *test_meminfo;	/* --test-meminfo FILE */
 };
 
 /*
@@ -90,6 +99,12 @@ enum args_pretend {
 				   (before 4.1) */
 	PRETEND_NO_EXT4,	/* ext4 not in /proc/filesystems */
 	PRETEND_NO_FENTRY,	/* no BTF, no trampolines (before 5.5) */
+	PRETEND_NO_MAXACTIVE,	/* kprobe_events without "rN:" and without
+				   return probes on an address (before 4.12) */
+	PRETEND_NO_READ_ITER,	/* the file system's read function missing
+				   (ext4_file_read_iter: before 4.10) */
+	PRETEND_NO_GETATTR,	/* the getattr function missing
+				   (ext4_file_getattr: before 4.11) */
 	NR_PRETEND
 };
 
@@ -100,11 +115,13 @@ enum args_pretend {
  *   0, ARGS_EXIT_OK      exit status 0
  *   ARGS_ERR_USAGE       2 (argparse: usage line, "ext4dist: error: ...")
  *   ARGS_ERR_INTERVAL0   1 ("ERROR: interval 0. Exiting.", as BCC)
- *   other -errno         1 (out of memory, help text not written)
+ *   other -errno         1, no message printed: -ENOMEM, or the error of
+ *                        the write of -h's or --version's text to out
  * Re-entrant: no state is kept between calls.  Only validated numbers,
  * enums and flags are taken from argv, except the --prometheus and
- * --heatmap paths, the --listen address (checked by listen_parse()) and
- * the test build's --test-* paths, which point into argv as given.
+ * --heatmap paths, the --listen address (checked by listen_parse()), the
+ * --prog pattern and the test build's --test-* paths, which point into
+ * argv as given.
  */
 #define ARGS_EXIT_OK 1
 #define ARGS_ERR_USAGE (-EINVAL)

@@ -40,11 +40,14 @@ enum opt_id {
 	OPT_TYPE,		/* -t/--type: the file system */
 	OPT_LISTEN,		/* --listen: the exporter */
 	OPT_HEATMAP,		/* --heatmap FILE.svg */
+	OPT_PROG,		/* --prog GLOB: the programs shown */
 #ifdef EXT4DIST_TEST_HOOKS
 	OPT_TEST_KALLSYMS,
 	OPT_TEST_SYSFS_KPROBE,
 	OPT_TEST_TRACING,
 	OPT_TEST_DEBUGFS,
+	OPT_TEST_SYS_MODULE,
+	OPT_TEST_MEMINFO,
 #endif
 };
 

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "loader/util/errbuf.h"
+
 /*
  * For kernels of this binary's architecture: embedded compressed
  * (bpf_blob.S), inflated here by ext4dist_bpf_obj_size() or
@@ -25,16 +27,21 @@ struct bpf_blob {
 /*
  * The object for kernels of bpf_arch (struct karch): this binary's own,
  * or in a 32-bit ARM build the arm64 one, inflated.  -ENOENT when it
- * carries none, -EINVAL when it does not inflate to its recorded size.
+ * carries none, -EINVAL when it does not inflate to its recorded size,
+ * -ENOMEM when zlib has no memory to inflate it.
  */
 int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b);
 
 /*
  * The object for the running kernel, as a run would load it; this
  * binary's own where uname cannot say or none is for that kernel.  For
- * the dumps, which print an object whatever the kernel.
+ * the dumps, which print an object whatever the kernel.  0, or -errno
+ * with the reason in eb (bpf_blob_error()).
  */
-void bpf_blob_running(struct bpf_blob *b);
+int bpf_blob_running(struct bpf_blob *b, struct errbuf *eb);
+
+/* eb's line for bpf_blob_for()'s -ENOMEM or -EINVAL about b; err itself. */
+int bpf_blob_error(int err, const struct bpf_blob *b, struct errbuf *eb);
 
 /* This binary's own: the object ext4dist_bpf_obj holds. */
 const char *bpf_blob_own_arch(void);

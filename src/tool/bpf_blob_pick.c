@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "loader/kernel/karch.h"
+#include "loader/util/errbuf.h"
 
 /* bpf_blob.S: each object gzip-compressed, its size, room to inflate it. */
 extern const unsigned char ext4dist_bpf_obj_gz[], ext4dist_bpf_obj64_gz[];
@@ -32,20 +33,28 @@ static struct packed other = {
 	ext4dist_bpf_obj64_room, &ext4dist_bpf_obj64_cap, 0
 };
 
-/* Inflates p once into its room: its size, or 0 when it does not fit. */
-static size_t inflated(struct packed *p)
+/*
+ * Inflates p once into its room: its size, 0 when it does not fit, or
+ * -ENOMEM when zlib had no memory for its state (tried again next time).
+ */
+static long inflated(struct packed *p)
 {
 	z_stream z;
 	int ret;
 
 	if (p->state)
-		return p->state > 0 ? *p->cap : 0;
-	p->state = -1;
-	if (!*p->gz_len || !*p->cap)
+		return p->state > 0 ? (long)*p->cap : 0;
+	if (!*p->gz_len || !*p->cap) {
+		p->state = -1;
 		return 0;
+	}
 	memset(&z, 0, sizeof(z));
 	/* 16 + MAX_WBITS: a gzip header and trailer, not a zlib one. */
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+	ret = inflateInit2(&z, 16 + MAX_WBITS);
+	if (ret == Z_MEM_ERROR)
+		return -ENOMEM;
+	p->state = -1;
+	if (ret != Z_OK)
 		return 0;
 	z.next_in = (unsigned char *)p->gz;
 	z.avail_in = *p->gz_len;
@@ -56,12 +65,18 @@ static size_t inflated(struct packed *p)
 	if (ret == Z_STREAM_END && z.total_out == *p->cap)
 		p->state = 1;
 	inflateEnd(&z);
-	return p->state > 0 ? *p->cap : 0;
+	if (ret == Z_MEM_ERROR) {
+		p->state = 0;
+		return -ENOMEM;
+	}
+	return p->state > 0 ? (long)*p->cap : 0;
 }
 
 size_t ext4dist_bpf_obj_size(void)
 {
-	return inflated(&own);
+	long n = inflated(&own);
+
+	return n > 0 ? (size_t)n : 0;
 }
 
 /*
@@ -83,29 +98,47 @@ const char *bpf_blob_own_arch(void)
 	return EXT4DIST_BPF_ARCH;
 }
 
+/* b set up over p's object, inflated: 0, -EINVAL or -ENOMEM. */
+static int blob_of(struct packed *p, const char *arch, const char *data,
+		   struct bpf_blob *b)
+{
+	long n = inflated(p);
+
+	b->arch = arch;
+	b->data = data;
+	b->size = n > 0 ? (size_t)n : 0;
+	return n > 0 ? 0 : n < 0 ? (int)n : -EINVAL;
+}
+
 int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b)
 {
 	if (!bpf_arch)
 		return -ENOENT;
-	if (strcmp(bpf_arch, EXT4DIST_BPF_ARCH) == 0) {
-		b->arch = EXT4DIST_BPF_ARCH;
-		b->data = ext4dist_bpf_obj;
-		b->size = inflated(&own);
-		return b->size ? 0 : -EINVAL;
-	}
-	if (strcmp(bpf_arch, "arm64") == 0 && ext4dist_bpf_obj64_gz_len) {
-		b->arch = "arm64";
-		b->data = ext4dist_bpf_obj64;
-		b->size = inflated(&other);
-		return b->size ? 0 : -EINVAL;
-	}
+	if (strcmp(bpf_arch, EXT4DIST_BPF_ARCH) == 0)
+		return blob_of(&own, EXT4DIST_BPF_ARCH, ext4dist_bpf_obj, b);
+	if (strcmp(bpf_arch, "arm64") == 0 && ext4dist_bpf_obj64_gz_len)
+		return blob_of(&other, "arm64", ext4dist_bpf_obj64, b);
 	return -ENOENT;
 }
 
-void bpf_blob_running(struct bpf_blob *b)
+int bpf_blob_running(struct bpf_blob *b, struct errbuf *eb)
 {
 	struct karch k;
+	int err = karch_running(&k) ? -ENOENT : bpf_blob_for(k.bpf_arch, b);
 
-	if (karch_running(&k) || bpf_blob_for(k.bpf_arch, b))
-		bpf_blob_for(bpf_blob_own_arch(), b);
+	if (err && err != -ENOMEM)
+		err = bpf_blob_for(bpf_blob_own_arch(), b);
+	return bpf_blob_error(err, b, eb);
+}
+
+int bpf_blob_error(int err, const struct bpf_blob *b, struct errbuf *eb)
+{
+	if (err == -ENOMEM)
+		return errbuf_set(eb, err,
+				  "out of memory: zlib cannot inflate the embedded BPF object");
+	if (err)
+		return errbuf_set(eb, err,
+				  "the embedded BPF object for %s kernels does not inflate to its recorded size (a broken build)",
+				  b->arch ? b->arch : bpf_blob_own_arch());
+	return 0;
 }

@@ -15,6 +15,8 @@
 
 #include "loader/loader.h"
 #include "output/report.h"
+#include "tool/outq.h"
+#include "tool/run_loop.h"
 
 #define ROW "%-22s %s\n"
 
@@ -46,6 +48,7 @@ static void check_kern_version(FILE *out)
 	perr = kversion_get(NULL, &parsed);
 	row(out, "kern_version", "0x%06x (%u.%u.%u) from the %s; uname parsing %s",
 	    code, code >> 16, (code >> 8) & 0xff, code & 0xff, source,
+	    errno_nofile(perr) ? "not checked (too many open files)" :
 	    perr ? "fails" : parsed == code ? "agrees" : "differs");
 }
 
@@ -58,6 +61,8 @@ static void cap_row(FILE *out, const char *name, const struct cap *c,
 		    yes[0] ? ")" : "");
 	else if (c->state == CAP_NO)
 		row(out, name, "no: %s", c->why);
+	else if (c->state == CAP_FAILED)
+		row(out, name, "unknown: %s", c->why);
 	else
 		row(out, name, "not asked (start-up stopped before)");
 }
@@ -77,6 +82,8 @@ static void print_caps(FILE *out, const struct tracer_record *rec)
 	cap_row(out, "kprobe_events", &caps->c[CAP_KPROBE_EVENTS], "");
 	cap_row(out, "maxactive", &caps->c[CAP_MAXACTIVE],
 		"kprobe_events sizes return probes: \"rN:\"");
+	cap_row(out, "tracepoints", &caps->c[CAP_TRACEPOINT],
+		rec->tracepoints);
 	if (caps->c[CAP_NO_PREEMPT].state == CAP_YES &&
 	    rec->preemption == PREEMPT_MODEL_UNKNOWN)
 		row(out, "preemption", "%s; taken as none: fentry/fexit is not passed over, and the calls it would skip are reported as unseen",
@@ -87,17 +94,22 @@ static void print_caps(FILE *out, const struct tracer_record *rec)
 	else if (caps->c[CAP_NO_PREEMPT].state == CAP_NO)
 		row(out, "preemption", "%s: a task can be preempted inside an fentry program, and the kernel skips that program for other calls on its CPU meanwhile; kprobes run with preemption off",
 		    caps->c[CAP_NO_PREEMPT].why);
+	else if (caps->c[CAP_NO_PREEMPT].state == CAP_FAILED)
+		row(out, "preemption", "unknown: %s",
+		    caps->c[CAP_NO_PREEMPT].why);
 	else
 		row(out, "preemption", "not asked (start-up stopped before)");
 }
 
-static void print_fs(FILE *out, const struct fs_table *fs,
+static void print_fs(FILE *out, const struct tracer_config *cfg,
 		     const struct tracer_record *rec)
 {
-	char initstate[128];
+	const struct fs_table *fs = cfg->fs;
+	char initstate[300];
 
 	/* Only modules have an initstate; built-in code has none. */
-	snprintf(initstate, sizeof(initstate), "/sys/module/%s/initstate",
+	snprintf(initstate, sizeof(initstate), "%s/%s/initstate",
+		 cfg->sys_module ? cfg->sys_module : "/sys/module",
 		 fs->module);
 	if (rec->fs_registered > 0)
 		row(out, fs->name, "%s", access(initstate, F_OK) ?
@@ -137,19 +149,31 @@ static void print_traced(FILE *out, const struct tracer_config *cfg)
  */
 static void print_jit(FILE *out, const struct tracer_record *rec)
 {
+	static const char path[] = "/proc/sys/net/core/bpf_jit_enable";
 	char buf[16] = "";
-	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "re");
+	FILE *f = fopen(path, "re");
 	int on;
 
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	if (!f) {
-		row(out, "bpf JIT", "none (no /proc/sys/net/core/bpf_jit_enable: no CONFIG_BPF_JIT): programs are interpreted");
+	if (!f && errno_nofile(-errno)) {
+		struct errbuf eb;
+
+		errbuf_nofile(&eb, -errno, "cannot open %s", path);
+		row(out, "bpf JIT", "unknown: %s", eb.msg);
 		return;
 	}
+	if (!f && errno == ENOENT) {
+		row(out, "bpf JIT", "none (no %s: no CONFIG_BPF_JIT): programs are interpreted",
+		    path);
+		return;
+	}
+	if (!f) {
+		row(out, "bpf JIT", "unknown: cannot read %s: %s", path,
+		    strerror(errno));
+		return;
+	}
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
 	on = buf[0] && buf[0] != '0';
 	row(out, "bpf JIT", "%s (net.core.bpf_jit_enable=%.*s)%s", on ? "on" :
 	    "off: programs are interpreted", (int)strcspn(buf, "\n"), buf,
@@ -211,7 +235,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	const struct tracer_record *rec;
 	struct tracer *t = tracer_new();
 	struct utsname u;
-	int err;
+	int err, verr, sig, tp_only;
 
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cfg->fs->tool);
@@ -221,23 +245,45 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	row(out, "kernel", "%s", u.release);
 	check_kern_version(out);
 	err = tracer_start(t, cfg, &eb);
+	/*
+	 * A stop signal during the start-up (they are blocked, and wait):
+	 * the rest is not done, the probes go.
+	 */
+	sig = run_loop_take_stop();
+	if (!sig)
+		sig = outq_stop_signal();	/* taken by a write that waited */
+	if (sig) {
+		tracer_free(t);
+		return 128 + sig;
+	}
 	rec = tracer_record(t);
 	if (!rec->privileged) {
 		row(out, "privileges", "no: run as root (or with CAP_BPF and CAP_PERFMON)");
+	} else if (errno_nofile(err)) {
+		/* Every further question would meet the same full table. */
+		row(out, "privileges", "yes");
 	} else {
 		row(out, "privileges", "yes");
 		tracer_probe_rest(t, cfg->filesystems_path);
-		if (tracer_verify_unattached(t, cfg, &veb))
-			row(out, "bpf programs", "no: %s", veb.msg);
+		verr = tracer_verify_unattached(t, cfg, &veb);
+		if (verr)
+			row(out, "bpf programs", "%s: %s",
+			    errno_nofile(verr) ? "unknown" : "no", veb.msg);
 		print_caps(out, rec);
-		print_fs(out, cfg->fs, rec);
+		print_fs(out, cfg, rec);
 		print_traced(out, cfg);
 		print_plan(out, cfg->fs, rec);
 	}
+	/* No attach path, but the fsync tracepoints: what can be done. */
+	tp_only = !rec->planned && cfg->attach == ATTACH_AUTO &&
+		  rec->caps.c[CAP_TRACEPOINT].state == CAP_YES;
 	tracer_free(t);
 	if (err) {
 		row(out, "verdict", "%s cannot trace here: %s", cfg->fs->tool,
 		    eb.msg[0] ? eb.msg : strerror(-err));
+		if (tp_only)
+			row(out, "", "fsync alone can be traced here, through the file system's tracepoints: %s --attach=tracepoint --ops fsync",
+			    cfg->fs->tool);
 		return 1;
 	}
 	row(out, "verdict", "%s can trace here", cfg->fs->tool);

@@ -153,9 +153,12 @@ int name_discover(const struct name_env *env, struct name_found *out,
 	snprintf(uname, sizeof(uname), "ext4dist.%d", (int)getpid());
 	snprintf(out->name, sizeof(out->name), "memfd:%s", uname);
 	memfd = (int)syscall(SYS_memfd_create, uname, MFD_CLOEXEC);
+	err = memfd < 0 ? -errno : 0;
+	if (errbuf_nofile(eb, err, "memfd_create"))
+		return err;
 	if (memfd < 0)
-		return errbuf_set(eb, -errno, "memfd_create: %s (3.17+)",
-				  strerror(errno));
+		return errbuf_set(eb, err, "memfd_create: %s (3.17+)",
+				  strerror(-err));
 	err = env->attach_peek(env->arg, NAME_PEEK_FUNC, &link, eb);
 	if (!err) {
 		err = search(env, m->fd, memfd, out, eb);

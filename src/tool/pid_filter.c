@@ -90,6 +90,10 @@ static int global_tgid(unsigned int pid, unsigned int *tgid,
 	/* Not a thread-group leader: EINVAL, ENOENT from 6.15 on. */
 	if (fd < 0 && (errno == EINVAL || errno == ENOENT))
 		return is_thread(pid, 0, eb);
+	err = fd < 0 ? -errno : 0;
+	if (errbuf_nofile(eb, err, "-p %u: cannot open a pidfd to translate it",
+			  pid))
+		return err;
 	if (fd < 0 && errno == ESRCH)
 		return errbuf_set(eb, -ESRCH,
 				  "no process with PID %u (-p): nothing to trace",
@@ -121,6 +125,53 @@ static int global_tgid(unsigned int pid, unsigned int *tgid,
 	vlog(1, "-p %u is PID %ld in the initial PID namespace (pidfd fdinfo)",
 	     pid, nr);
 	return 0;
+}
+
+/* The number /proc/self names, in the namespace of that /proc. */
+static int proc_self(unsigned int *pid)
+{
+	char buf[32];
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+	unsigned long v;
+	char *end;
+
+	if (n <= 0)
+		return -ENOENT;
+	buf[n] = '\0';
+	v = strtoul(buf, &end, 10);
+	if (*end || !v || v > 0x7fffffffUL)
+		return -EINVAL;
+	*pid = (unsigned int)v;
+	return 0;
+}
+
+int pid_filter_self(unsigned int *tgid, struct errbuf *eb)
+{
+	struct errbuf why = { "" };
+	int err;
+
+	/* No ns/pid link at all (before 3.8, no CONFIG_PID_NS): one namespace. */
+	if (initial_pidns("/proc/self/ns/pid") == 1 &&
+	    access("/proc/self", F_OK) == 0) {
+		*tgid = (unsigned int)getpid();
+		return 0;
+	}
+	if (initial_pidns("/proc/1/ns/pid") == 1 && proc_self(tgid) == 0) {
+		vlog(1, "own PID: %u in the initial PID namespace (/proc/self, of the initial namespace's /proc), %d in ext4dist's own",
+		     *tgid, (int)getpid());
+		return 0;
+	}
+	err = own_tgid_bpf(tgid, &why);
+	if (!err) {
+		vlog(1, "own PID: %u in the initial PID namespace (asked through BPF), %d in ext4dist's own",
+		     *tgid, (int)getpid());
+		return 0;
+	}
+	if (errno_nofile(err))
+		return errbuf_set(eb, err, "%s", why.msg);
+	return errbuf_set(eb, err,
+			  "cannot tell ext4dist's own PID in the initial PID namespace, which its BPF programs compare to leave its own file operations out: it runs in a PID namespace of its own, /proc shows another namespace's PIDs, and %s; run it with the initial namespace's /proc mounted, or on the host",
+			  why.msg);
 }
 
 int pid_filter_resolve(unsigned int pid, unsigned int *tgid,

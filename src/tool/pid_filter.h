@@ -21,4 +21,14 @@
 int pid_filter_resolve(unsigned int pid, unsigned int *tgid,
 		       struct errbuf *eb);
 
+/*
+ * ext4dist's own tgid as its BPF programs see it, so that they leave its
+ * own file operations out and serve its own probes (PATCH_SELF): getpid()
+ * in the initial PID namespace; inside a child one, /proc/self where
+ * /proc is the initial namespace's, else the kernel asked through BPF
+ * (own_tgid_bpf(), 5.10+).  0, or -errno with the reason in eb when
+ * neither can tell.
+ */
+int pid_filter_self(unsigned int *tgid, struct errbuf *eb);
+
 #endif

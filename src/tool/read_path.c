@@ -191,22 +191,26 @@ static int scan_dirs(const struct read_path_env *env,
 
 	if (!mounts)
 		return -errno;
-	while (err && (me = getmntent(mounts)) != NULL) {
+	/* A full file table opens nothing: it ends the search. */
+	while (err && !errno_nofile(err) &&
+	       (me = getmntent(mounts)) != NULL) {
 		if (!is_mount_of(src, me->mnt_type))
 			continue;
 		(*tried)++;
-		if (scan_one(AT_FDCWD, me->mnt_dir, map_fd, scan) == 0) {
+		err = scan_one(AT_FDCWD, me->mnt_dir, map_fd, scan);
+		if (err == 0)
 			snprintf(which, len, "%s", me->mnt_dir);
-			err = 0;
-		}
+		else if (!errno_nofile(err))
+			err = -ENOENT;
 	}
 	endmntent(mounts);
-	if (err && src->tracing_dir && env->tracing_fd >= 0) {
+	if (err == -ENOENT && src->tracing_dir && env->tracing_fd >= 0) {
 		(*tried)++;
-		if (scan_one(env->tracing_fd, ".", map_fd, scan) == 0) {
+		err = scan_one(env->tracing_fd, ".", map_fd, scan);
+		if (err == 0)
 			snprintf(which, len, "%s", env->tracing_dir);
-			err = 0;
-		}
+		else if (!errno_nofile(err))
+			err = -ENOENT;
 	}
 	return err;
 }
@@ -225,6 +229,7 @@ static int scan_source(const struct read_path_env *env,
 		return err;
 	err = scan_dirs(env, src, map_fd, scan, which, len, tried);
 	env->detach_scan(env->arg, &link);
+	errbuf_nofile(eb, err, "cannot open a directory for the f_op discovery");
 	return err;
 }
 
@@ -456,7 +461,9 @@ static int from_module(const struct read_path_env *env,
 	int found[2] = { 0, 0 }, n, k;
 	struct utsname u;
 
-	snprintf(dir, sizeof(dir), "/sys/module/%s", env->fs->module);
+	snprintf(dir, sizeof(dir), "%s/%s",
+		 env->sys_module ? env->sys_module : "/sys/module",
+		 env->fs->module);
 	snprintf(sections, sizeof(sections), "%s/sections", dir);
 	if (access(sections, F_OK))
 		return errbuf_set(why, -ENOENT, "%s is not a loaded module",
@@ -545,13 +552,23 @@ static int fops_address(const struct read_path_env *env,
 						 KALLSYMS_PATH;
 	struct errbuf map = { "" }, ks = { "" }, mod = { "" };
 
+	int err;
+
 	if (env->fops_addr)
 		return from_option(env, seen, fops, what, len, eb);
-	/* A file read costs less than the kernel formatting kallsyms. */
-	if (!from_sysmap(env, names, seen, fops, what, len, &map) ||
-	    !from_kallsyms(env, kpath, names, seen, fops, what, len, &ks) ||
-	    !from_module(env, names, seen, fops, what, len, &mod))
-		return 0;
+	/*
+	 * A file read costs less than the kernel formatting kallsyms.  A
+	 * full file table ends the search: no source was asked.
+	 */
+	err = from_sysmap(env, names, seen, fops, what, len, &map);
+	if (err && !errno_nofile(err))
+		err = from_kallsyms(env, kpath, names, seen, fops, what, len,
+				    &ks);
+	if (err && !errno_nofile(err))
+		err = from_module(env, names, seen, fops, what, len, &mod);
+	if (errbuf_nofile(eb, err, "cannot read the symbols for %s",
+			  env->fs->fops_symbol) || !err)
+		return err;
 	vlog(1, "System.map: %s", map.msg);
 	vlog(1, "kallsyms: %s", ks.msg);
 	vlog(1, "module file: %s", mod.msg);

@@ -38,6 +38,7 @@ struct read_path_env {
 	void *arg;
 	unsigned long long fops_addr;	/* --fops-addr, 0 = look it up */
 	const char *kallsyms_path;	/* NULL = /proc/kallsyms */
+	const char *sys_module;		/* NULL = /sys/module */
 	int kallsyms_no_data;		/* --pretend=no-kallsyms-data */
 	const char *sysmap_path;	/* NULL = /boot/System.map-$(uname -r) */
 	const struct sym_set *sysmap;	/* NULL: read sysmap_path here */

@@ -10,6 +10,7 @@
 
 #include "output/report.h"
 #include "tool/exporter.h"
+#include "tool/outq.h"
 
 static void on_stop_signal(int sig)
 {
@@ -128,33 +129,53 @@ static int wait_until(const struct timespec *deadline, int forever)
 	}
 }
 
-int run_loop_stopped_by(int sig, FILE *err)
+int run_loop_take_stop(void)
 {
+	sigset_t set = run_loop_stop_set();
+	struct timespec zero = { 0, 0 };
+	siginfo_t si;
+	int sig;
+
+	for (;;) {
+		sig = sigtimedwait(&set, &si, &zero);
+		if (sig <= 0)
+			return 0;
+		if (!run_loop_own_xfsz(si.si_signo, si.si_code, si.si_pid))
+			return sig;
+	}
+}
+
+const char *run_loop_signal_name(int sig)
+{
+	static char rt[24];
 	unsigned int i;
 
-	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig <= 0)
-		return 0;
 	for (i = 0; i < sizeof(stop_list) / sizeof(stop_list[0]); i++)
 		if (stop_list[i].sig == sig)
-			break;
-	if (i < sizeof(stop_list) / sizeof(stop_list[0]))
-		fprintf(err, "ext4dist: stopped by SIG%s (probes removed)\n",
-			stop_list[i].name);
-	else
-		fprintf(err, "ext4dist: stopped by SIGRTMIN+%d (probes removed)\n",
-			sig - SIGRTMIN);
+			return stop_list[i].name;
+	snprintf(rt, sizeof(rt), "RTMIN+%d", sig - SIGRTMIN);
+	return rt;
+}
+
+int run_loop_stopped_by(int sig, FILE *err)
+{
+	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig <= 0)
+		return 0;
+	fprintf(err, "ext4dist: stopped by SIG%s (probes removed)\n",
+		run_loop_signal_name(sig));
 	return 128 + sig;
 }
 
 /*
- * Renders one report into memory, then writes it with write(2), so that a
- * failure says what really failed (stdio keeps only "an error happened").
+ * Renders one report into memory, then queues it for stdout (outq.h), so
+ * that a failure says what really failed (stdio keeps only "an error
+ * happened").
  */
 static int put_report(const struct ext4dist_args *a, FILE *out,
 		      const struct report *r)
 {
 	char *text = NULL;
-	size_t len = 0, done = 0;
+	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 	int err;
 
@@ -168,17 +189,7 @@ static int put_report(const struct ext4dist_args *a, FILE *out,
 		return err;
 	}
 	fflush(out);
-	while (done < len) {
-		ssize_t n = write(fileno(out), text + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		done += (size_t)n;
-	}
+	err = outq_write(1, text, len);
 	free(text);
 	return err;
 }
@@ -225,11 +236,18 @@ int run_loop(struct fleet *fl, struct exporter *x,
 		int stopped, last;
 
 		deadline.tv_sec += (time_t)a->interval;
-		stopped = x ? exporter_wait(x, &deadline, a->interval == 0) :
-			      wait_until(&deadline, a->interval == 0);
+		/* Taken while the output waited for room, else waited for. */
+		stopped = outq_stop_signal();
+		if (!stopped)
+			stopped = x ? exporter_wait(x, &deadline,
+						    a->interval == 0) :
+				      wait_until(&deadline, a->interval == 0);
 		if (stopped < 0)
 			return stopped;
 		last = stopped || a->interval == 0 || left == 1;
+		/* The last report waits for no reader: the probes go first. */
+		if (last)
+			outq_stopping();
 		err = emit(fl, a, out, last);
 		if (err)
 			return err;

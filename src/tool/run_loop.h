@@ -32,6 +32,11 @@ sigset_t run_loop_stop_set(void);
  */
 int run_loop_own_xfsz(int signo, int code, int pid);
 
+/* A stop signal already pending, taken: its number, or 0. */
+int run_loop_take_stop(void);
+/* "INT", "QUIT", "RTMIN+3": a stop signal's name after "SIG". */
+const char *run_loop_signal_name(int sig);
+
 /*
  * Runs until a stop signal or count, an output of every file system of
  * fl each interval (or once at the end); waits in exporter_wait() when

@@ -11,6 +11,7 @@
 #include "output/report.h"
 #include "output/slow.h"
 #include "tool/fleet.h"
+#include "tool/outq.h"
 #include "tool/run_loop.h"
 #include "tool/stop_fd.h"
 
@@ -43,6 +44,8 @@ static int on_event(void *arg, const void *data, uint32_t size)
 									  ev.op),
 					     ev.end_ns, ev.delta_ns);
 	p->err = slow_event_print(p->out, p->fmt, &ev, p->now);
+	if (p->err == -EIO && outq_error())
+		p->err = outq_error();
 	return p->err ? 1 : 0;
 }
 
@@ -61,9 +64,48 @@ static int drain_events(struct tracer *t, struct printer *p,
 		fprintf(stderr, "Possibly lost %llu samples\n", st->lost - lost);
 	if (p->err)
 		return p->err;
+	/* stdout's own write error (outq.h) says more than stdio's. */
 	if (fflush(p->out))
-		return -errno;
+		return outq_error() ? outq_error() : -EIO;
 	return 0;
+}
+
+int slow_loop_rings_fit(unsigned int pages, const char *meminfo,
+			struct errbuf *eb)
+{
+	static struct cpu_list online;	/* 32 KiB: not on the stack */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	const char *path = meminfo ? meminfo : "/proc/meminfo";
+	unsigned long long mem, need;
+	unsigned int most;
+	int err;
+
+	err = cpus_online(&online);
+	if (errbuf_nofile(eb, err, "cannot read /sys/devices/system/cpu/online"))
+		return err;
+	if (err)
+		return errbuf_set(eb, err,
+				  "cannot read /sys/devices/system/cpu/online: %s",
+				  strerror(-err));
+	err = meminfo_total(meminfo, &mem);
+	if (errbuf_nofile(eb, err, "cannot read %s", path))
+		return err;
+	if (err)
+		return errbuf_set(eb, err,
+				  "cannot tell this machine's memory (MemTotal in %s): %s",
+				  path, strerror(-err));
+	most = perf_buf_max_pages(online.n, mem, page);
+	if (pages <= most)
+		return 0;
+	need = (unsigned long long)(online.n + 1) * pages * page;
+	if (!most)
+		return errbuf_set(eb, -ENOMEM,
+				  "--ring-pages %u: not even rings of one page fit this machine: %u (one per online CPU) and the reader's copy of one would take %llu KiB, more than a sixteenth of its memory (%llu KiB, MemTotal in %s)",
+				  pages, online.n, (online.n + 1ULL) * page >> 10,
+				  mem >> 10, path);
+	return errbuf_set(eb, -ENOMEM,
+			  "--ring-pages %u: %u event rings of that many pages (one per online CPU) and the reader's copy of one would take %llu MiB, more than a sixteenth of this machine's memory (%llu MiB, MemTotal in %s); --ring-pages %u at most here",
+			  pages, online.n, need >> 20, mem >> 20, path, most);
 }
 
 /* One drain of the accounting into r: its losses only, not its slots. */
@@ -205,12 +247,23 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 		}
 		if (fds[pb->n].revents)
 			stopped = stop_fd_read(sfd);
+		/*
+		 * Taken from the signalfd, the stop is gone for outq's own
+		 * look for one: from here on no write may wait for room.
+		 */
+		if (stopped)
+			outq_stopping();
 		err = drain_events(t, &p, &st);
 		if (err)
 			break;
+		/* Taken while the output waited for room. */
+		if (!stopped)
+			stopped = outq_stop_signal();
 	}
 	free(fds);
 	close(sfd);
+	/* The last events wait for no reader: the probes go first. */
+	outq_stopping();
 	if (!err)
 		err = finish(t, &p, &st, &r);
 	report_losses(t, &p, &st, &r);

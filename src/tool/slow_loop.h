@@ -13,6 +13,15 @@
 #include "tool/tracer.h"
 
 /*
+ * Whether the event rings of pages pages fit this machine: one per
+ * online CPU and the reader's copy of one, within a sixteenth of its
+ * memory (MemTotal of meminfo; NULL: /proc/meminfo).  0, or -errno with
+ * the reason and the most pages that fit in eb.
+ */
+int slow_loop_rings_fit(unsigned int pages, const char *meminfo,
+			struct errbuf *eb);
+
+/*
  * Runs until a stop signal (run_loop_signals_setup() first); returns its
  * number, or -errno.
  */

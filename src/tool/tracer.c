@@ -12,6 +12,7 @@
 #include "tool/bpf_blob.h"
 #include "tool/fentry.h"
 #include "tool/name_discover.h"
+#include "tool/pid_filter.h"
 #include "tool/read_path.h"
 
 #define TOOL_NAME "ext4dist"
@@ -43,6 +44,10 @@ static int pick_object(struct tracer *t, struct bpf_blob *blob,
 	err = karch_running(&k);
 	if (!err)
 		err = bpf_blob_for(k.bpf_arch, blob);
+	if (err == -ENOMEM || err == -EINVAL) {
+		bpf_blob_error(err, blob, eb);
+		return err;
+	}
 	if (err)
 		return errbuf_set(eb, -ENOEXEC,
 				  "this ext4dist carries BPF programs for %s kernels, not for this %s kernel: use the ext4dist built for %s",
@@ -73,10 +78,20 @@ static const char *variant_of(const struct tracer *t, int ip)
 	return names[!!ip][!!t->slow][!t->percpu];
 }
 
-/* The maps only slow mode uses: not created in the histogram mode. */
-static const char *const slow_maps[] = {
-	"events", "slow_start", "slow_stats", "peek", NULL
+/*
+ * The maps a run does not create: the lessons' (only --dump-bpf=refused
+ * loads their programs), and in the histogram mode those only slow mode
+ * uses.
+ */
+static const char *const hist_skips[] = {
+	"events", "slow_start", "slow_stats", "peek", "lesson_hash", NULL
 };
+static const char *const slow_skips[] = { "lesson_hash", NULL };
+
+const char *const *tracer_maps_skipped(int slow)
+{
+	return slow ? slow_skips : hist_skips;
+}
 
 /*
  * Slow mode's maps: the perf event array gets an index per possible CPU
@@ -87,10 +102,9 @@ static void size_slow_maps(struct tracer *t, const struct tracer_config *cfg)
 	struct obj_map *ev = bpf_obj_find_map(&t->obj, "events");
 
 	t->slow = cfg->slow;
-	if (!t->slow) {
-		t->lo.skip_maps = slow_maps;
+	t->lo.skip_maps = tracer_maps_skipped(t->slow);
+	if (!t->slow)
 		return;
-	}
 	if (ev)
 		ev->def.max_entries = (unsigned int)t->ncpus;
 }
@@ -107,8 +121,8 @@ static size_t maps_created(const struct bpf_obj *obj)
 static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		       struct errbuf *eb)
 {
-	struct bpf_blob blob;
-	unsigned int code = 0;
+	struct bpf_blob blob = { NULL, NULL, 0 };
+	unsigned int code = 0, self = 0;
 	const char *source;
 	int err, n;
 
@@ -135,12 +149,19 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		vlog(1, "PID filter: tgid %u patched into %d instructions (entry and return programs)",
 		     cfg->tgid, n);
 	bpf_obj_patch_imm64(&t->obj, PATCH_FACTOR, cfg->factor);
-	bpf_obj_patch_imm64(&t->obj, PATCH_SELF, (unsigned long long)getpid());
+	/* The programs compare the initial PID namespace's numbers. */
+	err = pid_filter_self(&self, eb);
+	if (err)
+		return err;
+	bpf_obj_patch_imm64(&t->obj, PATCH_SELF, self);
 	n = bpf_obj_patch_imm64(&t->obj, PATCH_SLOW_NS, cfg->slow_ns);
 	if (cfg->slow)
 		vlog(1, "slow mode: an event for each call of at least %llu ns (patched into %d return programs)",
 		     cfg->slow_ns, n);
 	t->ncpus = cpus_possible();
+	if (errbuf_nofile(eb, t->ncpus,
+			  "cannot read /sys/devices/system/cpu/possible"))
+		return t->ncpus;
 	if (t->ncpus < 0)
 		return errbuf_set(eb, t->ncpus,
 				  "cannot read /sys/devices/system/cpu/possible: %s",
@@ -179,6 +200,45 @@ static int pretending(const struct tracer *t, enum args_pretend what)
 	return !!(t->pretend & (1u << what));
 }
 
+/*
+ * The --pretend choice that hides func (its file system's read or
+ * getattr function, as kernels before they arrived), or NULL.
+ */
+static const char *pretend_hides(const struct tracer *t, const char *func)
+{
+	if (pretending(t, PRETEND_NO_READ_ITER) &&
+	    func == t->fs->ops[OP_READ].func)
+		return "--pretend=no-read-iter";
+	if (pretending(t, PRETEND_NO_GETATTR) &&
+	    func == t->fs->ops[OP_GETATTR].func)
+		return "--pretend=no-getattr";
+	return NULL;
+}
+
+/*
+ * A traced function hidden by --pretend: kprobe_multi and fentry/fexit
+ * came long after ext4's read and getattr functions (5.18 and 5.5 against
+ * 4.10 and 4.11), so the paths that lack a fallback for them are off too.
+ */
+static int pretend_hides_traced(const struct tracer *t, struct errbuf *why,
+				const char *what)
+{
+	unsigned int op;
+	const char *p;
+
+	for (op = 0; op < NR_OPS; op++) {
+		if (!(t->ops_mask & (1u << op)) || !t->fs->ops[op].func)
+			continue;
+		p = pretend_hides(t, t->fs->ops[op].func);
+		if (p)
+			return errbuf_set(why, -EOPNOTSUPP,
+					  "no %s (%s: %s is missing, as before %s, which predates them)",
+					  what, p, t->fs->ops[op].func,
+					  t->fs->ops[op].since);
+	}
+	return 0;
+}
+
 /* /proc/filesystems, unless --pretend=no-ext4 says it lacks the file system. */
 static int registered(const struct tracer *t, const char *path)
 {
@@ -192,17 +252,20 @@ static int registered(const struct tracer *t, const char *path)
  */
 static int probe_fentry(struct tracer *t, struct errbuf *why)
 {
-	int fd;
+	int fd, err;
 
 	if (pretending(t, PRETEND_NO_FENTRY))
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "no fentry/fexit (--pretend=no-fentry)");
+	if (pretend_hides_traced(t, why, "fentry/fexit"))
+		return -EOPNOTSUPP;
 	if (!t->percpu)
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "the counters are plain arrays (no per-CPU maps): the fentry/fexit programs have no atomic twins");
-	if (fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL, NULL,
-			   &t->fids, why))
-		return -ENOENT;
+	err = fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL,
+			     t->sys_module, &t->fids, why);
+	if (err)
+		return errno_nofile(err) ? err : -ENOENT;
 	if (t->fids.in_module) {
 		fd = btf_kobj_fd(t->fs->module, why);
 		if (fd < 0)
@@ -218,6 +281,49 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 	return 0;
 }
 
+int tracer_probe_tracepoints(struct tracer *t, struct errbuf *why)
+{
+	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	const struct tp_event *x = &t->tp[1];
+	int err;
+
+	if (!tp->group)
+		return errbuf_set(why, -EOPNOTSUPP,
+				  "ext4dist knows no tracepoints of %s (only ext4's, around fsync)",
+				  t->fs->name);
+	if (!t->percpu)
+		return errbuf_set(why, -EOPNOTSUPP,
+				  "the counters are plain arrays (no per-CPU maps): the tracepoint programs have no atomic twins");
+	err = attach_probe_tracepoint(&t->actx, tp->group, tp->enter, NULL,
+				      &t->tp[0], why);
+	if (!err)
+		err = attach_probe_tracepoint(&t->actx, tp->group, tp->exit,
+					      tp->ret_field, &t->tp[1], why);
+	if (err)
+		return err;
+	/* The program reads an int: "int ret" since the event exists. */
+	if (x->field_size != 4 || !x->field_signed)
+		return errbuf_set(why, -EINVAL,
+				  "%s:%s's field %s is %d bytes, %s, where the program reads a signed 4-byte int",
+				  x->group, x->event, x->field, x->field_size,
+				  x->field_signed ? "signed" : "unsigned");
+	snprintf(t->rec.tracepoints, sizeof(t->rec.tracepoints),
+		 "%s:%s id %d and %s:%s id %d, %s at offset %d of its record (its format file); fsync alone: --attach=tracepoint --ops fsync",
+		 t->tp[0].group, t->tp[0].event, t->tp[0].id, x->group,
+		 x->event, x->id, x->field, x->field_off);
+	return 0;
+}
+
+void tracer_patch_tracepoints(struct tracer *t)
+{
+	int n = bpf_obj_patch_off16(&t->obj, PATCH_OFF_TP_RET,
+				    (int16_t)t->tp[1].field_off);
+
+	vlog(1, "tracepoint %s:%s: offset %d of field %s patched into %d load%s of the program (the placeholder %d was there)",
+	     t->tp[1].group, t->tp[1].event, t->tp[1].field_off,
+	     t->tp[1].field, n, n == 1 ? "" : "s", PATCH_OFF_TP_RET);
+}
+
 /* Asks the kernel one thing the plan needs, and records the answer. */
 static void probe_cap(struct tracer *t, enum cap_id id)
 {
@@ -230,7 +336,9 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		err = pretending(t, PRETEND_NO_MULTI) ?
 		      errbuf_set(&why, -EOPNOTSUPP,
 				 "no kprobe_multi links (--pretend=no-multi)") :
-		      attach_kprobe_multi_available(&why);
+		      pretend_hides_traced(t, &why, "kprobe_multi links");
+		if (!err)
+			err = attach_kprobe_multi_available(&why);
 		break;
 	case CAP_KPROBE_EVENTS:
 		err = attach_probe_tracefs(&t->actx, 1, &why);
@@ -238,15 +346,25 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 	case CAP_MAXACTIVE:
 		err = attach_probe_maxactive(&t->actx,
 					     t->fs->ops[OP_FSYNC].func, &why);
+		if (err && t->actx.before_4_12) {
+			struct errbuf kernel = why;
+
+			errbuf_fmt(&why, "%.400s (--pretend=no-maxactive)",
+				   kernel.msg);
+		}
 		break;
 	case CAP_FENTRY:
 		err = probe_fentry(t, &why);
+		break;
+	case CAP_TRACEPOINT:
+		err = tracer_probe_tracepoints(t, &why);
 		break;
 	case CAP_NO_PREEMPT:
 		/* Not known: taken as none (check.c says so). */
 		t->rec.preemption = kernel_preemption(NULL, why.msg,
 						      sizeof(why.msg));
-		err = t->rec.preemption == PREEMPT_MODEL_ON ? -EOPNOTSUPP : 0;
+		err = t->rec.preemption == PREEMPT_MODEL_ON ? -EOPNOTSUPP :
+		      t->rec.preemption == PREEMPT_MODEL_NOFILE ? -EMFILE : 0;
 		break;
 	default:
 		err = pretending(t, PRETEND_NO_PMU) ?
@@ -255,7 +373,8 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		      attach_probe_pmu(&t->actx, &why);
 		break;
 	}
-	c->state = err ? CAP_NO : CAP_YES;
+	/* A full file table answers nothing: start-up stops there. */
+	c->state = errno_nofile(err) ? CAP_FAILED : err ? CAP_NO : CAP_YES;
 	snprintf(c->why, sizeof(c->why), "%.*s", (int)sizeof(c->why) - 1,
 		 why.msg);
 	if (id == CAP_PMU && !err)
@@ -265,15 +384,25 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 			 struct errbuf *eb)
 {
+	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	char tps[160];
 	struct attach_want w = {
 		.mode = cfg->attach,
 		.maxactive = cfg->maxactive,
 		.generic_read = cfg->read_generic,
 		.possible_cpus = (unsigned int)t->ncpus,
+		.ops_mask = cfg->ops_mask,
+		.slow = cfg->slow,
+		.fs_name = t->fs->name,
+		.tracepoints = tp->group ? tps : NULL,
 	};
 	enum cap_id need;
 	int err;
 
+	/* Planned again after a refusal at attach: undecided until it is. */
+	t->rec.planned = 0;
+	snprintf(tps, sizeof(tps), "%s:%s and %s:%s", tp->group, tp->enter,
+		 tp->group, tp->exit);
 	snprintf(t->rec.caps.pmu_dir, sizeof(t->rec.caps.pmu_dir), "%s",
 		 t->actx.sysfs_kprobe);
 	for (;;) {
@@ -288,6 +417,9 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 		if (err != 1)
 			break;
 		probe_cap(t, need);
+		if (t->rec.caps.c[need].state == CAP_FAILED)
+			return errbuf_set(eb, -EMFILE, "%s",
+					  t->rec.caps.c[need].why);
 	}
 	if (err)
 		return err;
@@ -386,7 +518,9 @@ static void resolve_addresses(struct tracer *t, const struct tracer_config *cfg)
 	unsigned int n;
 	int hits;
 
-	snprintf(dir, sizeof(dir), "/sys/module/%s", t->fs->module);
+	snprintf(dir, sizeof(dir), "%s/%s",
+		 cfg->sys_module ? cfg->sys_module : "/sys/module",
+		 t->fs->module);
 	if (uname(&u)) {
 		errbuf_set(&why, -errno, "uname: %s", strerror(errno));
 		goto by_name;
@@ -574,9 +708,15 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 static int attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
 {
 	unsigned int op = op_of_func(t, func);
+	const char *hidden = pretend_hides(t, func);
 	struct obj_prog *p;
 	int err;
 
+	/* As the kernel answers for a function it does not have. */
+	if (hidden)
+		return errbuf_set(eb, -ENOENT,
+				  "kernel function %s not found (%s: not asked)",
+				  func, hidden);
 	err = attach_one(t, PROBE_RETURN, func, variant_of(t, 0),
 			 &t->links[t->nr_links], &p, eb);
 	if (err)
@@ -761,6 +901,7 @@ static int prepare_generic_read(struct tracer *t,
 		.fops_addr = cfg->fops_addr,
 		.kallsyms_path = cfg->kallsyms_path,
 		.kallsyms_no_data = pretending(t, PRETEND_NO_KALLSYMS_DATA),
+		.sys_module = cfg->sys_module,
 		.sysmap_path = t->sysmap_path[0] ? t->sysmap_path : NULL,
 		.sysmap = t->nr_syms ? &map : NULL,
 		.tracing_fd = t->actx.tf.dir[0] ? t->actx.tf.dirfd : -1,
@@ -797,16 +938,21 @@ static int missing_function(struct tracer *t, unsigned int op,
 			    struct errbuf *eb)
 {
 	const struct fs_op *o = &t->fs->ops[op];
+	const char *hidden = pretend_hides(t, o->func);
+	char kernel[120];
 	struct utsname u;
 
-	if (uname(&u))
-		snprintf(u.release, sizeof(u.release), "?");
+	if (hidden)
+		snprintf(kernel, sizeof(kernel), "%s", hidden);
+	else
+		snprintf(kernel, sizeof(kernel), "Linux %.64s",
+			 uname(&u) ? "?" : u.release);
 	snprintf(t->rec.missing, sizeof(t->rec.missing),
-		 "%s: no %s in Linux %s (it arrived in %s)",
-		 report_op_name(op), o->func, u.release, o->since);
+		 "%s: no %s in %s (it arrived in %s)",
+		 report_op_name(op), o->func, kernel, o->since);
 	return errbuf_set(eb, -ENOENT,
-			  "cannot trace %s: kernel function %s does not exist in this kernel (Linux %s; it arrived in %s); leave %s out of --ops",
-			  report_op_name(op), o->func, u.release, o->since,
+			  "cannot trace %s: kernel function %s does not exist in this kernel (%s; it arrived in %s); leave %s out of --ops",
+			  report_op_name(op), o->func, kernel, o->since,
 			  report_op_name(op));
 }
 
@@ -981,6 +1127,52 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 	return 0;
 }
 
+/* One tracepoint's program loaded and put on its perf event. */
+static int attach_tp_prog(struct tracer *t, struct obj_prog *p,
+			  const struct tp_event *tp, struct errbuf *eb)
+{
+	int err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
+
+	if (err)
+		return err;
+	tracer_note_load(t, p);
+	err = attach_tracepoint(tp, p->fd, &t->links[t->nr_links], eb);
+	if (err) {
+		bpf_obj_unload_prog(p);
+		return err;
+	}
+	t->nr_links++;
+	return 0;
+}
+
+/*
+ * fsync through the file system's own tracepoints (--attach=tracepoint):
+ * the exit first, as a kretprobe before its kprobe (attach_pair()).
+ */
+static int attach_tracepoints(struct tracer *t, struct errbuf *eb)
+{
+	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	struct obj_prog *ret = bpf_obj_find_tracepoint(&t->obj, tp->group,
+						       tp->exit);
+	struct obj_prog *ent = bpf_obj_find_tracepoint(&t->obj, tp->group,
+						       tp->enter);
+	int err;
+
+	if (!ret || !ent)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no programs for the tracepoints %s:%s and %s:%s",
+				  tp->group, tp->exit, tp->group, tp->enter);
+	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
+		 "none needed: a tracepoint is named by its id");
+	tracer_patch_tracepoints(t);
+	err = attach_tp_prog(t, ret, &t->tp[1], eb);
+	if (!err)
+		err = attach_tp_prog(t, ent, &t->tp[0], eb);
+	if (!err)
+		t->entry_prog[OP_FSYNC] = ent;
+	return err;
+}
+
 static void set_ops(struct tracer *t)
 {
 	switch (t->rec.attach.path) {
@@ -1028,6 +1220,8 @@ static int attach_chosen(struct tracer *t, const struct tracer_config *cfg,
 	}
 	if (t->rec.attach.path == ATTACH_MULTI)
 		return attach_multi(t, eb);
+	if (t->rec.attach.path == ATTACH_TRACEPOINT)
+		return attach_tracepoints(t, eb);
 	return attach_kprobes(t, cfg, eb);
 }
 
@@ -1071,6 +1265,8 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 		 (int)sizeof(c->why) - 1, eb->msg);
 	t->rec.read_path[0] = t->rec.addresses[0] = '\0';
 	eb->msg[0] = '\0';
+	/* Undecided again: --check must not print a path no plan chose. */
+	t->rec.planned = 0;
 	err = decide_attach(t, cfg, eb);
 	if (err)
 		return err;
@@ -1093,6 +1289,7 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 	t->fs = cfg->fs;
 	t->ops_mask = cfg->ops_mask;
 	t->pretend = cfg->pretend;
+	t->sys_module = cfg->sys_module;
 	t->read_generic = cfg->read_generic;
 	if (cfg->slow && (cfg->ops_mask & (1u << OP_GETATTR)))
 		return errbuf_set(eb, -EINVAL,
@@ -1101,6 +1298,7 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 	if (err)
 		return err;
 	t->verifier_log = cfg->verifier_log;
+	t->prog_glob = cfg->prog_glob;
 	t->dump_maps = cfg->dump_maps;
 	t->unit = cfg->factor == 1000000ULL ? "msecs" : "usecs";
 	if (privileges_check())
@@ -1108,6 +1306,7 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
 	t->rec.privileged = 1;
 	attach_ctx_init(&t->actx, TOOL_NAME, cfg->sysfs_kprobe, cfg->tracefs);
+	t->actx.before_4_12 = pretending(t, PRETEND_NO_MAXACTIVE);
 	t->actx_ready = 1;
 	return load_object(t, cfg, eb);
 }
@@ -1137,11 +1336,13 @@ static void note_unseen(struct tracer *t)
 	else if (t->rec.attach.path != ATTACH_FENTRY &&
 		 kversion_running(&code, &source) == 0 &&
 		 code < kversion_code(6, 7, 0))
-		vlog(1, "unseen calls: not counted (the kernel counts skipped kprobe programs from 6.7; they run with preemption off, so only an interrupting one is skipped)");
+		vlog(1, "unseen calls: not counted (the kernel counts skipped kprobe and tracepoint programs from 6.7; they run with preemption off, so only an interrupting one is skipped)");
 	else {
 		t->unseen_counted = 1;
 		vlog(1, "unseen calls: counted (each %s program's recursion_misses)",
-		     t->rec.attach.path == ATTACH_FENTRY ? "fentry" : "kprobe");
+		     t->rec.attach.path == ATTACH_FENTRY ? "fentry" :
+		     t->rec.attach.path == ATTACH_TRACEPOINT ? "tracepoint" :
+		     "kprobe");
 	}
 }
 
@@ -1182,7 +1383,17 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 			return err;
 	}
 	t->rec.fs_registered = registered(t, cfg->filesystems_path);
-	if (t->rec.fs_registered <= 0)
+	if (errbuf_nofile(eb, t->rec.fs_registered, "cannot read %s",
+			  cfg->filesystems_path ? cfg->filesystems_path :
+			  "/proc/filesystems"))
+		return t->rec.fs_registered;
+	if (t->rec.fs_registered < 0)
+		return errbuf_set(eb, t->rec.fs_registered,
+				  "cannot tell whether %s is loaded: cannot read %s: %s",
+				  t->fs->name, cfg->filesystems_path ?
+				  cfg->filesystems_path : "/proc/filesystems",
+				  strerror(-t->rec.fs_registered));
+	if (t->rec.fs_registered == 0)
 		return errbuf_set(eb, -ENOENT,
 				  "%s is not loaded in this kernel (no %s in /proc/filesystems): run 'modprobe %s' or mount an %s file system, then try again",
 				  t->fs->name, t->fs->name, t->fs->module,
@@ -1301,6 +1512,9 @@ const char *tracer_missed_reason(const struct tracer *t)
 		return "kprobe_multi return hooks exhausted: --attach=tracefs --maxactive N allows more";
 	case ATTACH_PMU:
 		return "kretprobe instances exhausted: the kprobe PMU cannot raise them; --attach=tracefs --maxactive N can";
+	case ATTACH_TRACEPOINT:
+		/* Nothing to run out of: the exit event fires at every return. */
+		return "a tracepoint has no instances to run out of: the exit event did not fire for it";
 	default:
 		if (t->rec.caps.c[CAP_MAXACTIVE].state == CAP_NO)
 			return "kretprobe instances exhausted: kprobe_events cannot raise the kernel's default before 4.12";

@@ -1,6 +1,7 @@
 #!/bin/bash
-# make bench: boots a kernel of the VM suite (BENCH_SERIES: 4.9, 4.19,
-# 5.10, 6.1 (default) or 6.12, fetched by tests/vm/lib.sh) in qemu twice
+# make bench: boots a kernel of the VM suite (BENCH_SERIES: 5.10, 6.1
+# (default) or 6.12, fetched by tests/vm/lib.sh; 4.9 or 4.19 from
+# EXT4DIST_OLD_KERNELS where one has those images) in qemu twice
 # (TCG with the guest's wall clock, then TCG with -icount, where guest time
 # counts instructions; EXT4DIST_VM_KVM=1: one KVM boot instead) with
 # tests/bench/guest_bench.sh as the guest program, then prints tables and

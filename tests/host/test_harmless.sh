@@ -131,3 +131,31 @@ else
 		"$(sed 's/-p [0-9]* cannot/-p L cannot/' "$TMP/nserr")" \
 		"ext4dist: -p L cannot be honoured: ext4dist runs in a PID namespace of its own, the BPF programs compare the PIDs of the initial one, and it cannot tell whether /proc shows those (stat /proc/1/ns/pid: Permission denied); run ext4dist in the initial PID namespace (on the host) with the PID seen there"
 fi
+
+# --- ext4dist's own PID, which its programs compare to leave its own
+# file operations out and to serve its own probes (PATCH_SELF): the
+# initial namespace's, also as PID 1 of a namespace with its own /proc
+# (getpid() says 1 there).  Its output fills a FIFO nobody reads yet, so
+# that its PID can be looked up from outside while it waits.
+mkfifo "$TMP/xl.fifo"
+exec 3<> "$TMP/xl.fifo"
+unshare -fp --mount-proc "$BIN" -v --dump-bpf=xlated > "$TMP/xl.fifo" 2> "$TMP/xl.err" &
+u=$!
+k=""
+for _ in $(seq 1 200); do
+	for st in /proc/[0-9]*/stat; do
+		[ "$(cut -d' ' -f4 "$st" 2>/dev/null)" = "$u" ] && k=${st#/proc/} && k=${k%/stat}
+	done
+	[ -z "$k" ] || break
+	sleep 0.05
+done
+exec 4< "$TMP/xl.fifo"
+exec 3<&-
+cat <&4 > "$TMP/xl.out"
+exec 4<&-
+wait "$u"
+expect_eq "own PID in a PID namespace with its own /proc: the initial namespace's in every program" \
+	"$(sed -n 's/.*; PATCH_SELF patched: \([0-9]*\)$/\1/p' "$TMP/xl.out" | sort -u | tr '\n' ' ')" "$k "
+expect_eq "own PID in a PID namespace with its own /proc: -v says where it came from" \
+	"$(grep '^ext4dist: own PID: ' "$TMP/xl.err")" \
+	"ext4dist: own PID: $k in the initial PID namespace (asked through BPF), 1 in ext4dist's own"

@@ -25,9 +25,9 @@ rejected "--test-t /x" --test-t /x
 run_bin "$BIN" --test-tracing-dir=/x
 expect_eq "shipped binary, --test-tracing-dir=/x: message" "$ERR" "$USAGE
 ext4dist: error: unrecognized arguments: --test-tracing-dir=/x"
-run_bin "$BIN" --test-kallsyms=/x --test-sysfs-kprobe=/x --test-debugfs-dir=/x
+run_bin "$BIN" --test-kallsyms=/x --test-sysfs-kprobe=/x --test-debugfs-dir=/x --test-meminfo=/x
 expect_eq "shipped binary, every hook: message" "$ERR" "$USAGE
-ext4dist: error: unrecognized arguments: --test-kallsyms=/x --test-sysfs-kprobe=/x --test-debugfs-dir=/x"
+ext4dist: error: unrecognized arguments: --test-kallsyms=/x --test-sysfs-kprobe=/x --test-debugfs-dir=/x --test-meminfo=/x"
 expect_eq "shipped binary carries no hook name" \
 	"$(grep -c -a -e --test- -e test-tracing-dir "$BIN")" 0
 
@@ -57,3 +57,38 @@ expect_eq "test build --check: kprobe_events in the fixture" \
 expect_eq "test build --check: maxactive tried in the fixture" \
 	"$(grep '^maxactive ' "$TMP/out")" \
 	"maxactive              no: kprobe_events ignores \"rN:\" (kernel before 4.12)"
+
+# --ring-pages against the machine's memory (--test-meminfo: a machine of
+# 128 MiB) and its online CPUs (this host's): the rings, one per CPU, and
+# the reader's copy of one, within a sixteenth of it.
+ncpu=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, r, "-"); n += (r[2] == "" ? 1 : r[2] - r[1] + 1) } print n }' /sys/devices/system/cpu/online)
+page=$(getconf PAGESIZE)
+printf 'MemTotal:         131072 kB\nMemFree:           65536 kB\n' > "$fx/meminfo"
+most=1
+while [ $(( (ncpu + 1) * most * 2 * page )) -le $((131072 * 1024 / 16)) ]; do most=$((most * 2)); done
+over=$((most * 2))
+run_bin "$TEST_BIN" --slower 0 --ring-pages "$over" --test-meminfo "$fx/meminfo"
+expect_eq "--ring-pages over a sixteenth of 128 MiB: exit status" "$RC" 1
+expect_eq "--ring-pages over a sixteenth of 128 MiB: message" "$ERR" \
+	"ext4dist: --ring-pages $over: $ncpu event rings of that many pages (one per online CPU) and the reader's copy of one would take $(( (ncpu + 1) * over * page >> 20 )) MiB, more than a sixteenth of this machine's memory (128 MiB, MemTotal in $fx/meminfo); --ring-pages $most at most here"
+run_bin "$TEST_BIN" --slower 0 --ring-pages "$most" --test-meminfo "$fx/meminfo" --check
+expect_eq "--ring-pages at the most that fits: no refusal of its own" \
+	"$(grep -c -e '--ring-pages' "$TMP/out" "$TMP/err" | cut -d: -f2 | tr '\n' ' ')" "0 0 "
+printf 'MemTotal:             64 kB\n' > "$fx/meminfo"
+run_bin "$TEST_BIN" --slower 0 --test-meminfo "$fx/meminfo" --check
+expect_eq "not even one page (64 KiB machine): message, before --check" "$ERR" \
+	"ext4dist: --ring-pages 64: not even rings of one page fit this machine: $ncpu (one per online CPU) and the reader's copy of one would take $(( (ncpu + 1) * page >> 10 )) KiB, more than a sixteenth of its memory (64 KiB, MemTotal in $fx/meminfo)"
+expect_eq "not even one page: exit status" "$RC" 1
+# The shipped binary on this machine: 65536 pages refused unless a
+# sixteenth of its memory holds them.
+mem=$(($(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) * 1024))
+most=1
+while [ $(( (ncpu + 1) * most * 2 * page )) -le $((mem / 16)) ]; do most=$((most * 2)); done
+run_bin "$BIN" --slower 0 --ring-pages 65536
+if [ "$most" -lt 65536 ]; then
+	expect_eq "--ring-pages 65536 on this machine: refused" "$ERR" \
+		"ext4dist: --ring-pages 65536: $ncpu event rings of that many pages (one per online CPU) and the reader's copy of one would take $(( (ncpu + 1) * 65536 * page >> 20 )) MiB, more than a sixteenth of this machine's memory ($((mem >> 20)) MiB, MemTotal in /proc/meminfo); --ring-pages $most at most here"
+else
+	expect_eq "--ring-pages 65536 on this machine: a sixteenth of $((mem >> 20)) MiB holds them" \
+		"$(echo "$ERR" | grep -c -e '--ring-pages')" 0
+fi

@@ -341,12 +341,34 @@ static void test_own_options(void)
 	run_args(&r, "--dump-bpf=xlated", "--verifier-log", NULL);
 	if (ok("--dump-bpf=xlated --verifier-log", &r)) {
 		check_int("dump xlated", r.a.dump_bpf, DUMP_BPF_XLATED);
-		check_int("verifier log flag", r.a.verifier_log, 1);
+		check_int("verifier log flag: level 2", r.a.verifier_log, 2);
 	}
 	run_free(&r);
 	run_args(&r, "--dump-bpf=elf", NULL);
 	if (ok("--dump-bpf=elf", &r))
 		check_int("dump elf", r.a.dump_bpf, DUMP_BPF_ELF);
+	run_free(&r);
+	run_args(&r, "--dump-bpf=jited", "--prog", "kprobe/*", NULL);
+	if (ok("--dump-bpf=jited --prog", &r)) {
+		check_int("dump jited", r.a.dump_bpf, DUMP_BPF_JITED);
+		check_str("--prog's pattern", r.a.prog_glob, "kprobe/*");
+		check_int("no --ops given", r.a.ops_given, 0);
+	}
+	run_free(&r);
+	run_args(&r, "--check", "--verifier-log=4", "--prog=past_end", "--ops",
+		 "fsync", NULL);
+	if (ok("--verifier-log=4", &r)) {
+		check_int("verifier log level 4", r.a.verifier_log, 4);
+		check_int("--ops given", r.a.ops_given, 1);
+	}
+	run_free(&r);
+	run_args(&r, "--verifier-log=1", NULL);
+	if (ok("--verifier-log=1", &r))
+		check_int("verifier log level 1", r.a.verifier_log, 1);
+	run_free(&r);
+	run_args(&r, "--attach=tracepoint", "--ops", "fsync", NULL);
+	if (ok("--attach=tracepoint", &r))
+		check_int("attach tracepoint", r.a.attach, ATTACH_TRACEPOINT);
 	run_free(&r);
 }
 
@@ -398,6 +420,30 @@ static void test_served(void)
 	run_free(&r);
 	FAILS("error before -h", "argument -p/--pid: invalid int value: 'x'",
 	      "-p", "x", "-h");
+}
+
+/* -h's text (longer than stdio's buffer) and --version's to a full device. */
+static void test_served_write_error(void)
+{
+	char *argv_h[] = { "ext4dist", "-h", NULL };
+	char *argv_v[] = { "ext4dist", "--version", NULL };
+	struct ext4dist_args a;
+	FILE *f = fopen("/dev/full", "w");
+
+	if (!CHECK(f, "open /dev/full"))
+		return;
+	check_int("-h to /dev/full: the write's error",
+		  args_parse(2, argv_h, &a, f, stderr), -ENOSPC);
+	fclose(f);
+	f = fopen("/dev/full", "w");
+	if (!CHECK(f, "open /dev/full again"))
+		return;
+	/* Short: stdio fails only at the flush, which is main()'s. */
+	check_int("--version to /dev/full: served", args_parse(2, argv_v, &a, f,
+							       stderr),
+		  ARGS_EXIT_OK);
+	check_int("--version to /dev/full: the flush fails", fflush(f), EOF);
+	fclose(f);
 }
 
 static void test_value_errors(void)
@@ -472,10 +518,12 @@ static void test_value_errors(void)
 	FAILS("--ops missing", "argument --ops: expected one argument",
 	      "--ops");
 	FAILS("--attach unknown", "argument --attach: invalid choice: "
-	      "'uprobe' (choose from 'auto', 'pmu', 'tracefs', 'multi', 'fentry')",
+	      "'uprobe' (choose from 'auto', 'pmu', 'tracefs', 'multi', 'fentry', "
+	      "'tracepoint')",
 	      "--attach=uprobe");
 	FAILS("--attach prefix is no choice", "argument --attach: invalid "
-	      "choice: 'pm' (choose from 'auto', 'pmu', 'tracefs', 'multi', 'fentry')",
+	      "choice: 'pm' (choose from 'auto', 'pmu', 'tracefs', 'multi', 'fentry', "
+	      "'tracepoint')",
 	      "--attach", "pm");
 	FAILS("--read-path unknown", "argument --read-path: invalid choice: "
 	      "'ext4' (choose from 'auto', 'generic')", "--read-path", "ext4");
@@ -498,6 +546,13 @@ static void test_value_errors(void)
 	      "--fops-addr", "0x10000000000000000");
 	FAILS("--prometheus empty", "argument --prometheus: expected a file "
 	      "name", "--prometheus=");
+	FAILS("--verifier-log level 3", "argument --verifier-log: invalid "
+	      "choice: '3' (choose from '1', '2', '4')", "--verifier-log=3");
+	FAILS("--prog empty", "argument --prog: expected a pattern",
+	      "--dump-bpf", "--prog=");
+	FAILS("--prog without a dump", "argument --prog: only with --dump-bpf "
+	      "or --verifier-log (it picks the programs they show)", "--prog",
+	      "kprobe/*");
 	FAILS("--prometheus missing", "argument --prometheus: expected one "
 	      "argument", "--prometheus");
 	FAILS("--listen port 0", "argument --listen: invalid port: '0' "
@@ -589,7 +644,7 @@ static void test_syntax_errors(void)
 	FAILS("short flag with =", "argument -m/--milliseconds: ignored "
 	      "explicit argument 'yes'", "-m=yes");
 	FAILS("ambiguous prefix", "ambiguous option: --p could match --pid, "
-	      "--prometheus, --pretend", "--p", "5");
+	      "--prometheus, --pretend, --prog", "--p", "5");
 	/* --dump meant --dump-bpf until --dump-maps, as argparse has it. */
 	FAILS("ambiguous --dump", "ambiguous option: --dump could match "
 	      "--dump-bpf, --dump-maps", "--dump");
@@ -658,7 +713,8 @@ static void test_pretend(void)
 			  (1 << PRETEND_NO_PERCPU) | (1 << PRETEND_NO_NAMES));
 	run_free(&r);
 	run_args(&r, "--pretend=no-pmu,no-multi,no-percpu,no-names,"
-		 "no-kallsyms-data,no-tracefs,no-ext4,no-fentry", NULL);
+		 "no-kallsyms-data,no-tracefs,no-ext4,no-fentry,no-maxactive,"
+		 "no-read-iter,no-getattr", NULL);
 	if (ok("--pretend every feature", &r))
 		check_int("--pretend every feature mask", r.a.pretend,
 			  (1 << NR_PRETEND) - 1);
@@ -673,13 +729,13 @@ static void test_pretend(void)
 	check_int("--pretend off by default", r.a.pretend, 0);
 	run_free(&r);
 	FAILS("--pretend unknown feature",
-	      "argument --pretend: invalid choice: 'btf' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry')",
+	      "argument --pretend: invalid choice: 'btf' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry', 'no-maxactive', 'no-read-iter', 'no-getattr')",
 	      "--pretend=no-multi,btf");
 	FAILS("--pretend empty",
 	      "argument --pretend: expected at least one feature",
 	      "--pretend=");
 	FAILS("--pretend trailing comma",
-	      "argument --pretend: invalid choice: '' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry')",
+	      "argument --pretend: invalid choice: '' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry', 'no-maxactive', 'no-read-iter', 'no-getattr')",
 	      "--pretend=no-pmu,");
 	FAILS("--pretend missing", "argument --pretend: expected one argument",
 	      "--pretend");
@@ -692,12 +748,14 @@ static void test_hooks(void)
 	struct run r;
 
 	run_args(&r, "--test-kallsyms", "/fix/kallsyms", "--test-sysfs-kprobe=/none",
-		 "--test-tracing-dir", "/t", "--test-debugfs-dir", "/d", NULL);
+		 "--test-tracing-dir", "/t", "--test-debugfs-dir", "/d",
+		 "--test-sys-module", "/m", NULL);
 	if (ok("test hooks", &r)) {
 		check_str("--test-kallsyms", r.a.test_kallsyms, "/fix/kallsyms");
 		check_str("--test-sysfs-kprobe", r.a.test_sysfs_kprobe, "/none");
 		check_str("--test-tracing-dir", r.a.test_tracing, "/t");
 		check_str("--test-debugfs-dir", r.a.test_debugfs, "/d");
+		check_str("--test-sys-module", r.a.test_sys_module, "/m");
 	}
 	run_free(&r);
 	run_args(&r, "--test-t", "/t", NULL);
@@ -706,7 +764,8 @@ static void test_hooks(void)
 	run_free(&r);
 	run_args(&r, NULL);
 	CHECK(!r.a.test_kallsyms && !r.a.test_tracing && !r.a.test_debugfs &&
-	      !r.a.test_sysfs_kprobe, "test hooks off by default");
+	      !r.a.test_sysfs_kprobe && !r.a.test_sys_module,
+	      "test hooks off by default");
 	run_free(&r);
 	FAILS("relative test path",
 	      "argument --test-kallsyms: expected an absolute path 'rel'",
@@ -738,6 +797,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(pretend),
 	TEST_CASE(fleet_options),
 	TEST_CASE(defaults),
+	TEST_CASE(served_write_error),
 	TEST_CASE(bcc_options),
 	TEST_CASE(own_options),
 	TEST_CASE(served),

@@ -152,6 +152,17 @@ static void test_from(void)
 	check_int("from: nothing usable leaves code", code, 7);
 	check_int("from: all NULL", kversion_from(NULL, NULL, NULL, &code),
 		  -EINVAL);
+	/*
+	 * Vanilla 4.19.222, as the suite booted it until its image was
+	 * withdrawn: uname gives 4.19.222, but the 4.4-4.19 stable branches
+	 * build 255 in as the patch level, and before 5.0 a kprobe program
+	 * loads only with the kernel's own code (test_vdso_version reads
+	 * 0x0413ff from the note): parsing uname would be refused there.
+	 */
+	check_int("from: vanilla 4.19.222 ret", kversion_from("4.19.222",
+		  "#1 SMP Wed Dec 3 10:00:00 UTC 2026", NULL, &code), 0);
+	check_int("from: vanilla 4.19.222 parses to a code its kernel refuses",
+		  code, 0x0413de);
 }
 
 /* kversion_get() reads this host's uname: compare with kversion_from(). */

@@ -12,8 +12,11 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 #ifdef EXT4DIST_WITH_XZ
@@ -504,6 +507,402 @@ static void test_module(void)
 	free(elf);
 }
 
+/* ---- module-file bombs: memory follows what is kept ------------------ */
+
+enum fmt { F_GZIP, F_XZ, F_ZSTD };
+
+/* A streaming compressor writing to a file, fed piece by piece. */
+struct packer {
+	enum fmt fmt;
+	FILE *f;
+	z_stream z;
+#ifdef EXT4DIST_WITH_XZ
+	lzma_stream x;
+#endif
+#ifdef EXT4DIST_WITH_ZSTD
+	ZSTD_CCtx *zc;
+#endif
+	int bad;
+};
+
+static unsigned char pack_out[1 << 16];
+
+/*
+ * As the kernel compresses modules: gzip -9 (32 KiB window), xz with a
+ * 1 MiB dictionary (dict_mib), zstd -3 (window_log 0: its own).
+ */
+static int pack_open(struct packer *p, enum fmt fmt, const char *path,
+		     unsigned int dict_mib, int window_log)
+{
+	memset(p, 0, sizeof(*p));
+	p->fmt = fmt;
+	p->f = fopen(path, "wb");
+	if (!p->f)
+		return -1;
+	switch (fmt) {
+	case F_GZIP:
+		return deflateInit2(&p->z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8,
+				    Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -1;
+#ifdef EXT4DIST_WITH_XZ
+	case F_XZ: {
+		lzma_stream init = LZMA_STREAM_INIT;
+		lzma_options_lzma opt;
+		lzma_filter f[2];
+
+		p->x = init;
+		if (lzma_lzma_preset(&opt, 0))
+			return -1;
+		opt.dict_size = dict_mib << 20;
+		f[0].id = LZMA_FILTER_LZMA2;
+		f[0].options = &opt;
+		f[1].id = LZMA_VLI_UNKNOWN;
+		return lzma_stream_encoder(&p->x, f, LZMA_CHECK_CRC32) == LZMA_OK ?
+		       0 : -1;
+	}
+#endif
+#ifdef EXT4DIST_WITH_ZSTD
+	case F_ZSTD:
+		p->zc = ZSTD_createCCtx();
+		if (!p->zc)
+			return -1;
+		ZSTD_CCtx_setParameter(p->zc, ZSTD_c_compressionLevel, 3);
+		if (window_log)
+			ZSTD_CCtx_setParameter(p->zc, ZSTD_c_windowLog, window_log);
+		return 0;
+#endif
+	default:
+		return -1;
+	}
+}
+
+/* data (NULL: zeros) of len bytes into the stream; last ends it. */
+static void pack(struct packer *p, const void *data, size_t len, int last)
+{
+	static const unsigned char zeros[1 << 16];
+
+	if (!len && !last)
+		return;
+	do {
+		size_t n = len < sizeof(zeros) ? len : sizeof(zeros);
+		const void *src = data ? data : zeros;
+		int end = last && n == len;
+
+		switch (p->fmt) {
+		case F_GZIP:
+			p->z.next_in = (unsigned char *)src;
+			p->z.avail_in = (uInt)n;
+			do {
+				p->z.next_out = pack_out;
+				p->z.avail_out = sizeof(pack_out);
+				if (deflate(&p->z, end ? Z_FINISH : Z_NO_FLUSH) ==
+				    Z_STREAM_ERROR)
+					p->bad = 1;
+				fwrite(pack_out, 1, sizeof(pack_out) - p->z.avail_out,
+				       p->f);
+			} while (p->z.avail_out == 0 || (end && p->z.avail_in));
+			break;
+#ifdef EXT4DIST_WITH_XZ
+		case F_XZ: {
+			lzma_ret r;
+
+			p->x.next_in = src;
+			p->x.avail_in = n;
+			do {
+				p->x.next_out = pack_out;
+				p->x.avail_out = sizeof(pack_out);
+				r = lzma_code(&p->x, end ? LZMA_FINISH : LZMA_RUN);
+				if (r != LZMA_OK && r != LZMA_STREAM_END)
+					p->bad = 1;
+				fwrite(pack_out, 1, sizeof(pack_out) - p->x.avail_out,
+				       p->f);
+			} while (!p->bad && (p->x.avail_in ||
+					     (end && r != LZMA_STREAM_END)));
+			break;
+		}
+#endif
+#ifdef EXT4DIST_WITH_ZSTD
+		case F_ZSTD: {
+			ZSTD_inBuffer in = { src, n, 0 };
+			size_t left;
+
+			do {
+				ZSTD_outBuffer out = { pack_out, sizeof(pack_out), 0 };
+
+				left = ZSTD_compressStream2(p->zc, &out, &in,
+							    end ? ZSTD_e_end :
+								  ZSTD_e_continue);
+				if (ZSTD_isError(left))
+					p->bad = 1;
+				fwrite(pack_out, 1, out.pos, p->f);
+			} while (!p->bad && (in.pos < in.size || (end && left)));
+			break;
+		}
+#endif
+		}
+		if (data)
+			data = (const unsigned char *)data + n;
+		len -= n;
+	} while (len && !p->bad);
+}
+
+static int pack_close(struct packer *p)
+{
+	switch (p->fmt) {
+	case F_GZIP:
+		deflateEnd(&p->z);
+		break;
+#ifdef EXT4DIST_WITH_XZ
+	case F_XZ:
+		lzma_end(&p->x);
+		break;
+#endif
+#ifdef EXT4DIST_WITH_ZSTD
+	case F_ZSTD:
+		ZSTD_freeCCtx(p->zc);
+		break;
+#endif
+	}
+	return fclose(p->f) || p->bad ? -1 : 0;
+}
+
+static uint64_t le_get(const unsigned char *b, size_t n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = (v << 8) | b[n];
+	return v;
+}
+
+static void le_put(unsigned char *b, uint64_t v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+}
+
+/*
+ * The module (a 64-bit little-endian ELF from write_module()) with a
+ * run of n1 zero bytes at offset at1 and one of n2 at at2, its section
+ * headers' offsets moved to match, compressed into path.
+ */
+static int write_stretched(const char *path, enum fmt fmt,
+			   const unsigned char *elf, size_t len, size_t at1,
+			   uint64_t n1, size_t at2, uint64_t n2,
+			   unsigned int dict_mib, int window_log)
+{
+	unsigned char *copy = malloc(len);
+	uint64_t shoff, off;
+	unsigned int i, shnum;
+	struct packer p;
+
+	if (!copy)
+		return -1;
+	memcpy(copy, elf, len);
+	/* Shorter than an ELF header: bytes, as they are. */
+	shoff = len < 64 ? 0 : le_get(copy + 40, 8);
+	shnum = len < 64 ? 0 : (unsigned int)le_get(copy + 60, 2);
+	for (i = 0; i < shnum; i++) {
+		unsigned char *sh = copy + shoff + 64 * i;
+
+		off = le_get(sh + 24, 8);
+		if (le_get(sh + 4, 4) != SHT_NULL)
+			le_put(sh + 24, off + (off >= at1 ? n1 : 0) +
+			       (off >= at2 ? n2 : 0), 8);
+	}
+	if (len >= 64)
+		le_put(copy + 40, shoff + (shoff >= at1 ? n1 : 0) +
+		       (shoff >= at2 ? n2 : 0), 8);
+	if (pack_open(&p, fmt, path, dict_mib, window_log)) {
+		free(copy);
+		return -1;
+	}
+	pack(&p, copy, at1, 0);
+	pack(&p, NULL, n1, 0);
+	pack(&p, copy + at1, at2 - at1, 0);
+	pack(&p, NULL, n2, 0);
+	pack(&p, copy + at2, len - at2, 1);
+	free(copy);
+	return pack_close(&p);
+}
+
+/*
+ * What loading path costs a fresh child: its result, the inflated size,
+ * and the growth of its peak resident set in KiB (ru_maxrss before and
+ * after).  The child resolves ext4_file_operations too.
+ */
+struct cost {
+	int ret, resolved;
+	unsigned long long len;
+	long grew_kib;
+	char msg[sizeof(((struct errbuf *)0)->msg)];
+};
+
+static void load_in_child(const char *path, struct cost *c)
+{
+	int fds[2], status;
+	pid_t pid;
+
+	memset(c, 0, sizeof(*c));
+	c->ret = -999;
+	if (pipe(fds))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct module_image img;
+		struct errbuf eb = { "" };
+		struct rusage before, after;
+		unsigned long long addr = 0;
+
+		close(fds[0]);
+		getrusage(RUSAGE_SELF, &before);
+		c->ret = module_file_load(path, &img, &eb);
+		c->len = img.len;
+		module_file_free(&img);
+		c->resolved = modsym_resolve(path, SECTIONS,
+					     "ext4_file_operations", &addr,
+					     NULL) == 0 &&
+			      addr == 0xffffffffc0600040ULL;
+		getrusage(RUSAGE_SELF, &after);
+		c->grew_kib = after.ru_maxrss - before.ru_maxrss;
+		snprintf(c->msg, sizeof(c->msg), "%s", eb.msg);
+		if (write(fds[1], c, sizeof(*c)) != (ssize_t)sizeof(*c))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], c, sizeof(*c)) != (ssize_t)sizeof(*c))
+		c->ret = -998;
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+}
+
+/*
+ * A few MiB: the windows kept, the decoders' state, libelf's tables.
+ * (AddressSanitizer's allocator holds freed blocks back a while: more.)
+ */
+#ifdef __SANITIZE_ADDRESS__
+#define BOMB_RSS_KIB (16 << 10)
+#else
+#define BOMB_RSS_KIB (8 << 10)
+#endif
+
+static void bomb(enum fmt fmt, const char *tag, const unsigned char *elf,
+		 size_t len)
+{
+	char path[512], name[160];
+	uint64_t shoff = le_get(elf + 40, 8);
+	struct cost c;
+
+	snprintf(path, sizeof(path), "%s", test_tmp_path("bomb.ko"));
+	/* 200 MiB of zeros after the header: one pass keeps the tail. */
+	if (!CHECK(write_stretched(path, fmt, elf, len, 64, 200 << 20, len, 0,
+				   1, 0) == 0, "bomb: written"))
+		return;
+	load_in_child(path, &c);
+	snprintf(name, sizeof(name), "%s, 200 MiB inflated: loaded", tag);
+	check_int(name, c.ret, 0);
+	snprintf(name, sizeof(name), "%s, 200 MiB inflated: its size", tag);
+	check_int(name, (long long)c.len, (long long)len + (200 << 20));
+	snprintf(name, sizeof(name), "%s, 200 MiB inflated: symbols found", tag);
+	check_int(name, c.resolved, 1);
+	printf("# %s: 200 MiB inflated, peak resident set grew by %ld KiB\n",
+	       tag, c.grew_kib);
+	snprintf(name, sizeof(name), "%s, 200 MiB inflated: the peak resident set grows by less than %d KiB",
+		 tag, BOMB_RSS_KIB);
+	CHECK(c.grew_kib < BOMB_RSS_KIB, name);
+
+	/* Symbols far from both ends: a second pass keeps them. */
+	if (CHECK(write_stretched(path, fmt, elf, len, 64, 8 << 20, shoff,
+				  8 << 20, 1, 0) == 0, "bomb: written")) {
+		load_in_child(path, &c);
+		snprintf(name, sizeof(name), "%s, symbols 8 MiB from either end: found", tag);
+		check_int(name, c.ret == 0 && c.resolved, 1);
+	}
+
+	/* No ELF header: refused after its first bytes. */
+	if (CHECK(write_stretched(path, fmt, (const unsigned char *)"not ELF", 7,
+				  7, 200 << 20, 7, 0, 1, 0) == 0, "bomb: written")) {
+		load_in_child(path, &c);
+		snprintf(name, sizeof(name), "%s, 200 MiB of no module: refused", tag);
+		check_int(name, c.ret, -EINVAL);
+		snprintf(name, sizeof(name), "%s, 200 MiB of no module: the peak resident set grows by less than %d KiB",
+			 tag, BOMB_RSS_KIB);
+		CHECK(c.grew_kib < BOMB_RSS_KIB, name);
+	}
+}
+
+/* A header that places its section headers past 256 MiB: refused at once. */
+static void bomb_header(const unsigned char *elf, size_t len)
+{
+	unsigned char *copy = malloc(len);
+	struct errbuf eb = { "" };
+	struct module_image img;
+	char want[600];
+
+	if (!CHECK(copy, "bomb header: alloc"))
+		return;
+	memcpy(copy, elf, len);
+	le_put(copy + 40, (uint64_t)MODSYM_MAX_SIZE, 8);
+	write_gzip(test_tmp_path("bomb.ko"), copy, len);
+	check_int("section headers past 256 MiB: refused",
+		  module_file_load(test_tmp_path("bomb.ko"), &img, &eb), -EFBIG);
+	snprintf(want, sizeof(want), "%s: inflates to more than 256 MiB, or says it does: not a module file",
+		 test_tmp_path("bomb.ko"));
+	check_str("section headers past 256 MiB: message", eb.msg, want);
+	free(copy);
+}
+
+/*
+ * A stream whose decoder would need more than 16 MiB (an xz dictionary
+ * of dict_mib, a zstd window of 2^window_log): refused as such.
+ */
+static void big_decoder(enum fmt fmt, const char *tag, const unsigned char *elf,
+			size_t len, unsigned int dict_mib, int window_log)
+{
+	char name[160];
+	struct cost c;
+
+	snprintf(name, sizeof(name), "%s: written", tag);
+	if (!CHECK(write_stretched(test_tmp_path("bomb.ko"), fmt, elf, len, 64,
+				   1 << 20, len, 0, dict_mib, window_log) == 0,
+		   name))
+		return;
+	load_in_child(test_tmp_path("bomb.ko"), &c);
+	snprintf(name, sizeof(name), "%s: refused", tag);
+	check_int(name, c.ret, -E2BIG);
+	snprintf(name, sizeof(name), "%s: message", tag);
+	CHECK(strstr(c.msg, "stream needs more than 16 MiB to inflate"), name);
+}
+
+static void test_bombs(void)
+{
+	unsigned char *elf;
+	size_t len;
+
+	if (!CHECK(write_module(test_tmp_path("mod.ko")) == 0, "write module ELF"))
+		return;
+	elf = (unsigned char *)test_read_file(test_tmp_path("mod.ko"), &len);
+	if (!CHECK(elf && len > 64, "read module ELF back"))
+		return;
+	bomb(F_GZIP, "gzip", elf, len);
+	bomb_header(elf, len);
+#ifdef EXT4DIST_WITH_XZ
+	bomb(F_XZ, "xz", elf, len);
+	/* Dictionaries and windows no kernel's modules use. */
+	big_decoder(F_XZ, "xz, 64 MiB dictionary", elf, len, 64, 0);
+#endif
+#ifdef EXT4DIST_WITH_ZSTD
+	bomb(F_ZSTD, "zstd", elf, len);
+	big_decoder(F_ZSTD, "zstd, 128 MiB window", elf, len, 1, 27);
+#endif
+	unlink(test_tmp_path("bomb.ko"));
+	free(elf);
+}
+
 static void remove_tmpdir(void)
 {
 	static const char *const files[] = {
@@ -531,6 +930,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(section_addr),
 	TEST_CASE(ko_path),
 	TEST_CASE(module),
+	TEST_CASE(bombs),
 	{ NULL, NULL }
 };
 

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/events/perf_buf.h"
 #include "loader/events/perf_ring.h"
+#include "loader/kernel/meminfo.h"
 #include "test.h"
 
 #define PAGE 4096
@@ -299,6 +301,37 @@ static void test_layout(void)
 	      "a mapping without a ring refused");
 }
 
+/* --ring-pages' bound: the rings and a copy within a sixteenth of memory. */
+static void test_ring_bound(void)
+{
+	static const char mi[] = "MemTotal:         131072 kB\nMemFree: 5 kB\n";
+	unsigned long long mem = 0;
+	const char *path;
+
+	/* 128 MiB: 8 MiB for 4 rings and the copy: 5 x 256 x 4 KiB = 5 MiB. */
+	check_int("128 MiB, 4 CPUs", perf_buf_max_pages(4, 128ULL << 20, 4096),
+		  256);
+	check_int("exactly a sixteenth", perf_buf_max_pages(1, 16 * 2 * 4096, 4096),
+		  1);
+	check_int("not one page", perf_buf_max_pages(1, 16 * 2 * 4096 - 1, 4096),
+		  0);
+	check_int("64 KiB pages", perf_buf_max_pages(7, 1ULL << 30, 65536), 128);
+	check_int("24 GiB, 2 CPUs", perf_buf_max_pages(2, 24ULL << 30, 4096),
+		  131072);
+	if (!CHECK(test_tmpdir("meminfo"), "temporary directory"))
+		return;
+	path = test_tmp_path("meminfo");
+	test_write_file(path, mi, sizeof(mi) - 1);
+	check_int("MemTotal read", meminfo_total(path, &mem), 0);
+	check_int("in bytes", (long long)mem, 131072LL * 1024);
+	test_write_file(path, "MemFree: 1 kB\n", 14);
+	check_int("no MemTotal line", meminfo_total(path, &mem), -EINVAL);
+	test_write_file(path, "MemTotal: 12 MB\n", 16);
+	check_int("not in kB", meminfo_total(path, &mem), -EINVAL);
+	check_int("no such file", meminfo_total("/nonexistent/meminfo", &mem),
+		  -ENOENT);
+}
+
 static const struct test_case test_cases[] = {
 	TEST_CASE(samples),
 	TEST_CASE(wrap),
@@ -306,6 +339,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(truncated),
 	TEST_CASE(stop),
 	TEST_CASE(layout),
+	TEST_CASE(ring_bound),
 	{ NULL, NULL }
 };
 

@@ -37,6 +37,9 @@ static const struct ev_in events[] = {
 	  "\xc3\xa9\xe6\xbc\xa2\xe5\xad\x97-\xe6\xbc", "caf\xe9.txt", 8 },
 	{ 123456800000003ULL, 20000000, 1023, 100, 5, 5, OP_READ,
 	  "ctl\x01\x7f", "q\"b\\s\n", 6 },
+	/* Terminal commands, a forged line and field, a lone 0x9b byte. */
+	{ 123456800000004ULL, 30000000, 0, 7, 66, 66, OP_WRITE,
+	  "\x1b[31mred,\ttab", "x\xc2\x9b" "2J,1,R\r\n9\x9b", 14 },
 };
 
 #define NR_EVENTS (sizeof(events) / sizeof(events[0]))
@@ -132,12 +135,52 @@ static void test_utf8(void)
 	check_str("no partial character in a short buffer", out, "\xe6\xbc\xa2");
 }
 
+/* field(s, width, prec, also): utf8_put_field()'s bytes. */
+static const char *field(const char *s, int width, int prec, const char *also)
+{
+	static char buf[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	if (!f)
+		return "(fmemopen failed)";
+	utf8_put_field(f, s, width, prec, also);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The escapes of text and CSV: C0, DEL and C1 (U+0080-U+009F, in UTF-8
+ * 0xc2 0x80-0x9f) as \xHH, a backslash doubled, also's characters; the
+ * width and precision count characters before escaping.
+ */
+static void test_escapes(void)
+{
+	check_str("plain", field("abc", 5, 5, NULL), "abc  ");
+	check_str("ESC, newline, CR, tab", field("\x1b[2J\n\r\t", 0, -1, NULL),
+		  "\\x1b[2J\\x0a\\x0d\\x09");
+	check_str("every C0 boundary and DEL", field("\x01\x1f\x20\x7e\x7f", 0, -1, NULL),
+		  "\\x01\\x1f ~\\x7f");
+	check_str("C1: NEL, CSI, the last", field("\xc2\x85\xc2\x9b\xc2\x9f", 0, -1, NULL),
+		  "\\x85\\x9b\\x9f");
+	check_str("U+00A0 and U+0080's neighbours kept",
+		  field("\xc2\xa0\xc3\x80", 0, -1, NULL), "\xc2\xa0\xc3\x80");
+	check_str("backslash doubled: an escape cannot be forged",
+		  field("a\\x1b", 0, -1, NULL), "a\\\\x1b");
+	check_str("CSV: a comma too", field("a,b\n", 0, -1, ","),
+		  "a\\x2cb\\x0a");
+	check_str("text: commas kept", field("a,b", 0, -1, NULL), "a,b");
+	check_str("width and precision count characters",
+		  field("\x1b\x1b\x1bxyz", 5, 4, NULL),
+		  "\\x1b\\x1b\\x1bx ");
+}
+
 static const struct test_case test_cases[] = {
 	TEST_CASE(text),
 	TEST_CASE(csv),
 	TEST_CASE(json),
 	TEST_CASE(letters),
 	TEST_CASE(utf8),
+	TEST_CASE(escapes),
 	{ NULL, NULL }
 };
 

@@ -60,6 +60,17 @@ static void test_synthetic(void)
 	check_int("note found", elf_image_linux_note(&im, sizeof(im), &code), 0);
 	check_int("LINUX_VERSION_CODE read", code, 0x0601c0);
 
+	/*
+	 * Vanilla 4.19.222's note (its image is withdrawn from the suite):
+	 * 0x0413ff, the code its verifier demands of kern_version, where
+	 * uname would give 0x0413de (test_kversion).
+	 */
+	n = add_note(im.notes, "Linux", 0, 0x0413ff);
+	build(&im, n);
+	check_int("4.19.222: note found",
+		  elf_image_linux_note(&im, sizeof(im), &code), 0);
+	check_int("4.19.222: its kernel's own code", code, 0x0413ff);
+
 	n = add_note(im.notes, "Linux", 1, 0x040913);
 	build(&im, n);
 	check_int("wrong note type is not it",

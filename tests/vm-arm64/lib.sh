@@ -4,10 +4,11 @@
 # Reuses tests/vm/lib.sh (kernel download and cache, the private bullseye
 # apt list for 5.10, modules.dep order, module copies, ext4 images, result
 # parsing) and replaces only what differs on arm64: the kernel packages'
-# architecture (VM_APT_ARCH: linux-image-*-arm64-unsigned), the
-# cache and build directories, busybox-static:arm64 (downloaded and
-# extracted, never installed: it cannot sit beside busybox-static:amd64),
-# the cross-compiled workload, the guest /init and qemu-system-aarch64.
+# architecture (VM_APT_ARCH: linux-image-*-arm64-unsigned, through private
+# apt lists: no dpkg architecture is added), the cache and build
+# directories, busybox-static:arm64 (vm_busybox_of: downloaded and
+# extracted, never installed), the cross-compiled workload, the guest
+# /init and qemu-system-aarch64.
 # qemu's "virt" machine has a single UART, so the results channel that the
 # guest scripts write to /dev/ttyS1 is a virtio console (hvc0) here.
 #
@@ -38,25 +39,6 @@ VM_APT_ARCH=arm64
 # (bullseye); only Debian packages: the vanilla kernels are x86_64 images.
 # shellcheck disable=SC2034 # read by run.sh
 VM_DEFAULT_SERIES="6.1 5.10"
-
-# arm64_fetch_busybox: prints the path of a static arm64 busybox, from the
-# busybox-static:arm64 package downloaded (apt-get download) and extracted
-# into the cache; the cached copy is used when apt cannot provide one.
-arm64_fetch_busybox() {
-	local pkg=busybox-static:arm64 ver
-	local -a sandbox=()
-	ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
-		sed -n 's/^Version: //p' | head -n 1)
-	if [ -z "$ver" ] && [ "$(id -u)" = 0 ] &&
-	   dpkg --print-foreign-architectures | grep -qx arm64; then
-		apt-get update -qq >&2 || true
-		ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
-			sed -n 's/^Version: //p' | head -n 1)
-	fi
-	[ "$(id -u)" != 0 ] || sandbox=(-o APT::Sandbox::User=root)
-	vm_cache_busybox arm64 "$ver" \
-		apt-get download -q "${sandbox[@]}" "$pkg=$ver"
-}
 
 # arm64_is_aarch64 FILE: an AArch64 ELF executable.
 arm64_is_aarch64() {

@@ -10,39 +10,37 @@
 # 6.1 is Debian bookworm's arm64 kernel, 5.10 bullseye's (fetched through
 # tests/vm/lib.sh's private apt list, as for x86_64).
 #
-# Missing arm64 tools or packages (cross compiler, libelf-dev:arm64,
-# qemu-system-aarch64, the arm64 kernel or busybox-static:arm64 package)
-# give a loud "SKIP arm64: <reason>" and exit 0, in CI too: arm64 is
-# tested when the machine has what it needs.  Exit status 1 when anything
-# failed.  See lib.sh for the environment variables.
+# The binary is built with the arm64 sysroot of tools/sysroot.sh (libelf,
+# zlib, liblzma and libzstd of arm64, unpacked into the cache through
+# private apt lists; make deps fetches it).  What cannot be had (the
+# cross compiler, qemu-system-aarch64, the sysroot, the busybox-static
+# or kernel package of arm64) gives one loud "SKIP arm64: <reason>" line,
+# which tests/run-all.sh counts as a skipped suite, and exit 0.  Exit
+# status 1 when anything failed.  See lib.sh for the environment
+# variables.
 set -eu
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 skip() {
-	echo "SKIP arm64: $1"
-	echo "SKIP arm64: NO ARM64 VM TESTS WERE RUN"
+	echo "SKIP arm64: $1: NO ARM64 VM TESTS WERE RUN"
 	exit 0
 }
 
 command -v qemu-system-aarch64 > /dev/null ||
 	skip "qemu-system-aarch64 is not installed (apt-get install qemu-system-arm)"
 command -v "$ARM64_CC" > /dev/null ||
-	skip "$ARM64_CC is not installed (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
-dpkg --print-foreign-architectures 2>/dev/null | grep -qx arm64 ||
-	[ -n "${EXT4DIST_ARM64_BIN:-}" ] ||
-	skip "the arm64 architecture is not enabled for dpkg (dpkg --add-architecture arm64; apt-get update)"
+	skip "$ARM64_CC is not installed (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross; make deps does)"
 
 status=0
 failed() { echo "FAIL $1"; status=1; }
 
 # The binary: built here unless one is given.
 if [ -z "${EXT4DIST_ARM64_BIN:-}" ]; then
-	if [ ! -e /usr/lib/aarch64-linux-gnu/libelf.a ] || [ ! -e /usr/lib/aarch64-linux-gnu/libz.a ]; then
-		skip "libelf-dev:arm64 or zlib1g-dev:arm64 is not installed (apt-get install libelf-dev:arm64 zlib1g-dev:arm64)"
-	fi
+	sysroot=$("$VM_TOP/tools/sysroot.sh" arm64) ||
+		skip "no arm64 sysroot: tools/sysroot.sh arm64 could not fetch libelf-dev zlib1g-dev liblzma-dev libzstd-dev of arm64 (see above)"
 	mkdir -p "$VM_BUILD"
-	if ! make -s -C "$VM_TOP" ARCH=arm64 > "$VM_BUILD/make.log" 2>&1; then
+	if ! make -s -C "$VM_TOP" ARCH=arm64 SYSROOT="$sysroot" > "$VM_BUILD/make.log" 2>&1; then
 		failed "arm64 build: make ARCH=arm64 failed:"
 		sed 's/^/    | /' "$VM_BUILD/make.log" | tail -n 30
 		exit 1
@@ -52,7 +50,7 @@ if ! vm_build_tools; then
 	failed "arm64 build: cannot cross-compile tests/vm/workload.c (or runas.c) statically"
 	exit 1
 fi
-busybox=$(arm64_fetch_busybox) ||
+busybox=$(vm_busybox_of arm64) ||
 	skip "cannot download the busybox-static:arm64 package"
 
 # shellcheck disable=SC2086 # a list of series

@@ -20,11 +20,11 @@ set -eu
 skip() { echo "SKIP armhf bench: $1"; exit 0; }
 command -v qemu-system-arm > /dev/null || skip "qemu-system-arm is not installed"
 command -v "$ARMHF_CC" > /dev/null || skip "$ARMHF_CC is not installed (make deps)"
-[ -e /usr/lib/arm-linux-gnueabihf/libelf.a ] || skip "libelf-dev:armhf is not installed (make deps)"
-make -s -C "$VM_TOP" ARCH=arm > /dev/null || { echo "FAIL armhf bench: make ARCH=arm"; exit 1; }
-vm_build_tools && armhf_build_bench_tools ||
+sysroot=$("$VM_TOP/tools/sysroot.sh" armhf) || skip "no armhf sysroot (tools/sysroot.sh armhf, see above)"
+make -s -C "$VM_TOP" ARCH=arm SYSROOT="$sysroot" > /dev/null || { echo "FAIL armhf bench: make ARCH=arm"; exit 1; }
+vm_build_tools && armhf_build_bench_tools "$sysroot" ||
 	{ echo "FAIL armhf bench: cannot build the guest tools"; exit 1; }
-busybox=$(armhf_fetch_busybox) || skip "no busybox-static:armhf"
+busybox=$(vm_busybox_of armhf) || skip "no busybox-static:armhf"
 
 [ $# -gt 0 ] || set -- 6.1
 status=0

@@ -7,12 +7,13 @@
 #              -M virt -cpu cortex-a15 (32-bit kernel, no BTF, no
 #              CONFIG_KALLSYMS_ALL, ext4 a module)
 #   5.10       Debian bullseye's linux-image-5.10.0-N-armmp, the same way
-#              (through a private apt list in the cache: the machine's apt
-#              configuration is never touched)
 #   arm64-6.1  Debian bookworm's arm64 kernel under qemu-system-aarch64
 #              -M virt -cpu cortex-a72: a 32-bit user space on a 64-bit
 #              kernel, as Raspberry Pi OS's 32-bit images run
 # each with the eBPF JIT on ("-jit") or off ("-nojit"), e.g. 6.1-jit.
+# Every package comes through private apt lists in the cache (tools/apt.sh:
+# the machine's dpkg and /etc/apt are never touched), the armhf build's
+# libraries from the sysroot of tools/sysroot.sh.
 #
 # Reuses tests/vm/lib.sh (module order, module copies, results) and
 # replaces what differs.  qemu's "virt" disks and results port are
@@ -74,78 +75,34 @@ armhf_package_regex() {
 	fi
 }
 
-# armhf_apt ARCH SUITE CMD ARG...: apt-get or apt-cache (CMD) with the
-# machine's configuration (SUITE "") or a private list of SUITE for ARCH
-# in the cache.  As root, apt-get stays root (it would drop to _apt,
-# which cannot write into the cache).
-armhf_apt() {
-	local arch=$1 suite=$2 cmd=$3 d
-	local -a opts=()
-	shift 3
-	if [ "$cmd" = apt-get ] && [ "$(id -u)" = 0 ]; then
-		opts+=(-o APT::Sandbox::User=root)
-	fi
-	if [ -n "$suite" ]; then
-		d=$VM_CACHE/apt-$suite-$arch
-		opts+=(-o "Dir::Etc::SourceList=$d/sources.list"
-			-o Dir::Etc::SourceParts=/dev/null
-			-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
-			-o "APT::Architecture=$arch" -o "APT::Architectures=$arch")
-	fi
-	"$cmd" "${opts[@]}" "$@"
-}
-
-# armhf_apt_private ARCH SUITE: SUITE's private sources list (main and
-# security, deb.debian.org's mirrors as the machine's sources name them),
-# updated when older than a day.
-armhf_apt_private() {
-	local arch=$1 suite=$2 d
-	d=$VM_CACHE/apt-$suite-$arch
-	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
-	printf 'deb [arch=%s signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
-		"$arch" "$suite" > "$d/sources.list.new"
-	printf 'deb [arch=%s signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security %s-security main\n' \
-		"$arch" "$suite" >> "$d/sources.list.new"
-	if ! cmp -s "$d/sources.list.new" "$d/sources.list"; then
-		mv "$d/sources.list.new" "$d/sources.list"
-		rm -f "$d/updated"
-	else
-		rm -f "$d/sources.list.new"
-	fi
-	if [ -z "$(find "$d/updated" -mmin -1440 2>/dev/null)" ]; then
-		vm_log "apt-get update of the private $suite $arch list ($d)"
-		armhf_apt "$arch" "$suite" apt-get -q update >&2 || return 1
-		touch "$d/updated"
-	fi
-}
-
 # armhf_fetch_kernel KERNEL_SPEC: prints the cache directory of the
 # extracted kernel package (root/boot, root/lib/modules/<ver> with
 # modules.dep), downloading it when not cached; else the newest cached
 # one of the series.  arm64 kernels share tests/vm-arm64's cache.
 armhf_fetch_kernel() {
-	local arch series suite="" re pkg ver dir cache tmp kver
+	local arch series suite re pkg="" ver dir cache tmp kver apt_dir
 	arch=$(armhf_kernel_arch "$1")
 	series=$(armhf_series "$1")
 	cache=$VM_CACHE
 	[ "$arch" = armhf ] || cache=$ARMHF_CACHE_ROOT/$arch
+	suite=$(apt_host_suite)
 	[ "$series" != 5.10 ] || suite=bullseye
 	re=$(armhf_package_regex "$arch" "$series")
 	mkdir -p "$cache"
-	if [ -n "$suite" ]; then
-		armhf_apt_private "$arch" "$suite" ||
-			vm_log "apt-get update of the private $suite list failed"
+	if apt_dir=$(apt_private_ready "$suite" "$arch"); then
+		pkg=$(apt_private "$apt_dir" "$arch" apt-cache pkgnames linux-image- 2>/dev/null |
+			grep -E "$re" | sort -V | tail -n 1)
+	else
+		vm_log "no usable private $suite $arch lists: a cached kernel serves, if any"
 	fi
-	pkg=$(armhf_apt "$arch" "$suite" apt-cache pkgnames linux-image- 2>/dev/null |
-		grep -E "$re" | sort -V | tail -n 1)
 	if [ -n "$pkg" ]; then
-		ver=$(armhf_apt "$arch" "$suite" apt-cache show --no-all-versions "$pkg:$arch" 2>/dev/null |
+		ver=$(apt_private "$apt_dir" "$arch" apt-cache show --no-all-versions "$pkg" 2>/dev/null |
 			sed -n 's/^Version: //p' | head -n 1)
 		dir=$cache/${pkg}_$ver
 		if [ -n "$ver" ] && [ ! -e "$dir/.complete" ]; then
 			vm_log "fetching $pkg $ver into $cache"
 			tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
-			if (cd "$tmp" && armhf_apt "$arch" "$suite" apt-get download -q "$pkg:$arch=$ver" >&2) &&
+			if (cd "$tmp" && apt_private "$apt_dir" "$arch" apt-get download -q "$pkg=$ver" >&2) &&
 			   dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
 			   kver=$(ls "$tmp/root/lib/modules") &&
 			   depmod -b "$tmp/root" "$kver"; then
@@ -166,16 +123,6 @@ armhf_fetch_kernel() {
 		return 0
 	done
 	return 1
-}
-
-# armhf_fetch_busybox: a static armhf busybox, from busybox-static:armhf
-# downloaded and extracted into the cache (never installed).
-armhf_fetch_busybox() {
-	local pkg=busybox-static:armhf ver
-	ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
-		sed -n 's/^Version: //p' | head -n 1)
-	vm_cache_busybox armhf "$ver" \
-		armhf_apt armhf "" apt-get download -q "$pkg=$ver"
 }
 
 # armhf_is_arm32 FILE: a static 32-bit ARM EABI5 hard-float executable.
@@ -201,23 +148,23 @@ vm_build_tools() {
 	done
 }
 
-# armhf_build_bench_tools: floor8 (the 8 probes without BPF) and
+# armhf_build_bench_tools SYSROOT: floor8 (the 8 probes without BPF) and
 # tests/bench/bench_probe.c, static for armhf, the latter linked with the
-# armhf build's library (make ARCH=arm).
+# armhf build's library and libraries (make ARCH=arm SYSROOT=...).
 armhf_build_bench_tools() {
-	local lib=$VM_TOP/build-arm/libext4dist.a
+	local sysroot=$1 lib=$VM_TOP/build-arm/libext4dist.a link
 	mkdir -p "$VM_BUILD"
 	"$ARMHF_CC" -static -O2 -Wall -Wextra -o "$VM_BUILD/floor8" \
 		"$ARMHF_DIR/floor8.c" || return 1
-	# shellcheck disable=SC2046 # pkg-config's list of libraries
+	# The Makefile's own library directories and libraries.
+	link=$(make -s -C "$VM_TOP" --no-print-directory ARCH=arm SYSROOT="$sysroot" \
+		print-XLDFLAGS print-STATIC_LDLIBS | tr '\n' ' ') || return 1
+	# shellcheck disable=SC2086 # the Makefile's list of flags
 	"$ARMHF_CC" -static -O2 -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 		-D_TIME_BITS=64 -Wall -Wextra -I"$VM_TOP/include" -I"$VM_TOP/src" \
+		-idirafter "$sysroot/usr/include" \
 		-o "$VM_BUILD/bench_probe" "$VM_TOP/tests/bench/bench_probe.c" "$lib" \
-		$(PKG_CONFIG_LIBDIR=/usr/lib/arm-linux-gnueabihf/pkgconfig \
-		  pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz) \
-		$(for l in lzma zstd; do
-			[ ! -e "/usr/lib/arm-linux-gnueabihf/lib$l.a" ] || echo "-l$l"
-		  done)
+		$link
 }
 
 # armhf_fops_offset KDIR: "SECTION OFFSET" of ext4_file_operations in the

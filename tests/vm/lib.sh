@@ -6,11 +6,15 @@
 # in /boot, ext4dist, the workload program and the guest scripts), makes
 # small ext4/ext3/ext2 images and boots them in qemu.
 #
-# Kernel series (vm_fetch_kernel): "4.9" and "4.19" are prebuilt vanilla
-# kernels with everything built in (no modules), copied from the shared
-# directory; "5.10" is Debian bullseye's package, fetched through a private
-# apt list in the cache (the machine's apt configuration is never touched);
-# the others (6.1, 6.12) are packages of the machine's own apt sources.
+# Kernel series (vm_fetch_kernel): "5.10" is Debian bullseye's package,
+# fetched through private apt lists in the cache (tools/apt.sh: the
+# machine's apt configuration is never touched); the others (6.1, 6.12)
+# are packages of the machine's own apt sources, or of private lists of
+# its suite for a foreign architecture (arm64, armhf: no dpkg architecture
+# is added).  "4.9" and "4.19", asked for by name only, are prebuilt
+# vanilla kernels with everything built in (no modules), copied from
+# EXT4DIST_OLD_KERNELS: the suite's own images of them are withdrawn, and
+# guest/oldkernels.sh emulates their paths.
 # Environment:
 #   EXT4DIST_VM_CACHE    kernel cache (default /var/cache/ext4dist-vm, or
 #                        ~/.cache/ext4dist-vm when that is not writable)
@@ -18,7 +22,7 @@
 #                        (default <top>/../shared/kernels, else
 #                        /work/shared/kernels)
 #   EXT4DIST_VM_BUILD    build products (default <top>/build/vm)
-#   EXT4DIST_VM_TIMEOUT  hard limit for one boot in seconds (default 600)
+#   EXT4DIST_VM_TIMEOUT  hard limit for one boot in seconds (default 900)
 #   EXT4DIST_VM_KVM=1    use KVM instead of TCG
 #   EXT4DIST_VM_JOBS     guests booted at once by run.sh (default: nproc)
 #   EXT4DIST_BIN         binary to test (default <top>/ext4dist)
@@ -29,24 +33,21 @@
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_TOP=$(cd "$VM_DIR/../.." && pwd)
+# shellcheck source=../../tools/apt.sh
+. "$VM_TOP/tools/apt.sh"
 # The kernel cache lives outside the tree; without write access to
 # /var/cache (not root), under the user's cache directory.
-if [ -n "${EXT4DIST_VM_CACHE:-}" ]; then
-	VM_CACHE=$EXT4DIST_VM_CACHE
-elif mkdir -p /var/cache/ext4dist-vm 2>/dev/null && [ -w /var/cache/ext4dist-vm ]; then
-	VM_CACHE=/var/cache/ext4dist-vm
-else
-	VM_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/ext4dist-vm
-fi
+VM_CACHE=$(ext4dist_cache_root)
 VM_BUILD=${EXT4DIST_VM_BUILD:-$VM_TOP/build/vm}
-VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-600}
+VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-900}
 # The guest's memory: its initramfs (Prometheus's 50 MB binary among
 # it) unpacked into RAM, then Prometheus running beside the scenarios.
 VM_MEM=1536M
 
-# The kernel series run.sh boots by default, oldest first.
+# The kernel series run.sh boots by default, oldest first: those the
+# Debian archive provides.
 # shellcheck disable=SC2034 # read by run.sh
-VM_DEFAULT_SERIES="4.9 4.19 5.10 6.1 6.12"
+VM_DEFAULT_SERIES="5.10 6.1 6.12"
 # The architecture of the kernel packages (tests/vm-arm64/lib.sh: arm64).
 VM_APT_ARCH=amd64
 
@@ -99,99 +100,52 @@ vm_series_regex() {
 	echo "^linux-image-$esc\\.[0-9]+(-[0-9]+|\\+deb[0-9]+)-$VM_APT_ARCH-unsigned\$"
 }
 
-# vm_mirror_uris: "MAIN SECURITY", the Debian mirror URIs of the machine's
-# /etc/apt/sources.list.d/debian.sources (deb822: the stanza whose suites
-# end in -security gives SECURITY), else deb.debian.org's (said on stderr).
-vm_mirror_uris() {
-	local f=/etc/apt/sources.list.d/debian.sources uris=""
-	[ ! -r "$f" ] || uris=$(awk '
-	function flush() {
-		if (uri != "" && deb) {
-			if (sec) { if (s == "") s = uri }
-			else if (m == "") m = uri
-		}
-		uri = ""; sec = 0; deb = 1
-	}
-	BEGIN { deb = 1 }
-	/^[ \t]*$/ { flush(); next }
-	/^#/ { next }
-	/^Types:/ { deb = ($0 ~ /[ \t]deb([ \t]|$)/) }
-	/^URIs:/ { uri = $2 }
-	/^Suites:/ { sec = ($0 ~ /-security/) }
-	END { flush(); if (m != "" && s != "") print m, s }' "$f")
-	if [ -z "$uris" ]; then
-		vm_log "no Debian mirror found in $f: using deb.debian.org"
-		uris="http://deb.debian.org/debian http://deb.debian.org/debian-security"
-	fi
-	echo "$uris"
+# vm_apt_suite KIND: the suite of the private apt lists a series of KIND
+# (vm_series_kind) comes from: bullseye's for bullseye; for apt, this
+# machine's suite when VM_APT_ARCH is a foreign architecture (its packages
+# come through private lists, never through dpkg); nothing: the machine's
+# own configuration.
+vm_apt_suite() {
+	case $1 in
+	apt) [ "$VM_APT_ARCH" = "$(apt_host_arch)" ] || apt_host_suite ;;
+	*) echo "$1" ;;
+	esac
 }
-
-# vm_apt_dir SUITE: the private apt directory of SUITE in the cache.
-vm_apt_dir() { echo "$VM_CACHE/apt-$1-$VM_APT_ARCH"; }
 
 # vm_apt KIND CMD ARG...: runs apt-get or apt-cache (CMD) for a series of
-# KIND (vm_series_kind): with the machine's configuration for "apt"; for a
-# suite (bullseye), with its private sources list, lists and cache under
-# the VM cache and VM_APT_ARCH packages only (the machine's /etc/apt and
-# /var/lib/apt are not touched).  As root, apt-get would drop to _apt,
-# which cannot write into our directories: it stays root.
+# KIND: with the machine's configuration, or with the private lists of
+# vm_apt_suite for VM_APT_ARCH (tools/apt.sh: apt_private).  As root,
+# apt-get would drop to _apt, which cannot write into the cache: it stays
+# root.
 vm_apt() {
-	local kind=$1 cmd=$2 d
-	local -a opts=()
+	local kind=$1 cmd=$2 suite
 	shift 2
-	if [ "$cmd" = apt-get ] && [ "$(id -u)" = 0 ]; then
-		opts+=(-o APT::Sandbox::User=root)
-	fi
-	if [ "$kind" != apt ]; then
-		d=$(vm_apt_dir "$kind")
-		opts+=(-o "Dir::Etc::SourceList=$d/sources.list"
-			-o Dir::Etc::SourceParts=/dev/null
-			-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
-			-o "APT::Architecture=$VM_APT_ARCH"
-			-o "APT::Architectures=$VM_APT_ARCH")
-	fi
-	"$cmd" "${opts[@]}" "$@"
-}
-
-# vm_apt_private SUITE: writes SUITE's private sources list (SUITE and
-# SUITE-security, main, from the machine's mirrors, signed by Debian's
-# archive keyring) and runs apt-get update on it when its lists are
-# missing, older than a day or of another sources list.
-vm_apt_private() {
-	local suite=$1 d main sec
-	d=$(vm_apt_dir "$suite")
-	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
-	read -r main sec <<< "$(vm_mirror_uris)"
-	printf 'deb [arch=%s signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
-		"$VM_APT_ARCH" "$main" "$suite" \
-		"$VM_APT_ARCH" "$sec" "$suite-security" > "$d/sources.list.new"
-	if ! cmp -s "$d/sources.list.new" "$d/sources.list"; then
-		mv "$d/sources.list.new" "$d/sources.list"
-		rm -f "$d/updated"
+	suite=$(vm_apt_suite "$kind")
+	if [ -n "$suite" ]; then
+		apt_private "$(apt_private_dir "$suite" "$VM_APT_ARCH")" "$VM_APT_ARCH" "$cmd" "$@"
+	elif [ "$cmd" = apt-get ] && [ "$(id -u)" = 0 ]; then
+		"$cmd" -o APT::Sandbox::User=root "$@"
 	else
-		rm -f "$d/sources.list.new"
-	fi
-	if [ -z "$(find "$d/updated" -mmin -1440 2>/dev/null)" ]; then
-		vm_log "apt-get update of the private $suite list ($d)"
-		vm_apt "$suite" apt-get -q update >&2 || return 1
-		touch "$d/updated"
+		"$cmd" "$@"
 	fi
 }
 
 # vm_resolve_packages SERIES: the package names of SERIES known to apt,
-# newest first.
+# newest first.  Private lists are updated first when stale (a failed
+# index tolerated when the others came, tools/apt.sh).
 vm_resolve_packages() {
-	local kind re pkgs
+	local kind re pkgs suite
 	kind=$(vm_series_kind "$1")
 	re=$(vm_series_regex "$1")
-	if [ "$kind" != apt ] && ! vm_apt_private "$kind"; then
-		vm_log "apt-get update of the private $kind list failed"
+	suite=$(vm_apt_suite "$kind")
+	if [ -n "$suite" ] && ! apt_private_ready "$suite" "$VM_APT_ARCH" > /dev/null; then
+		vm_log "no usable private $suite $VM_APT_ARCH lists"
 	fi
 	pkgs=$(vm_apt "$kind" apt-cache pkgnames linux-image- 2>/dev/null |
 		grep -E "$re" | sort -rV)
-	if [ -z "$pkgs" ] && [ "$kind" = apt ] && [ "$(id -u)" = 0 ]; then
+	if [ -z "$pkgs" ] && [ -z "$suite" ] && [ "$(id -u)" = 0 ]; then
 		vm_log "no $1 kernel in the apt lists: running apt-get update"
-		apt-get update -qq >&2 || true
+		apt_update_retry apt-get update -qq || true
 		pkgs=$(apt-cache pkgnames linux-image- 2>/dev/null | grep -E "$re" | sort -rV)
 	fi
 	[ -n "$pkgs" ] && echo "$pkgs"
@@ -441,14 +395,27 @@ vm_fetch_prom_tools() {
 	local stage=$1 spec pkg bin ver path
 	for spec in $VM_PROM_PACKAGES; do
 		pkg=${spec%%:*} bin=${spec#*:}
-		ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
-			sed -n 's/^Version: //p' | head -n 1)
-		if ! path=$(vm_cache_deb "$pkg" "$VM_APT_ARCH" "$ver" "usr/bin/$pkg" 				vm_apt apt apt-get download -q "$pkg=$ver"); then
+		ver=$(apt_candidate vm_apt apt apt-cache -- "$pkg")
+		if ! path=$(vm_cache_deb "$pkg" "$VM_APT_ARCH" "$ver" "usr/bin/$pkg" \
+				vm_apt apt apt-get download -q "$pkg=$ver"); then
 			vm_log "no $pkg package: the scenarios that run $bin will fail"
 			continue
 		fi
 		vm_copy_dynamic "$stage" "$path" "/bin/$bin"
 	done
+}
+
+# vm_busybox_of ARCH: the path of the static busybox of Debian's ARCH
+# (arm64, armhf), busybox-static of ARCH downloaded through the private
+# lists of this machine's suite and kept in the cache by vm_cache_busybox
+# (the cached copy when apt cannot provide one).
+vm_busybox_of() {
+	local arch=$1 apt_dir ver=""
+	if apt_dir=$(apt_private_ready "$(apt_host_suite)" "$arch" busybox-static); then
+		ver=$(apt_candidate apt_private "$apt_dir" "$arch" apt-cache -- busybox-static)
+	fi
+	vm_cache_busybox "$arch" "$ver" \
+		apt_private "$apt_dir" "$arch" apt-get download -q "busybox-static=$ver"
 }
 
 # vm_kernel_image KDIR: the file for qemu's -kernel.  x86's bzImage, arm64
@@ -810,7 +777,7 @@ vm_results() { tr -d '\r' < "$1" 2>/dev/null; }
 # stopped early, or no PASS at all.  Returns 1 when anything failed.
 vm_judge() {
 	local results=$1 rc=$2 kver=$3 console=$4 end why status=0
-	printf '%s\n' "$results" | grep -E '^(PASS|FAIL) |^    ' || true
+	printf '%s\n' "$results" | grep -E '^(PASS|FAIL|SKIP) |^    ' || true
 	grep -q '^FAIL ' <<< "$results" && status=1
 	end=$(grep '^EXT4DIST-VM-END ' <<< "$results" || true)
 	if [ -z "$end" ]; then

@@ -58,7 +58,7 @@ void attach_ctx_init(struct attach_ctx *ctx, const char *prefix,
 	ctx->prefix = prefix;
 	ctx->pid = getpid();
 	ctx->pmu_type = -1;
-	ctx->tf.dirfd = -1;
+	ctx->tf.dirfd = ctx->tf.events_fd = -1;
 	ctx->paths = paths;
 	make_token(ctx->token, sizeof(ctx->token));
 	snprintf(ctx->sysfs_kprobe, sizeof(ctx->sysfs_kprobe), "%s",
@@ -93,6 +93,10 @@ int attach_probe_pmu(struct attach_ctx *ctx, struct errbuf *why)
 
 	snprintf(path, sizeof(path), "%s/type", ctx->sysfs_kprobe);
 	err = small_file_read_int(path, &ctx->pmu_type);
+	if (errbuf_nofile(why, err, "cannot read %s", path)) {
+		ctx->pmu_type = -1;
+		return err;
+	}
 	if (err || ctx->pmu_type < 0) {
 		ctx->pmu_type = -1;
 		pmu_absent_why(reason, sizeof(reason));
@@ -110,10 +114,15 @@ int attach_probe_tracefs(struct attach_ctx *ctx, int may_mount,
 {
 	struct errbuf eb;
 
-	if (!ctx->tf.dir[0] &&
-	    tracefs_open(&ctx->tf, ctx->paths, may_mount, &eb)) {
-		vlog(1, "%s", eb.msg);
-		return errbuf_set(why, -ENOENT, "%s", eb.msg);
+	int err;
+
+	if (!ctx->tf.dir[0]) {
+		err = tracefs_open(&ctx->tf, ctx->paths, may_mount, &eb);
+		if (err) {
+			vlog(1, "%s", eb.msg);
+			return errbuf_set(why, errno_nofile(err) ? err : -ENOENT,
+					  "%s", eb.msg);
+		}
 	}
 	vlog(1, "tracing dir %s%s", ctx->tf.dir,
 	     ctx->tf.has_kprobe_events ? " (has kprobe_events)" :

@@ -14,25 +14,38 @@
 #include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
-/* 4.14 on document the syntax in tracefs's README. */
-static int readme_says_so(struct attach_ctx *ctx)
+/*
+ * 4.14 on document the syntax in tracefs's README: 1 when it does, 0
+ * when not, or the read's -EMFILE/-ENFILE (said in why).
+ */
+static int readme_says_so(struct attach_ctx *ctx, struct errbuf *why)
 {
 	char *text = NULL;
-	int yes;
+	int yes, err;
 
-	if (tracefs_read(&ctx->tf, "README", &text))
+	if (ctx->before_4_12)
+		return 0;
+	err = tracefs_read(&ctx->tf, "README", &text);
+	if (errbuf_nofile(why, err, "cannot read %s/README", ctx->tf.dir))
+		return err;
+	if (err)
 		return 0;
 	yes = strstr(text, "r[maxactive]") != NULL;
 	free(text);
 	return yes;
 }
 
+/* 1 when event exists, 0 when not, -EMFILE/-ENFILE when it cannot tell. */
 static int event_exists(struct attach_ctx *ctx, const char *event)
 {
 	char name[160], *text = NULL;
+	int err;
 
 	snprintf(name, sizeof(name), "events/kprobes/%s/id", event);
-	if (tracefs_read(&ctx->tf, name, &text))
+	err = tracefs_read(&ctx->tf, name, &text);
+	if (errno_nofile(err))
+		return err;
+	if (err)
 		return 0;
 	free(text);
 	return 1;
@@ -50,7 +63,10 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 
 	if (!ctx->tf.has_kprobe_events)
 		return errbuf_set(why, -ENOENT, "no kprobe_events");
-	if (readme_says_so(ctx)) {
+	err = readme_says_so(ctx, why);
+	if (err < 0)
+		return err;
+	if (err) {
 		vlog(1, "kprobe_events takes \"rN:\" (its README says so)");
 		return 0;
 	}
@@ -64,7 +80,7 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 	 */
 	snprintf(line, sizeof(line), "r4097:kprobes/%s 0\n", ev);
 	kcall_why("does kprobe_events take \"rN:\"? a return probe at address 0 with 4097 instances: E2BIG (too many) = yes, 4.12+; EINVAL = an address for a return probe, before 4.12; nothing is created");
-	err = tracefs_write(&ctx->tf, "kprobe_events", line);
+	err = kprobe_events_write(ctx, line);
 	if (err == -E2BIG) {
 		vlog(1, "kprobe_events takes \"rN:\" (it refused r4097 as too many)");
 		return 0;
@@ -77,28 +93,40 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 	if (!err) {
 		snprintf(line, sizeof(line), "-:kprobes/%s\n", ev);
 		kcall_why("the kernel made that event after all: removed again");
-		tracefs_write(&ctx->tf, "kprobe_events", line);
+		kprobe_events_write(ctx, line);
 	}
 	/* Neither answer: a definition on func itself decides. */
 	snprintf(line, sizeof(line), "r1:kprobes/%s %s\n", ev, func);
 	kcall_why("neither answer: a return probe with 1 instance on %s decides (before 4.12 the event is named r_%s_0)",
 		  func, func);
-	err = tracefs_write(&ctx->tf, "kprobe_events", line);
+	err = kprobe_events_write(ctx, line);
+	if (errbuf_nofile(why, err, "cannot write %s/kprobe_events",
+			  ctx->tf.dir))
+		return err;
 	if (err)
 		return errbuf_set(why, err,
 				  "kprobe_events refused \"r1:kprobes/%s %s\": %s",
 				  ev, func, strerror(-err));
-	if (event_exists(ctx, ev)) {
+	err = event_exists(ctx, ev);
+	if (err) {
 		snprintf(line, sizeof(line), "-:kprobes/%s\n", ev);
 		kcall_why("the test event: removed again");
-		tracefs_write(&ctx->tf, "kprobe_events", line);
+		/* Through the descriptor kprobe_events keeps open. */
+		kprobe_events_write(ctx, line);
+		if (errbuf_nofile(why, err, "cannot read %s/events/kprobes/%s/id",
+				  ctx->tf.dir, ev)) {
+			/* Not known which name it took: before 4.12 this one. */
+			snprintf(line, sizeof(line), "-:kprobes/r_%s_0\n", func);
+			kprobe_events_write(ctx, line);
+			return err;
+		}
 		vlog(1, "kprobe_events takes \"rN:\" (tried on %s)", func);
 		return 0;
 	}
 	/* Before 4.12 the definition became event r_<func>_0: ours, remove it. */
 	snprintf(line, sizeof(line), "-:kprobes/r_%s_0\n", func);
 	kcall_why("the test event, as a kernel before 4.12 named it: removed again");
-	err = tracefs_write(&ctx->tf, "kprobe_events", line);
+	err = kprobe_events_write(ctx, line);
 	vlog(1, "kprobe_events ignores the count and name of \"r1:\" (before 4.12): the event it made as kprobes/r_%s_0 %s",
 	     func, err ? "could not be removed" : "is removed again");
 	return errbuf_set(why, -EOPNOTSUPP,

@@ -46,6 +46,8 @@ int attach_kprobe_multi_available(struct errbuf *eb)
 
 	kcall_why("does this kernel make kprobe_multi links? first a program of 2 instructions (r0 = 0; exit) loaded for them (expected_attach_type: before 5.18 unknown)");
 	fd = bpf_prog_load_fd(&req);
+	if (errbuf_nofile(eb, fd, "cannot load the kprobe_multi question's program"))
+		return fd;
 	if (fd < 0)
 		return errbuf_set(eb, fd,
 				  "no kprobe_multi links here: loading a kprobe_multi program failed with \"%s\": the kernel does not know the attach type (they need 5.18+ with CONFIG_FPROBE)",
@@ -69,6 +71,8 @@ int attach_kprobe_multi_probe(int prog_fd, struct errbuf *eb)
 		kcall_close(fd, "a link the question made, against expectation");
 		fd = -EIO;
 	}
+	if (errbuf_nofile(eb, fd, "cannot make the kprobe_multi question's link"))
+		return fd;
 	return errbuf_set(eb, fd,
 			  "no kprobe_multi links here: a test link on one address that cannot be read was refused with \"%s\" before that address was looked at (they need 5.18+ with CONFIG_FPROBE)",
 			  strerror(-fd));
@@ -129,6 +133,8 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 					  addrs ? NULL : words,
 					  addrs ? words : NULL,
 					  (const uint64_t *)cookies, n);
+	if (errbuf_nofile(eb, fd, "cannot create a %s_multi link", what))
+		return fd;
 	if (fd < 0)
 		return errbuf_set(eb, fd,
 				  "cannot create a %s_multi link on %u function%s: %s (kprobe_multi needs 5.18+ with CONFIG_FPROBE)",

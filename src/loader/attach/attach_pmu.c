@@ -38,6 +38,8 @@ static int pmu_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
 		  spec->addr ? "config2 = the function's address (kprobe_addr), config1 0: no name to look up" :
 		  "config1 = a pointer to the function's name (kprobe_func), config2 = offset 0");
 	fd = perf_event_open_fd(&attr);
+	if (errbuf_nofile(eb, fd, "cannot create %s via the kprobe PMU", what))
+		return fd;
 	if (fd < 0) {
 		/* Unknown or blacklisted symbols: ENOENT, or EINVAL before 5.x. */
 		if (fd == -ENOENT || fd == -EINVAL)

@@ -14,6 +14,28 @@
 
 #define GROUP "kprobes"
 
+/* "r...:GROUP/EVENT 0x..." or "r... 123": a return probe on an address. */
+static int return_probe_on_address(const char *line)
+{
+	const char *place;
+
+	if (line[0] != 'r')
+		return 0;
+	place = strchr(line, ' ');
+	return place && place[1] >= '0' && place[1] <= '9';
+}
+
+int kprobe_events_write(struct attach_ctx *ctx, const char *line)
+{
+	/* 4.9-4.11 refuse it: "Return probe point must be a symbol." */
+	if (ctx->before_4_12 && return_probe_on_address(line)) {
+		vlog(1, "--pretend=no-maxactive: \"%.*s\" refused with EINVAL without asking the kernel, as before 4.12",
+		     (int)strcspn(line, "\n"), line);
+		return -EINVAL;
+	}
+	return tracefs_write(&ctx->tf, "kprobe_events", line);
+}
+
 static int remove_event(struct attach_ctx *ctx, const char *event)
 {
 	char line[128];
@@ -21,7 +43,7 @@ static int remove_event(struct attach_ctx *ctx, const char *event)
 	snprintf(line, sizeof(line), "-:" GROUP "/%s\n", event);
 	kcall_why("remove event %s/%s: \"-:\" undefines it (EBUSY while a perf fd holds it)",
 		  GROUP, event);
-	return tracefs_write(&ctx->tf, "kprobe_events", line);
+	return kprobe_events_write(ctx, line);
 }
 
 static int read_event_id(struct attach_ctx *ctx, const char *event, int *id)
@@ -63,7 +85,7 @@ again:
 		  maxactive[0] ? " with that many instances (4.12+)" : "",
 		  event, by_addr ? "the function's address (no name lookup)" :
 		  "the function's name");
-	err = tracefs_write(&ctx->tf, "kprobe_events", def);
+	err = kprobe_events_write(ctx, def);
 	/* Before 4.12 a return probe must name a symbol: by name then. */
 	if (err == -EINVAL && ret && by_addr) {
 		vlog(1, "kprobe_events refused \"%.*s\" (return probes on an address arrived in 4.12): return probes by name",
@@ -90,6 +112,8 @@ again:
 				  what, GROUP, event, strerror(-err), ctx->prefix,
 				  GROUP, event,
 				  ctx->tf.dir);
+	if (errbuf_nofile(eb, err, "cannot write %s/kprobe_events", ctx->tf.dir))
+		return err;
 	if (err)
 		return errbuf_set(eb, err, "cannot write %s/kprobe_events: %s",
 				  ctx->tf.dir, strerror(-err));
@@ -140,6 +164,9 @@ static int define_and_open(struct attach_ctx *ctx,
 	if (err)
 		return err;
 	err = read_event_id(ctx, event, id);
+	if (errbuf_nofile(eb, err, "cannot read the id of event %s/%s", GROUP,
+			  event))
+		goto err_remove;
 	/*
 	 * Gone already, or going (4.19 answers ENODEV for the id of an
 	 * event whose directory a concurrent removal is tearing down).
@@ -152,6 +179,11 @@ static int define_and_open(struct attach_ctx *ctx,
 		goto err_remove;
 	}
 	*fd = open_tracepoint(*id);
+	if (errbuf_nofile(eb, *fd, "perf_event_open on tracepoint %s/%s (id %d)",
+			  GROUP, event, *id)) {
+		err = *fd;
+		goto err_remove;
+	}
 	if (*fd < 0 && !event_is(ctx, event, *id))
 		return -EAGAIN;
 	if (*fd < 0) {

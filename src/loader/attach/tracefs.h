@@ -17,7 +17,13 @@ struct tracefs {
 	char dir[256];	/* "/sys/kernel/tracing", "" if none (messages) */
 	int dirfd;		/* the tracing dir, -1 if none */
 	int has_kprobe_events;	/* dir/kprobe_events exists */
-	char mounted[256];	/* where we mounted (and detached) it, or "" */
+	/*
+	 * kprobe_events open for appending, -1 if not: a removal needs no
+	 * new descriptor (an attach that ran out of them can still undo
+	 * the definition it made).
+	 */
+	int events_fd;
+	char mounted[256];	/* where a mount of our own shows it, or "" */
 };
 
 struct tracefs_paths {

@@ -47,6 +47,8 @@ int btf_kobj_fd(const char *name, struct errbuf *eb)
 		fd = bpf_btf_fd_by_id(id);
 		if (fd == -ENOENT)
 			continue;	/* gone meanwhile (a module unloaded) */
+		if (errbuf_nofile(eb, fd, "cannot open BTF object %u", id))
+			return fd;
 		if (fd < 0)
 			return errbuf_set(eb, fd,
 					  "bpf(BPF_BTF_GET_FD_BY_ID, %u): %s",

@@ -20,6 +20,8 @@ int btf_src_open(struct btf_src *s, const char *path, struct errbuf *eb)
 	 * (5.11+) the size of the blob, though it holds no page of it.
 	 */
 	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0 && errbuf_nofile(eb, -errno, "cannot open %s", path))
+		return -errno;
 	if (s->fd < 0 || fstat(s->fd, &st)) {
 		err = errbuf_set(eb, -errno, "%s: %s", path, strerror(errno));
 		btf_src_close(s);

@@ -44,6 +44,9 @@ static int open_cpu(struct perf_buf *pb, struct perf_buf_cpu *c,
 	c->cpu = cpu;
 	c->base = MAP_FAILED;
 	c->fd = open_output_event(cpu);
+	if (errbuf_nofile(eb, c->fd,
+			  "cannot open the BPF output perf event of CPU %u", cpu))
+		return c->fd;
 	if (c->fd < 0)
 		return errbuf_set(eb, c->fd,
 				  "cannot open the BPF output perf event of CPU %u: %s (PERF_COUNT_SW_BPF_OUTPUT needs 4.4+)",
@@ -107,6 +110,18 @@ int perf_buf_open(struct perf_buf *pb, int map_fd, unsigned int pages,
 	vlog(1, "event rings: %u CPUs, %zu bytes each (%u pages)", pb->n,
 	     pb->ring_bytes, pages);
 	return 0;
+}
+
+unsigned int perf_buf_max_pages(unsigned int ncpus,
+				unsigned long long mem_bytes, size_t page_size)
+{
+	unsigned long long share = mem_bytes / PERF_BUF_MEM_SHARE;
+	unsigned long long per_page = (unsigned long long)(ncpus + 1) * page_size;
+	unsigned int pages = 1U << 31;
+
+	while (pages && (unsigned long long)pages * per_page > share)
+		pages >>= 1;
+	return pages;
 }
 
 void perf_buf_close(struct perf_buf *pb)

@@ -39,6 +39,17 @@ struct perf_buf {
  */
 int perf_buf_open(struct perf_buf *pb, int map_fd, unsigned int pages,
 		  struct errbuf *eb);
+/*
+ * The rings' share of the machine's memory: a sixteenth of it (mem_bytes)
+ * for ncpus rings and the reader's copy of one.
+ */
+#define PERF_BUF_MEM_SHARE 16
+/*
+ * The most pages of page_size bytes (a power of two) each of ncpus rings
+ * may have within that share; 0 when not even one fits.
+ */
+unsigned int perf_buf_max_pages(unsigned int ncpus,
+				unsigned long long mem_bytes, size_t page_size);
 /* Unmaps and closes everything (a no-op on a zeroed or closed one). */
 void perf_buf_close(struct perf_buf *pb);
 /* fds[0..pb->n-1]: each ring's fd, POLLIN. */

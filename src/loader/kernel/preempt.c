@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "loader/util/errbuf.h"
 #include "loader/util/own_mount.h"
 #include "loader/util/small_file.h"
 #include "loader/util/vlog.h"
@@ -141,9 +142,9 @@ static int read_sched(const char *debugfs, int may_mount, char *buf,
 	n = small_file_read(path, buf, size);
 	if (n != -ENOENT || !may_mount)
 		return n;
-	fd = own_mount_open("debugfs", debugfs, path, O_RDONLY);
+	fd = own_mount_open("debugfs", debugfs, "sched/preempt", O_RDONLY);
 	if (fd < 0)
-		return -ENOENT;
+		return errno_nofile(fd) ? fd : -ENOENT;
 	n = small_file_read_fd(fd, buf, size);
 	if (n >= 0)
 		vlog(1, "read %s on a debugfs mounted for that read alone", path);
@@ -161,6 +162,8 @@ static enum preempt_model config_default(const char *path, char *mode,
 	FILE *f = fopen(path, "re");
 	char line[128], found_mode[32];
 
+	if (!f && errno_nofile(-errno))
+		return PREEMPT_MODEL_NOFILE;
 	if (!f)
 		return model;
 	while (fgets(line, sizeof(line), f)) {
@@ -183,6 +186,8 @@ enum preempt_model kernel_preemption(const struct preempt_paths *paths,
 	struct utsname u;
 	char mode[32], text[4096], config[300];
 	const char *version;
+	struct errbuf eb;
+	int n;
 
 	if (!paths)
 		paths = &none;
@@ -206,7 +211,10 @@ enum preempt_model kernel_preemption(const struct preempt_paths *paths,
 		return model;
 	}
 	/* PREEMPT_DYNAMIC (5.12+): the mode in use, wherever it is told. */
-	if (read_sched(debugfs, !paths->debugfs, text, sizeof(text)) > 0) {
+	n = read_sched(debugfs, !paths->debugfs, text, sizeof(text));
+	if (errbuf_nofile(&eb, n, "cannot read %s/sched/preempt", debugfs))
+		goto nofile;
+	if (n > 0) {
 		model = preempt_from_sched(text, mode, sizeof(mode));
 		if (model != PREEMPT_MODEL_UNKNOWN) {
 			snprintf(why, size, "%s (%s/sched/preempt)", mode,
@@ -214,7 +222,10 @@ enum preempt_model kernel_preemption(const struct preempt_paths *paths,
 			return model;
 		}
 	}
-	if (small_file_read(cmdline_path, text, sizeof(text)) > 0) {
+	n = small_file_read(cmdline_path, text, sizeof(text));
+	if (errbuf_nofile(&eb, n, "cannot read %s", cmdline_path))
+		goto nofile;
+	if (n > 0) {
 		model = preempt_from_cmdline(text, mode, sizeof(mode));
 		if (model != PREEMPT_MODEL_UNKNOWN) {
 			snprintf(why, size, "%s (preempt= in %s)", mode,
@@ -223,6 +234,11 @@ enum preempt_model kernel_preemption(const struct preempt_paths *paths,
 		}
 	}
 	model = config_default(config, mode, sizeof(mode));
+	if (model == PREEMPT_MODEL_NOFILE) {
+		/* errno is still fopen()'s. */
+		errbuf_nofile(&eb, -errno, "cannot open %s", config);
+		goto nofile;
+	}
 	if (model != PREEMPT_MODEL_UNKNOWN) {
 		snprintf(why, size, "%s (the build's default, in %s)", mode,
 			 config);
@@ -231,4 +247,7 @@ enum preempt_model kernel_preemption(const struct preempt_paths *paths,
 	snprintf(why, size, "unknown: PREEMPT_DYNAMIC, and neither %s/sched/preempt, preempt= in %s nor %s says which mode",
 		 debugfs, cmdline_path, config);
 	return PREEMPT_MODEL_UNKNOWN;
+nofile:
+	snprintf(why, size, "%s", eb.msg);
+	return PREEMPT_MODEL_NOFILE;
 }

@@ -17,6 +17,7 @@ enum preempt_model {
 	PREEMPT_MODEL_OFF,	/* none or voluntary: no preemption in programs */
 	PREEMPT_MODEL_ON,	/* full, lazy or real-time */
 	PREEMPT_MODEL_DYNAMIC,	/* chosen at boot or later: ask further */
+	PREEMPT_MODEL_NOFILE,	/* not read: the file table was full */
 };
 
 /* Where to look; NULL members (or a NULL struct) mean the real places. */
@@ -56,6 +57,8 @@ enum preempt_model preempt_from_config(const char *text, char *mode,
  * PREEMPT_DYNAMIC kernels from debugfs's sched/preempt (mounting debugfs
  * for a moment where it is not mounted), else preempt= on the command
  * line, else the config file's default.  why says which and where.
+ * NOFILE when a file could not be opened for a full file table (why:
+ * errbuf_nofile()'s line): nothing is known then.
  */
 enum preempt_model kernel_preemption(const struct preempt_paths *paths,
 				     char *why, size_t size);

@@ -40,6 +40,23 @@ int privileges_check(void)
 	return -EPERM;
 }
 
+void privileges_raise_nofile(void)
+{
+	struct rlimit rl;
+	unsigned long long from;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return;
+	from = rl.rlim_cur;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		vlog(1, "cannot raise RLIMIT_NOFILE from %llu to its hard limit: %s",
+		     from, strerror(errno));
+	else
+		vlog(2, "RLIMIT_NOFILE raised from %llu to its hard limit, %llu",
+		     from, (unsigned long long)rl.rlim_max);
+}
+
 void privileges_raise_memlock(void)
 {
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };

@@ -15,4 +15,11 @@ int privileges_check(void);
  */
 void privileges_raise_memlock(void);
 
+/*
+ * The soft RLIMIT_NOFILE up to the hard one, which needs no privilege: a
+ * run holds a descriptor per map, program and probe (and per CPU in slow
+ * mode).  The hard limit itself is the user's to raise.
+ */
+void privileges_raise_nofile(void);
+
 #endif

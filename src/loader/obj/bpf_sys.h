@@ -46,14 +46,16 @@ int bpf_link_create_kprobe_multi(int prog_fd, uint32_t flags,
 				 const uint64_t *cookies, uint32_t cnt);
 /*
  * BPF_PROG_TEST_RUN of a syscall program (5.14+) on ctx (size bytes, at
- * most 65535), which the kernel writes back.  *retval: the program's r0.
+ * most 65535), which the kernel writes back; of a raw tracepoint program
+ * (5.10+) with no context (NULL, 0).  *retval: the program's r0.
  */
 int bpf_prog_run_ctx(int prog_fd, void *ctx, uint32_t size,
 		     uint32_t *retval);
 /*
  * A tracing program's link (fentry, fexit): BPF_LINK_CREATE with
  * attach_type, else BPF_RAW_TRACEPOINT_OPEN with no name, the only way
- * before BPF_LINK_CREATE took tracing programs (5.10 says EINVAL).
+ * before BPF_LINK_CREATE took tracing programs in 5.19 (5.10 says
+ * EINVAL).
  * Returns the link fd.
  */
 int bpf_link_create_tracing(int prog_fd, uint32_t attach_type);

@@ -43,6 +43,13 @@ static const char *scn_name(struct elf_walk *w, const GElf_Shdr *sh)
 	return elf_strptr(w->elf, w->shstrndx, sh->sh_name);
 }
 
+/* -ENOMEM, said: what could not be kept of the object. */
+static int no_memory(struct errbuf *eb, const char *what, const char *name)
+{
+	return errbuf_set(eb, -ENOMEM, "out of memory reading the BPF object: %s%s",
+			  what, name);
+}
+
 static int check_header(struct elf_walk *w, size_t size)
 {
 	GElf_Ehdr eh;
@@ -161,24 +168,29 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 				  name, d->d_size);
 	np = realloc(obj->progs, (obj->nr_progs + 1) * sizeof(*np));
 	if (!np)
-		return -ENOMEM;
+		return no_memory(w->eb, "the program table, at ", name);
 	obj->progs = np;
 	p = &obj->progs[obj->nr_progs];
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
 	p->insns = malloc(d->d_size);
 	if (!p->insns)
-		return -ENOMEM;
+		return no_memory(w->eb, "the instructions of ", name);
 	obj->nr_progs++;
 	memcpy(p->insns, d->d_buf, d->d_size);
 	p->insn_cnt = d->d_size / sizeof(struct bpf_insn);
 	strcpy(p->section, name);
-	p->multi = strstr(name, ".multi/") != NULL;
+	p->tracepoint = strncmp(name, "tracepoint/", 11) == 0;
+	p->multi = !p->tracepoint && strstr(name, ".multi/") != NULL;
 	p->tracing = name[0] == 'f';
-	p->kind = name[1] == 'r' || strncmp(name, "fexit/", 6) == 0 ?
+	p->kind = !p->tracepoint && (name[1] == 'r' ||
+				      strncmp(name, "fexit/", 6) == 0) ?
 		  PROBE_RETURN : PROBE_ENTRY;
 	plen = strchr(name, '/') + 1 - name;
-	/* "kprobe/<target>" or "kprobe/<target>/<variant>". */
+	/*
+	 * "kprobe/<target>" or "kprobe/<target>/<variant>";
+	 * "tracepoint/<group>/<event>".
+	 */
 	{
 		const char *t = p->section + plen, *v = strchr(t, '/');
 		size_t tlen = v ? (size_t)(v - t) : strlen(t);
@@ -202,12 +214,13 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 }
 
 /*
- * "kprobe/", "kretprobe/", their kprobe_multi twins (5.18+), and
- * "fentry/", "fexit/" (5.5+).
+ * "kprobe/", "kretprobe/", their kprobe_multi twins (5.18+),
+ * "fentry/", "fexit/" (5.5+), and "tracepoint/" (4.7+).
  */
 static int is_prog_section(const char *name)
 {
 	return strncmp(name, "kprobe/", 7) == 0 ||
+	       strncmp(name, "tracepoint/", 11) == 0 ||
 	       strncmp(name, "fentry/", 7) == 0 ||
 	       strncmp(name, "fexit/", 6) == 0 ||
 	       strncmp(name, "kretprobe/", 10) == 0 ||
@@ -262,7 +275,7 @@ static int walk_sections(struct elf_walk *w, struct bpf_obj *obj,
 		} else if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_size) {
 			/* .text holds bpf-to-bpf callees: unsupported before 4.16. */
 			return errbuf_set(w->eb, -EINVAL,
-					  "BPF object: code in section %s is not a kprobe/, kretprobe/, kprobe.multi/ or kretprobe.multi/ program (bpf-to-bpf calls are not supported; use __always_inline)",
+					  "BPF object: code in section %s is not a kprobe/, kretprobe/, kprobe.multi/, kretprobe.multi/, fentry/, fexit/ or tracepoint/ program (bpf-to-bpf calls are not supported; use __always_inline)",
 					  name);
 		}
 	}
@@ -324,7 +337,7 @@ static int read_maps(struct elf_walk *w, struct bpf_obj *obj)
 					  w->maps_size);
 		nm = realloc(obj->maps, (obj->nr_maps + 1) * sizeof(*nm));
 		if (!nm)
-			return -ENOMEM;
+			return no_memory(w->eb, "the map table, at ", sname);
 		obj->maps = nm;
 		nm = &obj->maps[obj->nr_maps];
 		memset(nm, 0, sizeof(*nm));
@@ -337,7 +350,8 @@ static int read_maps(struct elf_walk *w, struct bpf_obj *obj)
 					     (obj->nr_maps + 1) * sizeof(*no));
 
 			if (!no)
-				return -ENOMEM;
+				return no_memory(w->eb, "the map table, at ",
+						 sname);
 			w->map_sym_off = no;
 			no[obj->nr_maps] = sym.st_value;
 		}
@@ -413,7 +427,7 @@ static int add_reloc(struct elf_walk *w, struct bpf_obj *obj,
 				  p->section, idx, (unsigned long long)sym.st_value);
 	nr = realloc(p->relocs, (p->nr_relocs + 1) * sizeof(*nr));
 	if (!nr)
-		return -ENOMEM;
+		return no_memory(w->eb, "the relocations of ", p->section);
 	p->relocs = nr;
 	nr[p->nr_relocs].insn = idx;
 	nr[p->nr_relocs].map = m;
@@ -535,7 +549,7 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 	/* libelf may convert data in place: give it a private copy. */
 	copy = malloc(size);
 	if (!copy)
-		return -ENOMEM;
+		return no_memory(eb, "a copy of it for libelf", "");
 	memcpy(copy, data, size);
 	w.elf = elf_memory(copy, size);
 	if (!w.elf) {
@@ -556,7 +570,7 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 	}
 	if (!obj->nr_progs) {
 		err = errbuf_set(eb, -EINVAL,
-				 "BPF object: no kprobe/, kretprobe/, kprobe.multi/ or kretprobe.multi/ program sections");
+				 "BPF object: no kprobe/, kretprobe/, kprobe.multi/, kretprobe.multi/, fentry/, fexit/ or tracepoint/ program sections");
 		goto out;
 	}
 	err = read_maps(&w, obj);
@@ -567,6 +581,8 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		goto out;
 	name_progs(&w, obj);
 	err = read_lines(&w, obj);
+	if (err == -ENOMEM)
+		no_memory(eb, "its source lines (.BTF.ext)", "");
 out:
 	if (w.elf)
 		elf_end(w.elf);
@@ -610,7 +626,7 @@ struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
 		variant = "";
 	for (i = 0; i < obj->nr_progs; i++)
 		if (obj->progs[i].kind == kind && !obj->progs[i].multi &&
-		    !obj->progs[i].tracing &&
+		    !obj->progs[i].tracing && !obj->progs[i].tracepoint &&
 		    strcmp(obj->progs[i].target, target) == 0 &&
 		    strcmp(obj->progs[i].variant, variant) == 0)
 			return &obj->progs[i];
@@ -644,6 +660,19 @@ struct obj_prog *bpf_obj_find_multi(struct bpf_obj *obj, enum probe_kind kind,
 		if (obj->progs[i].kind == kind && obj->progs[i].multi &&
 		    strcmp(obj->progs[i].target, label) == 0 &&
 		    strcmp(obj->progs[i].variant, variant) == 0)
+			return &obj->progs[i];
+	return NULL;
+}
+
+struct obj_prog *bpf_obj_find_tracepoint(struct bpf_obj *obj,
+					 const char *group, const char *event)
+{
+	size_t i;
+
+	for (i = 0; i < obj->nr_progs; i++)
+		if (obj->progs[i].tracepoint &&
+		    strcmp(obj->progs[i].target, group) == 0 &&
+		    strcmp(obj->progs[i].variant, event) == 0)
 			return &obj->progs[i];
 	return NULL;
 }

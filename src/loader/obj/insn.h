@@ -16,6 +16,8 @@
 #define MOV64_IMM(dst, imm)	INSN(BPF_ALU64 | BPF_MOV | BPF_K, dst, 0, 0, imm)
 /* dst = src */
 #define MOV64_REG(dst, src)	INSN(BPF_ALU64 | BPF_MOV | BPF_X, dst, src, 0, 0)
+/* dst >>= imm (unsigned) */
+#define RSH64_IMM(dst, imm)	INSN(BPF_ALU64 | BPF_RSH | BPF_K, dst, 0, 0, imm)
 /* dst += imm */
 #define ADD64_IMM(dst, imm)	INSN(BPF_ALU64 | BPF_ADD | BPF_K, dst, 0, 0, imm)
 /* dst = *(u64 *)(src + off) */

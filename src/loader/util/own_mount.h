@@ -7,17 +7,19 @@
 #define EXT4DIST_LOADER_UTIL_OWN_MOUNT_H
 
 /*
- * Mounts type on where, opens path (inside it) with flags, and detaches
- * the mount right away: the descriptor holds it, nobody else ever uses
- * it, and it vanishes with the descriptor.  Unmounting it later instead
- * would pull it from under another process that found it mounted
- * meanwhile, and a kill -9 would leave it mounted.  Another process that
- * looked in the instant between mount and detach holds its own descriptor
- * of it: no harm either.  (No new mount namespace: the paths of the
- * user's files mean what they meant.)  Returns the fd, or -errno of the
- * mount or the open.
+ * A mount of type that only this process reaches: opens sub inside it
+ * (relative to its root; "" for the root itself) with flags and returns
+ * the fd, which holds the mount; it goes with the descriptor, even after
+ * kill -9.  From 5.2 the mount is never attached to a path (fsopen(),
+ * fsmount()); before, a child process mounts it on where in a mount
+ * namespace of its own and hands the descriptor back.  Either way this
+ * process's namespace never holds it: no other process finds it, and
+ * nobody can unmount another's mount in its place (a mount on where,
+ * then a detach of where, would take whichever was on top).  The
+ * process stays in its namespace: the paths of the user's files mean
+ * what they meant.  Returns the fd, or -errno of the mount or the open.
  */
-int own_mount_open(const char *type, const char *where, const char *path,
+int own_mount_open(const char *type, const char *where, const char *sub,
 		   int flags);
 
 #endif

@@ -5,8 +5,10 @@ Run from the repository root:  python3 tests/unit/golden/make_slow_golden.py
 An independent rendering of the events of the C test with the column
 formats of BCC's tools/ext4slower.py (text and -j CSV: its % format
 strings, Python 3 division, bytes decoded as UTF-8 with 'replace'), and of
-this project's --json with Python's json module.  The events below must
-stay in step with tests/unit/test_slow_output.c.
+this project's --json with Python's json module.  Unlike BCC, text and CSV
+escape the control characters of comm and file names (C0, DEL, C1) as
+\\xHH, a backslash as \\\\, and in CSV a comma as \\x2c.  The events
+below must stay in step with tests/unit/test_slow_output.c.
 """
 import json
 import time
@@ -28,7 +30,25 @@ EVENTS = [
      b"\xc3\xa9\xe6\xbc\xa2\xe5\xad\x97-\xe6\xbc", b"caf\xe9.txt"),
     (123456800000003, 20000000, 1023, 100, 5, 5, 0, b"ctl\x01\x7f",
      b"q\"b\\s\n"),
+    # A terminal's commands (ESC, and CSI as C1: U+009B), a line and a
+    # field forged, a 0x9b byte alone (not UTF-8: U+FFFD, no escape).
+    (123456800000004, 30000000, 0, 7, 66, 66, 1, b"\x1b[31mred,\ttab",
+     b"x\xc2\x9b2J,1,R\r\n9\x9b"),
 ]
+
+
+def esc(s, also=""):
+    """Control characters (C0, DEL, C1) and also's as \\xHH; \\ doubled."""
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if o < 0x20 or o == 0x7f or 0x80 <= o <= 0x9f or ch in also:
+            out.append("\\x%02x" % o)
+        elif ch == "\\":
+            out.append("\\\\")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def text_line(e):
@@ -36,18 +56,21 @@ def text_line(e):
     delta_us = delta_ns // 1000
     size = ret & 0xffffffff
     fname = name.decode("utf-8", "replace") if name is not None else "[unknown]"
-    return "%-8s %-14.14s %-6s %1s %-7s %-8d %7.2f %s" % (
+    # BCC's %-14.14s on the decoded name; each character then escaped.
+    c = comm.decode("utf-8", "replace")[:14]
+    return "%-8s %s %-6s %1s %-7s %-8d %7.2f %s" % (
         time.strftime("%H:%M:%S", time.gmtime(NOW)),
-        comm.decode("utf-8", "replace"), tgid, LETTERS[op], size,
-        pos / 1024, float(delta_us) / 1000, fname)
+        esc(c) + " " * (14 - len(c)), tgid, LETTERS[op], size,
+        pos / 1024, float(delta_us) / 1000, esc(fname))
 
 
 def csv_line(e):
     end_ns, delta_ns, pos, ret, tgid, tid, op, comm, name = e
     fname = name.decode("utf-8", "replace") if name is not None else "[unknown]"
     return "%d,%s,%d,%s,%d,%d,%d,%s" % (
-        end_ns // 1000, comm.decode("utf-8", "replace"), tgid, LETTERS[op],
-        ret & 0xffffffff, pos, delta_ns // 1000, fname)
+        end_ns // 1000, esc(comm.decode("utf-8", "replace"), ","), tgid,
+        LETTERS[op], ret & 0xffffffff, pos, delta_ns // 1000,
+        esc(fname, ","))
 
 
 def json_line(e):

@@ -339,3 +339,124 @@ scenario_prometheus_file() {
 		pass prometheus-device-refused
 	fi
 }
+
+# --- ext4dist as a process of a PID namespace with its own /proc
+# (unshare -fp --mount-proc), where getpid() is not the PID its programs
+# compare.  It must leave out exactly its own file operations (its
+# --prometheus file on ext4, written every second), not those of the host process
+# that has its namespace PID as its PID (a workload made to get that
+# PID, through ns_last_pid on both sides); find file names (ext4slower);
+# start the generic read path (its f_op probe serves only ext4dist).
+NSSELF_PID=29000
+
+# ns_pid_next N: the next process forked in this PID namespace gets N
+# (when free).
+ns_pid_next() { echo $(($1 - 1)) > /proc/sys/kernel/ns_last_pid; }
+
+scenario_pid_ns_self() {
+	local p w u rc got tries=0
+	! pid_ns_absent pid-ns-self-not-built || return 0
+	ensure_tracefs
+	rm -f "$WORK/go-nsself" "$WORK/nsself.stop" "$WORK/nsself.out" \
+		/mnt/ext4/nsself.prom "$WORK/nsself.epid" "$WORK/nsself.rc"
+	# A host workload whose PID is one the namespace will give ext4dist.
+	p=$NSSELF_PID
+	while :; do
+		ns_pid_next "$p"
+		workload -g "$WORK/go-nsself" /mnt/ext4/nsself $O $R $W $F \
+			> "$WORK/nsself.wl" 2>&1 &
+		w=$!
+		[ "$w" != "$p" ] || break
+		touch "$WORK/go-nsself"
+		wait "$w" || true
+		rm -f "$WORK/go-nsself"
+		tries=$((tries + 1))
+		if [ "$tries" -ge 5 ]; then
+			fail pid-ns-self "precondition: could not start a workload with PID $p (got $w)"
+			return 0
+		fi
+		p=$((p + 97))
+	done
+	cat > "$WORK/nsself.sh" <<-EOF2
+	echo $((p - 1)) > /proc/sys/kernel/ns_last_pid
+	ext4dist --prometheus /mnt/ext4/nsself.prom 1 > $WORK/nsself.out 2> $WORK/nsself.err &
+	e=\$!
+	echo \$e > $WORK/nsself.epid
+	while [ ! -e $WORK/nsself.stop ]; do sleep 0.05; done
+	kill -INT \$e
+	wait \$e
+	echo \$? > $WORK/nsself.rc
+	EOF2
+	unshare -fp --mount-proc sh "$WORK/nsself.sh" &
+	u=$!
+	i=0
+	while ! grep -qxF "$BANNER" "$WORK/nsself.out" 2>/dev/null && [ "$i" -lt 1200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	touch "$WORK/go-nsself"
+	wait "$w" || true
+	# Two intervals more: its own writes (--prometheus) go on.
+	sleep 2.2
+	touch "$WORK/nsself.stop"
+	wait "$u" || true
+	rc=$(cat "$WORK/nsself.rc" 2>/dev/null)
+	OUT=$WORK/nsself.out ERR=$WORK/nsself.err
+	if [ "$(cat "$WORK/nsself.epid" 2>/dev/null)" != "$p" ]; then
+		fail pid-ns-self "precondition: ext4dist got PID $(cat "$WORK/nsself.epid" 2>/dev/null) in its namespace, not $p" "$ERR"
+	elif [ "$rc" != 0 ]; then
+		fail pid-ns-self "ext4dist exited '$rc'" "$OUT" "$ERR"
+	elif [ -n "$(our_events)" ]; then
+		fail pid-ns-self "kprobe_events still holds: $(our_events | tr '\n' ' ')" "$ERR"
+	else
+		check pid-ns-self "$(accounted)" "$WANT" "$OUT" "$ERR"
+	fi
+
+	# ext4slower there: file names found, every call of a workload of
+	# the namespace printed with its name.
+	got=$(ns_traced nsnames "$SLOW_HEADER" ext4slower -j 0)
+	OUT=$WORK/nsnames.out ERR=$WORK/nsnames.err
+	if [ "$got" != rc=0 ]; then
+		fail pid-ns-self-names "ext4slower in the namespace: '$got'" "$OUT" "$ERR"
+	else
+		check pid-ns-self-names "$(grep -c 'file names will show as' "$ERR") warnings, $(awk -F, '$8 == "nsnames"' "$OUT" | wc -l) events named nsnames" \
+			"0 warnings, $((O + R + W + F)) events named nsnames" "$OUT" "$ERR"
+	fi
+
+	# The generic read path there: started, every read counted
+	# (ext4_file_operations from the module file where kallsyms lacks it:
+	# armmp, without KALLSYMS_ALL).
+	ext4_ko_install
+	got=$(ns_traced nsgen "$BANNER" ext4dist --read-path=generic)
+	ext4_ko_remove
+	OUT=$WORK/nsgen.out ERR=$WORK/nsgen.err
+	if [ "$got" != rc=0 ]; then
+		fail pid-ns-self-generic-read "ext4dist --read-path=generic in the namespace: '$got'" "$OUT" "$ERR"
+	else
+		check pid-ns-self-generic-read "$(accounted)" "$WANT" "$OUT" "$ERR"
+	fi
+}
+
+# ns_traced NAME LINE CMD...: in a PID namespace with its own /proc, CMD
+# (its output in $WORK/NAME.out and .err); once LINE is a line of its
+# stdout, the workload of $O $R $W $F on /mnt/ext4/NAME, then SIGINT.
+# Prints "rc=" and CMD's exit status.
+ns_traced() {
+	local name=$1 line=$2
+	shift 2
+	cat > "$WORK/$name.sh" <<-EOF2
+	$* > $WORK/$name.out 2> $WORK/$name.err &
+	e=\$!
+	i=0
+	while ! grep -qxF '$line' $WORK/$name.out && [ \$i -lt 1200 ]; do
+		kill -0 \$e 2>/dev/null || break
+		sleep 0.05; i=\$((i + 1))
+	done
+	workload /mnt/ext4/$name $O $R $W $F > $WORK/$name.wl 2>&1
+	sleep 0.3
+	kill -INT \$e
+	wait \$e
+	echo "rc=\$?"
+	EOF2
+	unshare -fp --mount-proc sh "$WORK/$name.sh" 2>&1 | tail -n 1
+}

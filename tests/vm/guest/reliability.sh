@@ -279,3 +279,149 @@ scenario_pipe_and_hup() {
 		pass sighup
 	fi
 }
+
+# --- Signals at every phase of --check and of a run's start-up, on the
+# tracefs path (whose events outlive a killed process): the signal is
+# sent once the Nth line of -v is out, for N spread over the whole trace
+# (the run's with -j, whose banner goes to stderr), and afterwards no
+# ext4dist_* event (the r4097: trial's included) may be left.  --check
+# stops with 128 + the signal once its start-up is done (or finishes,
+# when the signal came after that); a run stops as on any stop signal,
+# or on the SIGINT that its banner draws when that came first.  SIGPIPE
+# is ignored: a run given one goes on until that SIGINT.
+# phase_run N SIG ARGS...: ext4dist ARGS, SIG once N lines of its
+# stderr are out, SIGINT once its banner is; sets RC and PHASE_LINES
+# (the lines it printed).
+phase_run() {
+	local n=$1 sig=$2 e l k=0
+	shift 2
+	rm -f "$WORK/phase.fifo"
+	mkfifo "$WORK/phase.fifo"
+	ext4dist "$@" > "$WORK/phase.out" 2> "$WORK/phase.fifo" &
+	e=$!
+	while IFS= read -r l; do
+		k=$((k + 1))
+		[ "$k" != "$n" ] || kill -"$sig" "$e" 2>/dev/null || true
+		[ "$l" != "$BANNER" ] || kill -INT "$e" 2>/dev/null || true
+	done < "$WORK/phase.fifo"
+	RC=0
+	wait "$e" || RC=$?
+	PHASE_LINES=$k
+}
+
+scenario_signal_phases() {
+	local mode args total spec sig num n step last bad="" left want runs=0
+	ensure_tracefs
+	for mode in check run; do
+		args="--attach=tracefs -v"
+		[ "$mode" = run ] && args="$args -j" || args="--check $args"
+		# shellcheck disable=SC2086 # args: words
+		phase_run 0 TERM $args
+		total=$PHASE_LINES
+		step=$((total / 6))
+		[ "$step" -gt 0 ] || step=1
+		echo "signal-phases: $mode: $total lines of -v, a signal after every ${step}th"
+		for spec in 15:TERM 1:HUP 10:USR1 14:ALRM 13:PIPE; do
+			num=${spec%%:*} sig=${spec#*:}
+			n=1
+			# TERM, HUP and PIPE at every phase; USR1 and ALRM,
+			# which take the same path, at the first and the middle.
+			case $sig in
+			USR1|ALRM) last=$((total / 2)) ;;
+			*) last=$total ;;
+			esac
+			while [ "$n" -le "$last" ]; do
+				# shellcheck disable=SC2086
+				phase_run "$n" "$sig" $args
+				runs=$((runs + 1))
+				left=$(our_events)
+				[ -z "$left" ] ||
+					bad="$bad $mode SIG$sig after line $n: $(echo "$left" | wc -l) events left;"
+				case "$mode:$sig" in
+				*:PIPE) want=0 ;;
+				check:*|run:USR1|run:ALRM) want="0 $((128 + num))" ;;
+				*) want=0 ;;
+				esac
+				case " $want " in
+				*" $RC "*) ;;
+				*) bad="$bad $mode SIG$sig after line $n: exit status $RC, want one of $want;" ;;
+				esac
+				n=$((n + step))
+			done
+		done
+	done
+	echo "signal-phases: $runs runs"
+	if [ -n "$bad" ]; then
+		fail signal-phases "$bad"
+	else
+		pass signal-phases
+	fi
+	# A reader that goes away at once: every write meets a closed pipe.
+	ext4dist --check --attach=tracefs -v 2>&1 | head -n 1 > /dev/null
+	left=$(our_events)
+	check check-closed-pipe "${left:-no events left}" "no events left"
+}
+
+# --- Output nobody reads: ext4slower's stdout a FIFO whose reader never
+# reads, a burst of events far beyond what the pipe and the output queue
+# hold (the run waits for its reader), then SIGINT, SIGTERM or SIGHUP: it
+# stops within seconds, removes its probes, and says how much output
+# was not written; exit status 1.
+scenario_stalled_output() {
+	local sig r e start secs n left bad="" msg
+	ensure_tracefs
+	for sig in INT TERM HUP; do
+		rm -f "$WORK/stall.fifo" "$WORK/stall.err"
+		mkfifo "$WORK/stall.fifo"
+		sleep 600 < "$WORK/stall.fifo" &
+		r=$!
+		# Rings that hold the whole burst (4 MiB a CPU): on a busy host
+		# the reader falls behind, and lost events must not shrink the
+		# output to what the pipe holds.
+		ext4slower --attach=tracefs --ring-pages 1024 0 > "$WORK/stall.fifo" 2> "$WORK/stall.err" &
+		e=$!
+		# The header cannot be read here: wait for the probes instead.
+		n=0
+		while [ -z "$(our_events "${e}_")" ] && [ "$n" -lt 1200 ]; do
+			sleep 0.05
+			n=$((n + 1))
+		done
+		sleep 1
+		# About 2 MiB of lines: the pipe (64 KiB) and the queue (1 MiB) fill.
+		workload /mnt/ext4/stall 1 20000 0 0 > /dev/null 2>&1 || true
+		start=$(cut -d' ' -f1 /proc/uptime)
+		kill -"$sig" "$e"
+		n=0
+		while running "$e" && [ "$n" -lt 300 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		# Still there after 30 s: where it waits, for the FAIL line.
+		running "$e" && {
+			echo "--- after 30 s: wchan $(cat "/proc/$e/wchan" 2>/dev/null)"
+			cat "/proc/$e/stack" 2>/dev/null
+			grep -E '^(State|SigPnd|ShdPnd|SigBlk)' "/proc/$e/status" 2>/dev/null
+		} >> "$WORK/stall.err"
+		wait_exit "$e" 1 || true
+		secs=$(awk -v a="$start" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%d", b - a }')
+		left=$(our_events)
+		kill "$r" 2>/dev/null || true
+		wait "$r" 2>/dev/null || true
+		msg=$(grep 'stopped with' "$WORK/stall.err" | sed 's/with [0-9]* bytes/with N bytes/')
+		echo "stalled-output SIG$sig: exit status $RC after $secs s: $(grep 'stopped with' "$WORK/stall.err")"
+		if [ "$RC" != 1 ]; then
+			bad="$bad SIG$sig: exit status $RC, want 1;"
+		elif [ "$secs" -gt 15 ]; then
+			bad="$bad SIG$sig: $secs s to stop;"
+		elif [ -n "$left" ]; then
+			bad="$bad SIG$sig: $(echo "$left" | wc -l) events left;"
+		elif [ "$msg" != "ext4dist: stopped with N bytes of output not written: standard output was not read for 1.0 s after the end (probes removed)" ]; then
+			bad="$bad SIG$sig: stderr '$(tail -n 1 "$WORK/stall.err")';"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		fail stalled-output "$bad" "$WORK/stall.err"
+	else
+		pass stalled-output
+	fi
+}

@@ -38,6 +38,10 @@ set -eu
 . /guest/fentry.sh
 # shellcheck source=fleet.sh
 . /guest/fleet.sh
+# shellcheck source=oldkernels.sh
+. /guest/oldkernels.sh
+# shellcheck source=tracepoint.sh
+. /guest/tracepoint.sh
 
 # ext4slower's threshold (ms) between cached reads and fsyncs of new data.
 SLOW_MS=${SLOW_MS:-1}
@@ -273,8 +277,10 @@ scenario_attach() {
 		# none less.  multi: two links for 4 functions, 2 programs.
 		case $mode in
 		multi) want="link=2 map=5 other=3 prog=2 " ;;
-		# other: stdin/out/err, and the tracing dir (tracefs.c).
-		tracefs) want="map=5 other=4 perf=8 prog=8 " ;;
+		# other: stdin/out/err, the tracing dir and its kprobe_events,
+		# kept open for appending (tracefs.c: a removal needs no
+		# new descriptor).
+		tracefs) want="map=5 other=5 perf=8 prog=8 " ;;
 		*) want="map=5 other=3 perf=8 prog=8 " ;;
 		esac
 		check "attach-$mode-fds" "$FDS" "$want" "$OUT" "$ERR"
@@ -441,6 +447,9 @@ run scenario_missing_function
 run scenario_by_address
 run scenario_generic_read
 run scenario_fops_sources
+run scenario_as_4_9
+run scenario_as_4_19
+run scenario_read_iter_missing
 run scenario_forced_fallbacks
 run scenario_no_pmu
 run scenario_kretprobe_misses
@@ -452,10 +461,13 @@ run scenario_stress
 run scenario_faults
 run scenario_umount_while_tracing
 run scenario_pipe_and_hup
+run scenario_signal_phases
+run scenario_stalled_output
 run scenario_two_instances
 run scenario_concurrent_starts
 run scenario_pid1_namespace
 run scenario_pid_namespaces
+run scenario_pid_ns_self
 run scenario_fatal_signals
 run scenario_prometheus_file
 run scenario_slower_every_call
@@ -470,6 +482,8 @@ run scenario_family_xfs
 run scenario_family_btrfs
 run scenario_family_f2fs
 run scenario_experiments
+run scenario_lessons
+run scenario_tracepoint
 run scenario_doc_outputs
 run scenario_fentry
 run scenario_fentry_unseen
