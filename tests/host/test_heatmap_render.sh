@@ -2,9 +2,11 @@
 # The heatmaps as a browser draws them: headless Chromium renders the
 # unit test's golden picture and README's (docs/heatmap.svg, from a VM
 # run) to PNG at their own size, and every cell's pixel must be the
-# colour the SVG gives it (tests/lib/png_cells.py decodes the PNG).  The
-# checker is shown to fail too: a cell recoloured in the SVG is caught.
-# Without Chromium (Debian's chromium package) this says SKIP.
+# colour the SVG gives it (tests/lib/png_cells.py decodes the PNG), as
+# in README's own picture, docs/heatmap.png.  The checker is shown to
+# fail too: a cell recoloured in the SVG is caught.  tests/deps.sh
+# installs Chromium (Debian's chromium package); without it this says
+# SKIP.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
@@ -38,6 +40,12 @@ for svg in tests/unit/golden/heatmap.svg docs/heatmap.svg; do
 	expect_eq "heatmap render: $svg, every cell as coloured" \
 		"$(echo "$got" | sed 's/^[0-9]*x[0-9]*: //')" "$cells cells, $cells as drawn"
 done
+
+# README's picture (docs/heatmap.png, rendered from docs/heatmap.svg as
+# above) is true to its SVG.
+expect_eq "heatmap render: docs/heatmap.png is docs/heatmap.svg" \
+	"$(python3 tests/lib/png_cells.py docs/heatmap.svg docs/heatmap.png)" \
+	"498x664: $(grep -c 'data-col=' docs/heatmap.svg) cells, $(grep -c 'data-col=' docs/heatmap.svg) as drawn"
 
 # The checker can fail: the first non-empty cell recoloured in the SVG,
 # held against the picture of the original.
