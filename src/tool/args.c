@@ -480,7 +480,6 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 	case OPT_LISTEN: {
 		struct errbuf eb = { "" };
 		struct listen_spec ls;
-
 		const char *c;
 
 		((struct args_ctx *)argparse_ctx(ap))->hist_only = 1;
