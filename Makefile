@@ -197,7 +197,7 @@ BPF_MULTIARCH := $(if $(BPF_CLANG),$(shell $(CLANG) -print-multiarch 2>/dev/null
 BPF_CFLAGS := -target bpf -O2 -g -fdebug-prefix-map=$(CURDIR)=. -Wall $(WERROR_FLAG) -Iinclude -Ibpf \
               -idirafter /usr/include/$(BPF_MULTIARCH)
 
-LIB_SRC  := $(sort $(wildcard src/loader/*/*.c src/tool/*.c src/output/*.c))
+LIB_SRC  := $(sort $(wildcard src/loader/*/*.c src/tool/*.c src/output/*.c src/serve/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 BLOB_OBJ := $(BUILD)/src/tool/bpf_blob.o
 MAIN_OBJ := $(BUILD)/src/main.o

@@ -12,10 +12,13 @@
 
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
+#include "output/file_replace.h"
 #include "output/report.h"
 #include "tool/args.h"
 #include "tool/check.h"
 #include "tool/dump_bpf.h"
+#include "tool/exporter.h"
+#include "tool/fleet.h"
 #include "tool/fs.h"
 #include "tool/outq.h"
 #include "tool/pid_filter.h"
@@ -71,13 +74,52 @@ static void config_from_args(const struct ext4dist_args *a,
 static void report_error(const struct tracer *t, const struct errbuf *eb,
 			 int err)
 {
-	const char *log = tracer_record(t)->verifier_log;
+	const char *log = t ? tracer_record(t)->verifier_log : NULL;
 
-	fprintf(stderr, "%s: %s\n", tracer_fs(t)->tool,
+	fprintf(stderr, "%s: %s\n", t ? tracer_fs(t)->tool : "ext4dist",
 		eb->msg[0] ? eb->msg : strerror(-err));
 	if (log)
 		fprintf(stderr, "--- verifier log ---\n%s--- end of verifier log ---\n",
 			log);
+}
+
+/*
+ * --check of each file system -t names: 0 when every one can trace, 1
+ * when one cannot, or 128 + the signal that stopped it (said).
+ */
+static int check_each(const struct ext4dist_args *a, struct tracer_config *cfg)
+{
+	unsigned int i;
+	int rc = 0, err;
+
+	for (i = 0; i < a->nr_fs; i++) {
+		cfg->fs = a->fs_list[i];
+		if (i)
+			putchar('\n');
+		err = check_run(stdout, cfg);
+		if (err > 1) {
+			fprintf(stderr, "%s: --check stopped by SIG%s (probes removed)\n",
+				a->prog, run_loop_signal_name(err - 128));
+			return err;
+		}
+		if (err)
+			rc = 1;
+	}
+	return rc;
+}
+
+/* The outputs a run replaces and the exporter's sockets, before tracing. */
+static int open_outputs(const struct ext4dist_args *a, struct exporter **x,
+			struct errbuf *eb)
+{
+	if (a->prometheus &&
+	    report_prom_check_file(a->prometheus, eb->msg, sizeof(eb->msg)))
+		return -EINVAL;
+	if (a->heatmap &&
+	    file_replace_check("--heatmap", a->heatmap, eb->msg,
+			       sizeof(eb->msg)))
+		return -EINVAL;
+	return a->listen ? exporter_open(x, a->listen, eb) : 0;
 }
 
 /*
@@ -121,57 +163,58 @@ static int stdout_done(const char *prog)
 }
 
 /*
- * --check, or a run: start-up (a refusal said on stderr), the loop, the
- * stop.  The exit status, or -errno after a failed output (said).
+ * A run: start-up (a refusal said on stderr), the loop, the stop.  The
+ * exit status, or -errno after a failed output (said).
  */
-static int traced(struct ext4dist_args *args, struct tracer_config *cfg)
+static int run(const struct ext4dist_args *args, struct tracer_config *cfg,
+	       struct exporter *x)
 {
+	struct fleet fl;
 	struct errbuf eb = { "" };
-	struct tracer *t;
+	unsigned int failed = 0;
 	int err;
 
-	/* --check follows a run to the end of its start-up: these too. */
-	if (args->prometheus &&
-	    report_prom_check_file(args->prometheus, eb.msg, sizeof(eb.msg))) {
-		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
-		return 1;
-	}
-	if (args->pid && pid_filter_resolve(args->pid, &cfg->tgid, &eb)) {
-		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
-		return 1;
-	}
-	if (args->slower &&
-	    slow_loop_rings_fit(args->ring_pages, args->test_meminfo, &eb)) {
-		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
-		return 1;
-	}
-	if (args->check) {
-		err = check_run(stdout, cfg);
-		if (err > 1)
-			fprintf(stderr, "%s: --check stopped by SIG%s (probes removed)\n",
-				args->prog, run_loop_signal_name(err - 128));
-		return err;
-	}
-	t = tracer_new();
-	if (!t) {
-		fprintf(stderr, "%s: out of memory\n", args->prog);
-		return 1;
-	}
-	err = tracer_start(t, cfg, &eb);
+	err = fleet_start(&fl, cfg, args, &eb, &failed);
 	if (err) {
-		report_error(t, &eb, err);
-		tracer_free(t);
+		report_error(fl.t[failed], &eb, err);
+		fleet_free(&fl);
 		return 1;
 	}
-	err = args->slower ? slow_loop(t, args, stdout) :
-			     run_loop(t, args, stdout);
-	tracer_free(t);
+	if (x)
+		exporter_serve(x, &fl);
+	err = args->slower ? slow_loop(fl.t[0], args, stdout) :
+			     run_loop(&fl, x, args, stdout);
+	fleet_free(&fl);
 	if (err < 0) {
 		fprintf(stderr, "%s: stopped: %s (probes removed)\n",
 			args->prog, strerror(-err));
 		return err;
 	}
 	return run_loop_stopped_by(err, stderr);
+}
+
+/*
+ * --check, or a run, once what they would replace, serve and filter is
+ * found fit (--check follows a run to the end of its start-up: these
+ * too).
+ */
+static int traced(struct ext4dist_args *args, struct tracer_config *cfg)
+{
+	struct errbuf eb = { "" };
+	struct exporter *x = NULL;
+	int rc;
+
+	if (open_outputs(args, &x, &eb) ||
+	    (args->pid && pid_filter_resolve(args->pid, &cfg->tgid, &eb)) ||
+	    (args->slower &&
+	     slow_loop_rings_fit(args->ring_pages, args->test_meminfo, &eb))) {
+		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
+		exporter_close(x);
+		return 1;
+	}
+	rc = args->check ? check_each(args, cfg) : run(args, cfg, x);
+	exporter_close(x);
+	return rc;
 }
 
 /* outq_finish()'s line when the reader took not all the output. */

@@ -37,6 +37,7 @@ packages=(
 	e2fsprogs kmod xz-utils zstd gzip
 	xfsprogs btrfs-progs f2fs-tools      # the family's images (tests/vm/guest/family.sh)
 	strace                               # -v checked against strace (tests/host/test_kcalls.sh, the VM)
+	chromium                             # the heatmaps rendered (tests/host/test_heatmap_render.sh)
 	git tar                              # make dist, make release
 )
 arm_packages=(

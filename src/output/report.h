@@ -47,6 +47,11 @@ struct report {
 	int interval;		/* warnings say "in this interval" */
 	int final;		/* the last report: in_flight never returned */
 	int pid_filter;		/* -p: unseen counts are of every process */
+	/*
+	 * One of several file systems traced at once: the text report
+	 * names it above its sections, the warnings in each line.
+	 */
+	int multi_fs;
 	time_t when;		/* time of the report (local time in text) */
 	unsigned int ops_mask;	/* bit (1u << op) per operation to print */
 	struct op_hist ops[NR_OPS];
@@ -113,7 +118,8 @@ int report_percentile_slot(const struct op_hist *h, unsigned int p);
 int report_extended_line(FILE *f, const struct op_hist *h, int milliseconds);
 
 /*
- * report_text.c: one BCC text report (blank line, time, histograms).
+ * report_text.c: one BCC text report (blank line, time, histograms);
+ * with multi_fs, a line "file system = 'xfs'" before the histograms.
  * Below an operation's histogram (and -e line), only when there were
  * such returns, one line of what the histogram does not hold:
  *   not in the histogram: 3 asynchronous (-EIOCBQUEUED), 1 error
@@ -134,11 +140,12 @@ int report_warnings(FILE *err, const struct report *r, const char *missed_why);
 /*
  * report_json.c: one JSON object on one line, for every operation in
  * ops_mask (in print order, also those without events):
- *   {"time":1700000000,"unit":"usecs","ops":{"read":{"buckets":[
+ *   {"time":1700000000,"fs":"ext4","unit":"usecs","ops":{"read":{"buckets":[
  *   {"low":0,"high":1,"count":3}],"count":3,"sum_ns":12,"max_ns":9,
  *   "calls":5,"queued":1,"errors":0,"missed":1,"stolen":0,"in_flight":0},
  *   ...}}
- * "time" is when in seconds since the epoch (always present); buckets are
+ * "time" is when in seconds since the epoch (always present), "fs" the
+ * file system (fs_name); buckets are
  * the non-zero slots with report_slot_bounds(); numbers are exact.
  * "calls" are the calls that entered in the period, the next five those
  * of them (or of earlier ones) that are not in the histogram, and why.
@@ -146,30 +153,41 @@ int report_warnings(FILE *err, const struct report *r, const char *missed_why);
 int report_json(FILE *f, const struct report *r);
 
 /*
- * report_prom.c: Prometheus text exposition of the histogram
- * ext4dist_latency_seconds for every operation in ops_mask.  Slot s
- * (1..63) becomes the cumulative bucket le = 2^s units in seconds (values
- * in slot s are below 2^s units), then le="+Inf"; _sum comes from sum_ns.
- * Then the counter ext4dist_untimed_calls_total{op,reason} (reason
- * queued, error, missed, stolen) and the gauge ext4dist_calls_in_flight.
- * Prometheus expects monotonic counters: give it running totals.
+ * report_prom.c: Prometheus text exposition (format 0.0.4) of one file
+ * system's report, every series labelled fs (fs_name) and op, for every
+ * operation in ops_mask:
+ *   <metric>_latency_seconds       histogram; slot s (1..63) becomes the
+ *                                  cumulative bucket le = 2^s units in
+ *                                  seconds (values in slot s are below
+ *                                  2^s units), then le="+Inf"; _sum
+ *                                  from sum_ns
+ *   <metric>_untimed_calls_total   counter, label reason: queued, error,
+ *                                  missed, stolen, unseen
+ *   <metric>_calls_in_flight       gauge
+ * <metric> is the file system's ("ext4dist", "xfsdist").  Prometheus
+ * expects monotonic counters: give it running totals.  No timestamps
+ * (node_exporter's textfile collector refuses a file with them).
  */
 int report_prom(FILE *f, const struct report *r);
 /*
- * prom_file.c: writes report_prom() to path atomically: <name>.tmp.<pid>
- * in the same directory (the name cut to fit NAME_MAX), fsync, rename
- * over path.  An existing file's owner and mode are kept; a path that is
- * not a regular file is never replaced (-EISDIR, -ELOOP for a symbolic
- * link, -EPERM for a device node, fifo or socket).  The temporary file is
- * removed on any error.
+ * The reports of n file systems (r[0..n-1], each its own metric prefix),
+ * one after the other: what --prometheus writes and --listen serves.
  */
-int report_prom_write_file(const char *path, const struct report *r);
+int report_prom_all(FILE *f, const struct report *r, unsigned int n);
 /*
- * The start-up check of a --prometheus path: everything a write does but
- * the rename (the temporary file is created with the target's owner and
- * mode, then removed).  0, or -errno with a one-line message in msg
- * ("--prometheus PATH: <why>; <what to do>").
+ * report_prom_all() into a malloc'ed buffer (*buf, *len): 0 or -errno
+ * (*buf NULL then).
  */
+int report_prom_render(const struct report *r, unsigned int n, char **buf,
+		       size_t *len);
+/*
+ * report_prom_all() of r[0..n-1] to path, replaced atomically
+ * (output/file_replace.h: owner and mode kept, only a regular file or a
+ * new name replaced).
+ */
+int report_prom_write_file(const char *path, const struct report *r,
+			   unsigned int n);
+/* The start-up check of a --prometheus path (file_replace_check()). */
 int report_prom_check_file(const char *path, char *msg, size_t size);
 
 #endif

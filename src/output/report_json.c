@@ -37,8 +37,8 @@ int report_json(FILE *f, const struct report *r)
 	unsigned int op;
 	int first = 1, err;
 
-	fprintf(f, "{\"time\":%lld,\"unit\":\"%s\",\"ops\":{",
-		(long long)r->when, report_unit(r->milliseconds));
+	fprintf(f, "{\"time\":%lld,\"fs\":\"%s\",\"unit\":\"%s\",\"ops\":{",
+		(long long)r->when, r->fs_name, report_unit(r->milliseconds));
 	for (op = 0; op < NR_OPS; op++) {
 		if (!(r->ops_mask & (1u << op)))
 			continue;

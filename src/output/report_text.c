@@ -49,6 +49,8 @@ int report_text(FILE *f, const struct report *r)
 		if (err)
 			return err;
 	}
+	if (r->multi_fs)
+		fprintf(f, "file system = '%s'\n", r->fs_name);
 	for (op = 0; op < NR_OPS; op++) {
 		h = &r->ops[op];
 		if (!(r->ops_mask & (1u << op)) || !report_op_has_returns(h))

@@ -12,8 +12,9 @@
 static void warn(FILE *err, const struct report *r, unsigned long long n,
 		 unsigned int op, const char *why)
 {
-	fprintf(err, "ext4dist: warning: %s%llu %s call%s %s\n",
+	fprintf(err, "ext4dist: warning: %s%llu %s%s%s call%s %s\n",
 		r->interval && !r->final ? "in this interval " : "", n,
+		r->multi_fs ? r->fs_name : "", r->multi_fs ? " " : "",
 		report_op_name(op), n == 1 ? "" : "s", why);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ext4dist_abi.h"
+#include "serve/listen.h"
 #include "tool/argparse.h"
 #include "tool/args.h"
 #include "tool/args_priv.h"
@@ -39,9 +40,10 @@ static const char help_head[] =
 	"  -T, --notimestamp     don't include timestamp on interval output\n"
 	"  -m, --milliseconds    output in milliseconds\n"
 	"  -p PID, --pid PID     trace this PID only\n"
-	"  -t TYPE, --type TYPE  the file system to trace: ext4, xfs, btrfs or\n"
-	"                        f2fs (default: the one the name run as says,\n"
-	"                        as xfsdist and xfsslower say xfs; else ext4)\n"
+	"  -t TYPE, --type TYPE  the file systems to trace, comma separated:\n"
+	"                        ext4, xfs, btrfs, f2fs (default: the one the\n"
+	"                        name run as says, as xfsdist and xfsslower\n"
+	"                        say xfs; else ext4)\n"
 	"  -v, --verbose         explain each load and attach step (repeat "
 	"for more)\n"
 	"  -j, --json            print each output as one line of JSON\n"
@@ -52,6 +54,12 @@ static const char help_head[] =
 	"                        read,write,open,fsync)\n"
 	"  --prometheus FILE     also keep FILE up to date in Prometheus text\n"
 	"                        format (replaced atomically at each output)\n"
+	"  --listen [ADDR:]PORT  serve the same metrics over HTTP at /metrics\n"
+	"                        for Prometheus, counted from the start (a\n"
+	"                        port alone: on 127.0.0.1; systemd: the\n"
+	"                        sockets of a socket unit)\n"
+	"  --heatmap FILE.svg    with an interval: keep FILE up to date as a\n"
+	"                        latency heatmap, a column per interval\n"
 	"  --attach {auto,pmu,tracefs,multi,fentry,tracepoint}\n"
 	"                        how to create probes: perf kprobe PMU,\n"
 	"                        tracefs kprobe_events, kprobe_multi links\n"
@@ -120,6 +128,10 @@ static const char help_tail[] =
 	"    ./ext4dist --ops read,getattr     # only reads and getattr\n"
 	"    ./ext4dist --prometheus /run/ext4dist.prom 10\n"
 	"                          # keep a Prometheus textfile up to date\n"
+	"    ./ext4dist -t ext4,xfs --listen 9435\n"
+	"                          # an exporter on 127.0.0.1:9435/metrics\n"
+	"    ./ext4dist --heatmap lat.svg 5\n"
+	"                          # a latency heatmap, a column per 5 s\n"
 	"    ./ext4dist --check    # can this kernel run ext4dist?\n"
 	"    ./ext4dist --slower 1 # each operation slower than 1 ms\n"
 
@@ -138,6 +150,8 @@ static const struct argparse_opt opt_defs[] = {
 	{ 'e', "extended", "-e/--extended", 0, OPT_EXTENDED },
 	{ 0, "ops", "--ops", 1, OPT_OPS },
 	{ 0, "prometheus", "--prometheus", 1, OPT_PROMETHEUS },
+	{ 0, "listen", "--listen", 1, OPT_LISTEN },
+	{ 0, "heatmap", "--heatmap", 1, OPT_HEATMAP },
 	{ 0, "attach", "--attach", 1, OPT_ATTACH },
 	{ 0, "read-path", "--read-path", 1, OPT_READ_PATH },
 	{ 0, "maxactive", "--maxactive", 1, OPT_MAXACTIVE },
@@ -278,6 +292,8 @@ void args_fs_from_name(struct args_ctx *c, int argc, char **argv)
 	if (!c->named)
 		c->named = &fs_ext4;
 	c->a->fs = c->named;
+	c->a->fs_list[0] = c->named;
+	c->a->nr_fs = 1;
 	c->a->prog = c->named->tool;
 }
 
@@ -285,15 +301,22 @@ int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
 {
 	struct ext4dist_args *a = c->a;
 	struct errbuf eb = { "" };
+	unsigned int i;
 
 	if (!c->ops_given)
 		a->ops_mask = a->fs->default_ops;
-	if (a->fops_addr && !a->fs->generic_read)
+	if (a->fops_addr && a->nr_fs > 1)
+		errbuf_set(&eb, -EINVAL,
+			   "argument --fops-addr: the address of one file system's file operations, and -t names %u of them: trace each in a run of its own",
+			   a->nr_fs);
+	else if (a->fops_addr && !a->fs->generic_read)
 		errbuf_set(&eb, -EINVAL,
 			   "argument --fops-addr: %s has no generic read path",
 			   a->fs->name);
-	else if (!fs_check_wanted(a->fs, a->ops_mask,
-				  a->read_path == READ_PATH_GENERIC, &eb))
+	for (i = 0; i < a->nr_fs && !eb.msg[0]; i++)
+		fs_check_wanted(a->fs_list[i], a->ops_mask,
+				a->read_path == READ_PATH_GENERIC, &eb);
+	if (!eb.msg[0])
 		return 0;
 	fputs(usage, err);
 	fprintf(err, "%s: error: %s\n", a->slower ? c->named->slower_tool :
@@ -301,22 +324,32 @@ int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
 	return ARGS_ERR_USAGE;
 }
 
-/* -t TYPE: the name of a table in fs_all[]. */
-static int get_type(struct argparse *ap, const char *opt, const char *s,
-		    const struct fs_table **fs)
+/*
+ * -t TYPE[,TYPE...]: names of tables in fs_all[], kept in fs_all[]'s
+ * order; only one in the slow mode.
+ */
+static int get_types(struct argparse *ap, const char *opt, const char *s,
+		     struct ext4dist_args *a)
 {
 	const char *names[8];
-	unsigned int n = 0;
-	int i;
+	unsigned int n = 0, mask, i;
+	int err;
 
 	while (n < sizeof(names) / sizeof(names[0]) && fs_all[n]) {
 		names[n] = fs_all[n]->name;
 		n++;
 	}
-	i = argparse_choice(ap, opt, s, names, n);
-	if (i < 0)
-		return i;
-	*fs = fs_all[i];
+	err = argparse_choice_list(ap, opt, "file system", s, names, n, &mask);
+	if (err)
+		return err;
+	a->nr_fs = 0;
+	for (i = 0; i < n && a->nr_fs < ARGS_MAX_FS; i++)
+		if (mask & (1u << i))
+			a->fs_list[a->nr_fs++] = fs_all[i];
+	if (a->slower && a->nr_fs > 1)
+		return argparse_error(ap, "argument %s: the slow mode traces one file system at a time\n",
+				      opt);
+	a->fs = a->fs_list[0];
 	return 0;
 }
 
@@ -432,7 +465,7 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 	case OPT_PID:
 		return get_u32(ap, o->shown, val, ARGS_PID_MAX, &a->pid);
 	case OPT_TYPE:
-		return get_type(ap, o->shown, val, &a->fs);
+		return get_types(ap, o->shown, val, a);
 	case OPT_OPS:
 		((struct args_ctx *)argparse_ctx(ap))->ops_given = 1;
 		return argparse_choice_list(ap, o->shown, "operation", val,
@@ -443,6 +476,31 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 			return argparse_error(ap, "argument %s: expected a "
 					      "file name\n", o->shown);
 		a->prometheus = val;
+		return 0;
+	case OPT_LISTEN: {
+		struct errbuf eb = { "" };
+		struct listen_spec ls;
+		const char *c;
+
+		((struct args_ctx *)argparse_ctx(ap))->hist_only = 1;
+		/* listen_parse()'s messages quote val as it is. */
+		for (c = val; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				return argparse_value_error(ap, o->shown,
+							    "invalid address:",
+							    val, strlen(val),
+							    "");
+		if (listen_parse(val, &ls, &eb))
+			return argparse_error(ap, "argument %s: %s\n", o->shown,
+					      eb.msg);
+		a->listen = val;
+		return 0;
+	}
+	case OPT_HEATMAP:
+		if (!*val)
+			return argparse_error(ap, "argument %s: expected a "
+					      "file name\n", o->shown);
+		a->heatmap = val;
 		return 0;
 	case OPT_ATTACH:
 		err = get_enum(ap, o->shown, val, attach_choices,
@@ -628,6 +686,8 @@ void args_defaults(struct ext4dist_args *a)
 	memset(a, 0, sizeof(*a));
 	a->count = ARGS_DEFAULT_COUNT;
 	a->fs = &fs_ext4;
+	a->fs_list[0] = &fs_ext4;
+	a->nr_fs = 1;
 	a->prog = fs_ext4.tool;
 	a->ops_mask = fs_ext4.default_ops;
 	a->attach = ATTACH_AUTO;
@@ -667,7 +727,20 @@ int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 	}
 	if (a->slower && c.hist_only) {
 		fputs(usage, err);
-		args_put_named(err, "ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, interval or count (the histogram mode's)\n",
+		args_put_named(err, "ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, --listen, interval or count (the histogram mode's)\n",
+			       c.named);
+		return ARGS_ERR_USAGE;
+	}
+	if (a->slower && a->nr_fs > 1) {
+		fputs(usage, err);
+		args_put_named(err, "ext4dist: error: argument --slower: the slow mode traces one file system at a time\n",
+			       c.named);
+		return ARGS_ERR_USAGE;
+	}
+	/* A heatmap of intervals needs intervals; the slow mode's is of events. */
+	if (a->heatmap && !a->slower && !a->interval && !c.interval_zero) {
+		fputs(usage, err);
+		args_put_named(err, "ext4dist: error: argument --heatmap: needs an interval, its columns (ext4dist --heatmap FILE.svg 5: a column per 5 s)\n",
 			       c.named);
 		return ARGS_ERR_USAGE;
 	}

@@ -16,9 +16,18 @@ enum dump_bpf_mode { DUMP_BPF_OFF = 0, DUMP_BPF_TEXT, DUMP_BPF_XLATED,
 
 struct fs_table;
 
+/* File systems one run may trace at once (-t ext4,xfs,...). */
+#define ARGS_MAX_FS 4
+
 struct ext4dist_args {
-	/* -t TYPE, else the name invoked as (xfsdist): what is traced */
+	/*
+	 * -t TYPE, else the name invoked as (xfsdist): what is traced, the
+	 * first of fs_list[], which -t may make several (in the order
+	 * ext4, xfs, btrfs, f2fs)
+	 */
 	const struct fs_table *fs;
+	const struct fs_table *fs_list[ARGS_MAX_FS];
+	unsigned int nr_fs;
 	/*
 	 * The tool invoked (xfsdist; ext4dist for ext4slower too), for
 	 * messages once the command line is parsed
@@ -43,6 +52,8 @@ struct ext4dist_args {
 	int ops_given;			/* --ops was given: the dumps keep them */
 	int dump_maps;			/* --dump-maps */
 	const char *prometheus;		/* --prometheus FILE, NULL = off */
+	const char *listen;		/* --listen [ADDR]:PORT|systemd, NULL = off */
+	const char *heatmap;		/* --heatmap FILE.svg, NULL = off */
 	unsigned int ops_mask;		/* --ops, bit per enum ext4dist_op */
 	enum attach_mode attach;	/* --attach=pmu|tracefs|multi|fentry|tracepoint */
 	enum read_path_mode read_path;	/* --read-path=generic */
@@ -107,8 +118,9 @@ enum args_pretend {
  *   other -errno         1, no message printed: -ENOMEM, or the error of
  *                        the write of -h's or --version's text to out
  * Re-entrant: no state is kept between calls.  Only validated numbers,
- * enums and flags are taken from argv, except the --prometheus path, the
- * --prog pattern (and the test build's --test-* paths), which point into
+ * enums and flags are taken from argv, except the --prometheus and
+ * --heatmap paths, the --listen address (checked by listen_parse()), the
+ * --prog pattern and the test build's --test-* paths, which point into
  * argv as given.
  */
 #define ARGS_EXIT_OK 1

@@ -40,6 +40,8 @@ static const char help_head[] =
 	"                        read, write, open, fsync (default: all four)\n"
 	"  --ring-pages N        event ring pages per CPU, a power of two\n"
 	"                        (default 64)\n"
+	"  --heatmap FILE.svg    at the end, draw the events as a latency\n"
+	"                        heatmap, a column per second\n"
 	"  --attach {auto,pmu,tracefs,multi}\n"
 	"                        how to create probes, as ext4dist --attach\n";
 static const char help_read_path[] =
@@ -61,7 +63,9 @@ static const char help_tail[] =
 	"    ./ext4slower -j 1     # slower than 1 ms, as CSV\n"
 	"    ./ext4slower 0        # every operation (a lot of output)\n"
 	"    ./ext4slower -p 185   # process 185 only\n"
-	"    ./ext4slower --json 5 # slower than 5 ms, as JSON lines\n";
+	"    ./ext4slower --json 5 # slower than 5 ms, as JSON lines\n"
+	"    ./ext4slower --heatmap slow.svg 0\n"
+	"                          # every call, then drawn as a heatmap\n";
 
 static const struct argparse_opt opt_defs[] = {
 	{ 'h', "help", "-h/--help", 0, OPT_HELP },
@@ -72,6 +76,7 @@ static const struct argparse_opt opt_defs[] = {
 	{ 0, "json", "--json", 0, OPT_JSON_LONG },
 	{ 0, "ops", "--ops", 1, OPT_OPS },
 	{ 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES },
+	{ 0, "heatmap", "--heatmap", 1, OPT_HEATMAP },
 	{ 0, "attach", "--attach", 1, OPT_ATTACH },
 	{ 0, "read-path", "--read-path", 1, OPT_READ_PATH },
 	{ 0, "maxactive", "--maxactive", 1, OPT_MAXACTIVE },

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "output/report.h"
+#include "tool/exporter.h"
 #include "tool/outq.h"
 
 static void on_stop_signal(int sig)
@@ -193,93 +194,42 @@ static int put_report(const struct ext4dist_args *a, FILE *out,
 	return err;
 }
 
-static void fill_report(struct report *r, const struct tracer *t,
-			const struct ext4dist_args *a)
-{
-	memset(r, 0, sizeof(*r));
-	r->fs_name = tracer_fs(t)->name;
-	r->metric = tracer_fs(t)->metric;
-	r->milliseconds = a->milliseconds;
-	r->show_time = a->interval && !a->notimestamp;
-	r->extended = a->extended;
-	r->interval = a->interval != 0;
-	r->pid_filter = a->pid != 0;
-	r->when = time(NULL);
-	r->ops_mask = tracer_ops_mask(t);
-}
-
-/* Adds one drain to the numbers of a report (the last one takes several). */
-static void add_drain(struct report *r, const struct op_hist *ops,
-		      const struct op_flow *flow)
-{
-	unsigned int op;
-
-	for (op = 0; op < NR_OPS; op++) {
-		report_add_hist(&r->ops[op], &ops[op]);
-		report_add_flow(&r->flow[op], &flow[op]);
-	}
-}
-
-/* The last output's settling (tracer_settle()): each drain into r. */
-struct settling {
-	struct tracer *t;
-	struct report *r, *total;
-};
-
-static long long settle_drain(void *ctx)
-{
-	struct settling *s = ctx;
-	struct op_hist ops[NR_OPS];
-	struct op_flow flow[NR_OPS];
-	int err = tracer_drain(s->t, ops, flow, s->total->ops, s->total->flow);
-
-	if (err)
-		return err;
-	add_drain(s->r, ops, flow);
-	return (long long)report_in_flight(s->r);
-}
-
-static int emit(struct tracer *t, const struct ext4dist_args *a, FILE *out,
+/*
+ * An output: every tracer drained (and at the end given time for the
+ * calls in flight), the files written, each file system's report.
+ */
+static int emit(struct fleet *fl, const struct ext4dist_args *a, FILE *out,
 		int final)
 {
-	struct op_hist ops[NR_OPS];
-	struct op_flow flow[NR_OPS];
-	struct report r, total;
-	int err;
+	unsigned int i;
+	int err = fleet_drain(fl);
 
-	fill_report(&r, t, a);
-	fill_report(&total, t, a);
-	err = tracer_drain(t, ops, flow, total.ops, total.flow);
+	if (!err && final)
+		err = fleet_settle(fl);
 	if (err)
 		return err;
-	add_drain(&r, ops, flow);
-	if (final) {
-		struct settling s = { t, &r, &total };
-
-		err = tracer_settle(t, settle_drain, &s);
-		if (err)
-			return err;
-		r.final = total.final = 1;
+	fleet_output(fl, a, time(NULL));
+	for (i = 0; i < fl->n && !err; i++) {
+		err = put_report(a, out, &fl->interval[i]);
+		report_warnings(stderr, &fl->interval[i],
+				tracer_missed_reason(fl->t[i]));
 	}
-	if (a->prometheus) {
-		err = report_prom_write_file(a->prometheus, &total);
-		if (err)
-			fprintf(stderr, "ext4dist: cannot write %s: %s\n",
-				a->prometheus, strerror(-err));
-	}
-	err = put_report(a, out, &r);
-	report_warnings(stderr, &r, tracer_missed_reason(t));
+	fleet_next(fl);
 	return err;
 }
 
-int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
+int run_loop(struct fleet *fl, struct exporter *x,
+	     const struct ext4dist_args *a, FILE *out)
 {
 	struct timespec deadline;
 	unsigned long left = a->count;
+	unsigned int i;
 	int err;
 
 	/* JSON keeps stdout parseable: the banner goes to stderr there. */
-	fprintf(a->json ? stderr : out, "%s\n", tracer_fs(t)->banner);
+	for (i = 0; i < fl->n; i++)
+		fprintf(a->json ? stderr : out, "%s\n",
+			tracer_fs(fl->t[i])->banner);
 	fflush(out);
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	for (;;) {
@@ -289,12 +239,16 @@ int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 		/* Taken while the output waited for room, else waited for. */
 		stopped = outq_stop_signal();
 		if (!stopped)
-			stopped = wait_until(&deadline, a->interval == 0);
+			stopped = x ? exporter_wait(x, &deadline,
+						    a->interval == 0) :
+				      wait_until(&deadline, a->interval == 0);
+		if (stopped < 0)
+			return stopped;
 		last = stopped || a->interval == 0 || left == 1;
 		/* The last report waits for no reader: the probes go first. */
 		if (last)
 			outq_stopping();
-		err = emit(t, a, out, last);
+		err = emit(fl, a, out, last);
 		if (err)
 			return err;
 		if (last)

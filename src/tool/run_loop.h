@@ -11,7 +11,8 @@
 #include <stdio.h>
 
 #include "tool/args.h"
-#include "tool/tracer.h"
+#include "tool/exporter.h"
+#include "tool/fleet.h"
 
 /*
  * Blocks every signal whose default action ends the process, except the
@@ -37,10 +38,14 @@ int run_loop_take_stop(void);
 const char *run_loop_signal_name(int sig);
 
 /*
- * Runs until a stop signal or count; returns the number of the signal
- * that stopped it, 0 when count was reached, or -errno.
+ * Runs until a stop signal or count, an output of every file system of
+ * fl each interval (or once at the end); waits in exporter_wait() when
+ * x is not NULL (--listen), serving scrapes meanwhile.  Returns the
+ * number of the signal that stopped it, 0 when count was reached, or
+ * -errno.
  */
-int run_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out);
+int run_loop(struct fleet *fl, struct exporter *x,
+	     const struct ext4dist_args *a, FILE *out);
 
 /*
  * The exit status after run_loop() returned sig >= 0: 0 for count,

@@ -5,14 +5,15 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "output/report.h"
 #include "output/slow.h"
+#include "tool/fleet.h"
 #include "tool/outq.h"
 #include "tool/run_loop.h"
+#include "tool/stop_fd.h"
 
 struct printer {
 	FILE *out;
@@ -20,6 +21,9 @@ struct printer {
 	time_t now;
 	unsigned long long short_records;
 	int err;
+	struct heatmap *heat;		/* --heatmap: each event in it */
+	const char *fs;
+	int heat_err;
 };
 
 static int on_event(void *arg, const void *data, uint32_t size)
@@ -33,6 +37,12 @@ static int on_event(void *arg, const void *data, uint32_t size)
 		return 0;
 	}
 	memcpy(&ev, data, sizeof(ev));
+	if (p->heat && !p->heat_err)
+		p->heat_err = heat_add_event(p->heat,
+					     (unsigned int)heat_panel_of(p->heat,
+									  p->fs,
+									  ev.op),
+					     ev.end_ns, ev.delta_ns);
 	p->err = slow_event_print(p->out, p->fmt, &ev, p->now);
 	if (p->err == -EIO && outq_error())
 		p->err = outq_error();
@@ -96,18 +106,6 @@ int slow_loop_rings_fit(unsigned int pages, const char *meminfo,
 	return errbuf_set(eb, -ENOMEM,
 			  "--ring-pages %u: %u event rings of that many pages (one per online CPU) and the reader's copy of one would take %llu MiB, more than a sixteenth of this machine's memory (%llu MiB, MemTotal in %s); --ring-pages %u at most here",
 			  pages, online.n, need >> 20, mem >> 20, path, most);
-}
-
-/* The stop signal, 0 for none (or one that is no request to stop). */
-static int stop_signal(int sfd)
-{
-	struct signalfd_siginfo si;
-
-	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-		if (!run_loop_own_xfsz((int)si.ssi_signo, si.ssi_code,
-				       (int)si.ssi_pid))
-			return (int)si.ssi_signo;
-	return 0;
 }
 
 /* One drain of the accounting into r: its losses only, not its slots. */
@@ -189,6 +187,17 @@ static void report_losses(struct tracer *t, const struct printer *p,
 			st->bad + p->short_records == 1 ? "" : "s");
 }
 
+/* --heatmap: the events drawn once the run is over. */
+static void heat_end(struct printer *p, const char *path)
+{
+	int err = p->heat_err ? p->heat_err : heat_write_file(path, p->heat);
+
+	if (err)
+		fprintf(stderr, "ext4dist: cannot write %s: %s\n", path,
+			strerror(-err));
+	heat_free(p->heat);
+}
+
 int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 {
 	struct perf_buf *pb = tracer_events(t);
@@ -197,9 +206,9 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 		.fmt = a->json ? SLOW_JSON : a->csv ? SLOW_CSV : SLOW_TEXT,
 	};
 	struct perf_ring_stats st;
+	struct heatmap heat;
 	struct pollfd *fds;
 	struct report r;
-	sigset_t set = run_loop_stop_set();
 	int sfd, stopped = 0, err;
 
 	memset(&st, 0, sizeof(st));
@@ -212,9 +221,17 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 			slow_header(out, p.fmt, tracer_fs(t)->label, a->min_ms);
 	if (err || fflush(out))
 		return err ? err : -errno;
-	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (a->heatmap) {
+		err = fleet_heat_init(&heat, &t, 1, 1000000000ULL, 0);
+		if (err)
+			return err;
+		heat.events = 1;
+		p.heat = &heat;
+		p.fs = tracer_fs(t)->name;
+	}
+	sfd = stop_fd_open();
 	if (sfd < 0)
-		return -errno;
+		return sfd;
 	fds = calloc(pb->n + 1, sizeof(*fds));
 	if (!fds) {
 		close(sfd);
@@ -229,7 +246,7 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 			break;
 		}
 		if (fds[pb->n].revents)
-			stopped = stop_signal(sfd);
+			stopped = stop_fd_read(sfd);
 		/*
 		 * Taken from the signalfd, the stop is gone for outq's own
 		 * look for one: from here on no write may wait for room.
@@ -250,5 +267,7 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 	if (!err)
 		err = finish(t, &p, &st, &r);
 	report_losses(t, &p, &st, &r);
+	if (p.heat)
+		heat_end(&p, a->heatmap);
 	return err ? err : stopped;
 }

@@ -9,7 +9,7 @@
 #     smoke   FUZZ_SMOKE_SECONDS per target (default 5)
 #     full    FUZZ_SECONDS per target (default 60)
 #     build   only build the fuzzers
-#   targets: elf_obj kallsyms sysmap args btf perf_ring (default: all)
+#   targets: elf_obj kallsyms sysmap args btf perf_ring http (default: all)
 #
 # Needs clang with the libFuzzer runtime (Debian: clang, libclang-rt-14-dev)
 # and libelf-dev, zlib1g-dev; liblzma-dev and libzstd-dev are used when
@@ -27,12 +27,12 @@ smoke) secs=${FUZZ_SMOKE_SECONDS:-5} ;;
 full) secs=${FUZZ_SECONDS:-60} ;;
 build) secs=0 ;;
 *)
-	echo "usage: $0 [smoke|full|build] [elf_obj|kallsyms|sysmap|args|btf|perf_ring]..." >&2
+	echo "usage: $0 [smoke|full|build] [elf_obj|kallsyms|sysmap|args|btf|perf_ring|http]..." >&2
 	exit 2
 	;;
 esac
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(elf_obj kallsyms sysmap args btf perf_ring)
+[ ${#targets[@]} -gt 0 ] || targets=(elf_obj kallsyms sysmap args btf perf_ring http)
 
 FUZZ_CC=${FUZZ_CC:-clang}
 out=build/fuzz
@@ -59,8 +59,10 @@ sources_of() {
 		src/loader/ksym/modsym.c src/loader/ksym/module_file.c \
 		src/loader/util/errbuf.c ;;
 	# args.c picks a file system's table (every src/tool/fs*.c).
-	args) echo src/tool/args.c src/tool/argparse.c src/tool/fs*.c \
+	# args.c checks --listen with serve/listen.c.
+	args) echo src/tool/args.c src/tool/argparse.c src/tool/fs*.c src/serve/listen.c \
 		src/output/ops.c src/loader/util/errbuf.c ;;
+	http) echo src/serve/http_request.c ;;
 	btf) echo src/loader/btf/btf.c src/loader/btf/btf_names.c \
 		src/loader/btf/btf_src.c src/loader/btf/btf_stream.c \
 		src/loader/util/errbuf.c ;;

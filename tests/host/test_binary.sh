@@ -174,7 +174,7 @@ expect_eq "ext4slower --version" "$OUT" "ext4slower $VERSION_TEXT"
 run_bin "$BIN" --slower 5 -m
 expect_eq "ext4dist --slower with -m: exit status 2" "$RC" 2
 expect_eq "ext4dist --slower with -m: message" "$(tail -1 "$TMP/err")" \
-	"ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, interval or count (the histogram mode's)"
+	"ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, --listen, interval or count (the histogram mode's)"
 run_bin "$BIN" --slower 1 1
 expect_eq "ext4dist --slower with an interval: exit status 2" "$RC" 2
 

@@ -47,6 +47,14 @@ vg "--prometheus refused" 1 --prometheus /dev/null
 if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 	vg "--prometheus checked, -p checked" 1 --prometheus "$TMP/x.prom" -p $$ 1 1
 fi
+if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
+	# The exporter's socket and the tracers of two file systems, made
+	# and given back when the start-up stops; a heatmap path checked.
+	vg "--listen, -t ext4,xfs, --heatmap" 1 --listen 127.0.0.1:9449 -t ext4,xfs \
+		--heatmap "$TMP/h.svg" 1
+fi
+vg "--listen systemd without sockets" 1 --listen systemd
+vg "--heatmap refused" 1 --heatmap /dev/null 1
 vg "bad pid" 2 -p abc
 vg "interval 0" 1 0
 vg "help" 0 -h

@@ -7,6 +7,7 @@
 #include "ext4dist_abi.h"
 #include "test.h"
 #include "tool/args.h"
+#include "tool/fs.h"
 
 #ifndef EXT4DIST_VERSION
 #define EXT4DIST_VERSION "unknown"	/* the fallback of args.c */
@@ -554,6 +555,73 @@ static void test_value_errors(void)
 	      "kprobe/*");
 	FAILS("--prometheus missing", "argument --prometheus: expected one "
 	      "argument", "--prometheus");
+	FAILS("--listen port 0", "argument --listen: invalid port: '0' "
+	      "(expected 1 to 65535)", "--listen", "0");
+	FAILS("--listen a name", "argument --listen: invalid address: "
+	      "'localhost' (expected a numeric IPv4 address such as 127.0.0.1 "
+	      "or 0.0.0.0, [IPV6] in brackets, or systemd)", "--listen",
+	      "localhost:9439");
+	FAILS("--listen with a control byte", "argument --listen: invalid "
+	      "address: '\\x01:80'", "--listen", "\001:80");
+	FAILS("--heatmap empty", "argument --heatmap: expected a file name",
+	      "--heatmap=", "1");
+	FAILS("--heatmap without an interval", "argument --heatmap: needs an "
+	      "interval, its columns (ext4dist --heatmap FILE.svg 5: a column "
+	      "per 5 s)", "--heatmap", "x.svg");
+	FAILS("-t with an unknown one", "argument -t/--type: invalid choice: 'zfs' "
+	      "(choose from 'ext4', 'xfs', 'btrfs', 'f2fs')", "-t", "ext4,zfs");
+	FAILS("--fops-addr with two file systems", "argument --fops-addr: "
+	      "the address of one file system's file operations, and -t "
+	      "names 2 of them: trace each in a run of its own", "-t", "ext4,btrfs",
+	      "--fops-addr", "0x10");
+	FAILS("--ops getattr with xfs", "argument --ops: xfs has no getattr "
+	      "function to trace", "-t", "ext4,xfs", "--ops", "getattr");
+	FAILS("--slower with two file systems", "argument --slower: the slow "
+	      "mode traces one file system at a time", "-t", "ext4,xfs",
+	      "--slower", "1");
+	FAILS("--slower with --listen", "argument --slower: not allowed with "
+	      "-T, -m, -e, --prometheus, --listen, interval or count (the "
+	      "histogram mode's)", "--listen", "9439", "--slower", "1");
+}
+
+/* The exporter's and the heatmap's options, and several file systems. */
+static void test_fleet_options(void)
+{
+	struct run r;
+
+	run_args(&r, "--listen", "9439", NULL);
+	if (ok("--listen PORT", &r))
+		check_str("--listen as given", r.a.listen, "9439");
+	run_free(&r);
+	run_args(&r, "--listen=[::1]:9439", "--listen=systemd", NULL);
+	if (ok("--listen systemd, the last", &r))
+		check_str("--listen systemd", r.a.listen, "systemd");
+	run_free(&r);
+	run_args(&r, "--heatmap", "lat.svg", "5", NULL);
+	if (ok("--heatmap FILE interval", &r))
+		check_str("--heatmap path", r.a.heatmap, "lat.svg");
+	run_free(&r);
+	run_args(&r, "-t", "f2fs,ext4,xfs", NULL);
+	if (ok("-t three", &r)) {
+		check_int("-t three: how many", r.a.nr_fs, 3);
+		check_str("-t three: in the tables' order", r.a.fs_list[0]->name,
+			  "ext4");
+		check_str("-t three: second", r.a.fs_list[1]->name, "xfs");
+		check_str("-t three: third", r.a.fs_list[2]->name, "f2fs");
+		check_str("-t three: the first is fs", r.a.fs->name, "ext4");
+	}
+	run_free(&r);
+	run_args(&r, "-t", "xfs,xfs", NULL);
+	if (ok("-t the same twice", &r))
+		check_int("-t the same twice: once", r.a.nr_fs, 1);
+	run_free(&r);
+	run_args(&r, NULL);
+	if (ok("no -t", &r)) {
+		check_int("no -t: one", r.a.nr_fs, 1);
+		check_str("no -t: ext4", r.a.fs_list[0]->name, "ext4");
+		CHECK(!r.a.listen && !r.a.heatmap, "no --listen, no --heatmap");
+	}
+	run_free(&r);
 }
 
 static void test_syntax_errors(void)
@@ -727,6 +795,7 @@ static void test_hooks(void)
 static const struct test_case test_cases[] = {
 	TEST_CASE(hooks),
 	TEST_CASE(pretend),
+	TEST_CASE(fleet_options),
 	TEST_CASE(defaults),
 	TEST_CASE(served_write_error),
 	TEST_CASE(bcc_options),

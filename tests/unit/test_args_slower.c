@@ -142,7 +142,7 @@ static void test_errors(void)
 		     USAGE "ext4slower: error: unrecognized arguments: -T\n");
 	expect_error("ext4dist --slower with -m", 0, interval,
 		     "usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]\n"
-		     "ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, interval or count (the histogram mode's)\n");
+		     "ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, --listen, interval or count (the histogram mode's)\n");
 }
 
 static void test_ext4dist_slower(void)

@@ -297,7 +297,7 @@ static void test_names(void)
 
 	run_argv(&r, ARGV("xfsdist", "--slower", "1", "-m"));
 	check_str("xfsdist --slower with -m", r.err,
-		  XFS_USAGE "xfsdist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, interval or count (the histogram mode's)\n");
+		  XFS_USAGE "xfsdist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, --listen, interval or count (the histogram mode's)\n");
 	run_free(&r);
 
 	run_argv(&r, ARGV("xfsdist", "--version"));

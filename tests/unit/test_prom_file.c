@@ -115,12 +115,12 @@ static void test_names(void)
 	check_int("NAME_MAX name: check", report_prom_check_file(path, msg,
 								 sizeof(msg)), 0);
 	check_int("NAME_MAX name: check leaves nothing", entries(root), 3);
-	check_int("NAME_MAX name: written", report_prom_write_file(path, &r), 0);
+	check_int("NAME_MAX name: written", report_prom_write_file(path, &r, 1), 0);
 	text = test_read_file(path, &len);
-	CHECK(text && strstr(text, "ext4dist_latency_seconds_count{op=\"read\"} 2\n"),
+	CHECK(text && strstr(text, "ext4dist_latency_seconds_count{fs=\"ext4\",op=\"read\"} 2\n"),
 	      "NAME_MAX name: content");
 	free(text);
-	check_int("NAME_MAX name: written again", report_prom_write_file(path, &r), 0);
+	check_int("NAME_MAX name: written again", report_prom_write_file(path, &r, 1), 0);
 	check_int("NAME_MAX name: no temporary left", entries(root), 4);
 	unlink(path);
 
@@ -144,7 +144,7 @@ static void test_owner_and_mode(void)
 		CHECK(chown(path, 65534, 65534) == 0, "owner set to 65534");
 	check_int("owned file: check", report_prom_check_file(path, msg,
 							      sizeof(msg)), 0);
-	check_int("owned file: written", report_prom_write_file(path, &r), 0);
+	check_int("owned file: written", report_prom_write_file(path, &r, 1), 0);
 	CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0640,
 	      "owned file: mode 0640 kept");
 	if (geteuid() == 0)
@@ -167,7 +167,7 @@ static void test_write_refuses(void)
 	 * not /dev/full: a broken build must not replace a device node.)
 	 */
 	CHECK(mkfifo(fifo, 0644) == 0, "fifo made");
-	check_int("write over a fifo refused", report_prom_write_file(fifo, &r),
+	check_int("write over a fifo refused", report_prom_write_file(fifo, &r, 1),
 		  -EPERM);
 	CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode),
 	      "the fifo is still there");
@@ -189,7 +189,7 @@ static void test_file_size_limit(void)
 	zero = old;
 	zero.rlim_cur = 0;
 	setrlimit(RLIMIT_FSIZE, &zero);
-	check_int("write past RLIMIT_FSIZE", report_prom_write_file(path, &r),
+	check_int("write past RLIMIT_FSIZE", report_prom_write_file(path, &r, 1),
 		  -EFBIG);
 	setrlimit(RLIMIT_FSIZE, &old);
 	signal(SIGXFSZ, SIG_DFL);

@@ -467,7 +467,7 @@ static void test_json(void)
 	r.when = 1700000000;
 	r.show_time = 1;
 	check_json("json empty, every op",
-		   &r, "{\"time\":1700000000,\"unit\":\"usecs\",\"ops\":{"
+		   &r, "{\"time\":1700000000,\"fs\":\"ext4\",\"unit\":\"usecs\",\"ops\":{"
 		   "\"read\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
 		   "\"max_ns\":0,\"calls\":0,\"queued\":0,\"errors\":0,\"missed\":0,\"stolen\":0,\"in_flight\":0,\"unseen\":0},"
 		   "\"write\":{\"buckets\":[],\"count\":0,\"sum_ns\":0,"
@@ -488,7 +488,7 @@ static void test_json(void)
 	     { 63, U64 });
 	HIST(&r, OP_FSYNC, U64, U64, { 2, U64 }, { 3, U64 });
 	check_json("json msecs, mask, huge",
-		   &r, "{\"time\":0,\"unit\":\"msecs\",\"ops\":{"
+		   &r, "{\"time\":0,\"fs\":\"ext4\",\"unit\":\"msecs\",\"ops\":{"
 		   "\"write\":{\"buckets\":["
 		   "{\"low\":0,\"high\":1,\"count\":3},"
 		   "{\"low\":8,\"high\":15,\"count\":12},"
@@ -507,7 +507,7 @@ static void test_json(void)
 	init_report(&r);
 	r.ops_mask = 0;
 	check_json("json no ops", &r,
-		   "{\"time\":0,\"unit\":\"usecs\",\"ops\":{}}\n");
+		   "{\"time\":0,\"fs\":\"ext4\",\"unit\":\"usecs\",\"ops\":{}}\n");
 }
 
 /* ---- Prometheus ---- */
@@ -588,7 +588,7 @@ static void test_prom_file(void)
 		fputs("old content\n", f);
 		fclose(f);
 	}
-	check_int("prom file: write over old", report_prom_write_file(path, &r),
+	check_int("prom file: write over old", report_prom_write_file(path, &r, 1),
 		  0);
 	text = test_read_file(path, &len);
 	check_golden("prom file: content", text ? text : "", text ? len : 0,
@@ -603,21 +603,21 @@ static void test_prom_file(void)
 	f = fopen(stale, "w");
 	if (f)
 		fclose(f);
-	check_int("prom file: stale temporary", report_prom_write_file(path,
-								       &r), 0);
+	check_int("prom file: stale temporary",
+		  report_prom_write_file(path, &r, 1), 0);
 	check_int("prom file: stale temporary gone", count_dir_entries(dir), 1);
 
 	/* rename onto a directory fails: error returned, temporary removed */
 	snprintf(sub, sizeof(sub), "%s/adir", dir);
 	mkdir(sub, 0755);
 	check_int("prom file: target is a directory",
-		  report_prom_write_file(sub, &r), -EISDIR);
+		  report_prom_write_file(sub, &r, 1), -EISDIR);
 	check_int("prom file: temporary removed after error",
 		  count_dir_entries(dir), 2);
 
 	snprintf(sub, sizeof(sub), "%s/missing/x.prom", dir);
 	check_int("prom file: missing directory",
-		  report_prom_write_file(sub, &r), -ENOENT);
+		  report_prom_write_file(sub, &r, 1), -ENOENT);
 
 	unlink(path);
 	snprintf(sub, sizeof(sub), "%s/adir", dir);
@@ -700,7 +700,7 @@ static void test_untimed_json(void)
 	r.flow[OP_FSYNC].in_flight = 6;
 	r.flow[OP_FSYNC].unseen = 7;
 	check_json("json untimed", &r,
-		   "{\"time\":0,\"unit\":\"usecs\",\"ops\":{\"fsync\":{\"buckets\":[{\"low\":0,\"high\":1,\"count\":1}],\"count\":1,\"sum_ns\":10,\"max_ns\":9,\"calls\":20,\"queued\":2,\"errors\":3,\"missed\":4,\"stolen\":5,\"in_flight\":6,\"unseen\":7}}}\n");
+		   "{\"time\":0,\"fs\":\"ext4\",\"unit\":\"usecs\",\"ops\":{\"fsync\":{\"buckets\":[{\"low\":0,\"high\":1,\"count\":1}],\"count\":1,\"sum_ns\":10,\"max_ns\":9,\"calls\":20,\"queued\":2,\"errors\":3,\"missed\":4,\"stolen\":5,\"in_flight\":6,\"unseen\":7}}}\n");
 }
 
 static void test_warnings(void)
@@ -755,6 +755,68 @@ static void test_warnings(void)
 	free(buf);
 }
 
+/* ---- several file systems at once ---- */
+
+static void test_multi_fs(void)
+{
+	struct report r[2];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	init_report(&r[0]);
+	r[0].ops_mask = 1u << OP_FSYNC;
+	HIST(&r[0], OP_FSYNC, 9000000, 0, { 12, 3 });
+	init_report(&r[1]);
+	r[1].fs_name = "xfs";
+	r[1].metric = "xfsdist";
+	r[1].ops_mask = (1u << OP_READ) | (1u << OP_WRITE);
+	HIST(&r[1], OP_READ, 20000, 0, { 4, 2 });
+	r[1].ops[OP_WRITE].errors = 1;
+	f = open_memstream(&buf, &len);
+	if (!CHECK(f, "two file systems: memstream"))
+		return;
+	check_int("two file systems: prom", report_prom_all(f, r, 2), 0);
+	fclose(f);
+	check_golden("two file systems: each its families, labelled fs", buf,
+		     len, TEST_GOLDEN "report_prom_two.txt");
+	free(buf);
+	check_int("two file systems: rendered",
+		  report_prom_render(r, 2, &buf, &len), 0);
+	check_golden("two file systems: rendered into memory", buf, len,
+		     TEST_GOLDEN "report_prom_two.txt");
+	free(buf);
+
+	/* The text names the file system above its sections. */
+	r[1].multi_fs = 1;
+	buf = NULL;
+	check_int("multi_fs text", capture(report_text, &r[1], &buf, &len), 0);
+	check_str("multi_fs text: file system line", buf,
+		  "\nfile system = 'xfs'\n"
+		  "\noperation = 'read'\n"
+		  "     usecs               : count     distribution\n"
+		  "         0 -> 1          : 0        |                                        |\n"
+		  "         2 -> 3          : 0        |                                        |\n"
+		  "         4 -> 7          : 0        |                                        |\n"
+		  "         8 -> 15         : 2        |****************************************|\n"
+		  "\noperation = 'write'\n"
+		  "not in the histogram: 1 error\n");
+	free(buf);
+
+	/* ... and each warning line. */
+	r[1].flow[OP_READ].missed = 2;
+	r[1].interval = 1;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	if (!CHECK(f, "multi_fs warnings: memstream"))
+		return;
+	check_int("multi_fs warnings", report_warnings(f, &r[1], "why"), 0);
+	fclose(f);
+	check_str("multi_fs warnings: the file system named", buf,
+		  "ext4dist: warning: in this interval 2 xfs read calls were not timed: the return probe never ran (why)\n");
+	free(buf);
+}
+
 static const struct test_case test_cases[] = {
 	TEST_CASE(json_checker),
 	TEST_CASE(names_bounds),
@@ -770,6 +832,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(untimed_text),
 	TEST_CASE(untimed_json),
 	TEST_CASE(warnings),
+	TEST_CASE(multi_fs),
 	{ NULL, NULL }
 };
 

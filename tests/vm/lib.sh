@@ -40,6 +40,9 @@ VM_TOP=$(cd "$VM_DIR/../.." && pwd)
 VM_CACHE=$(ext4dist_cache_root)
 VM_BUILD=${EXT4DIST_VM_BUILD:-$VM_TOP/build/vm}
 VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-900}
+# The guest's memory: its initramfs (Prometheus's 50 MB binary among
+# it) unpacked into RAM, then Prometheus running beside the scenarios.
+VM_MEM=1536M
 
 # The kernel series run.sh boots by default, oldest first: those the
 # Debian archive provides.
@@ -334,38 +337,71 @@ vm_kernel_version() {
 	done
 }
 
-# vm_cache_busybox ARCH VERSION DOWNLOAD...: prints the path of the static
-# busybox of ARCH extracted from busybox-static:ARCH VERSION into the
-# cache, once: DOWNLOAD (a command and its arguments, run in a scratch
-# directory) leaves that package's .deb there.  Older versions of the
-# cache are removed; with VERSION empty (apt cannot say), or when the
-# download fails, the cached copy serves.  Returns 1 when there is none.
-vm_cache_busybox() {
-	local arch=$1 ver=$2 dir tmp
-	shift 2
+# vm_cache_deb PKG ARCH VERSION FILE DOWNLOAD...: prints the path of FILE
+# (relative to the package's root, e.g. bin/busybox) in package PKG:ARCH
+# VERSION, extracted into the cache once: DOWNLOAD (a command and its
+# arguments, run in a scratch directory) leaves that package's .deb
+# there.  Older versions of the cache are removed; with VERSION empty (apt
+# cannot say), or when the download fails, the cached copy serves.
+# Returns 1 when there is none.  Nothing is installed.
+vm_cache_deb() {
+	local pkg=$1 arch=$2 ver=$3 file=$4 dir tmp
+	shift 4
 	mkdir -p "$VM_CACHE"
 	if [ -n "$ver" ]; then
-		dir=$VM_CACHE/busybox-static-${arch}_${ver//:/%3a}
+		dir=$VM_CACHE/$pkg-${arch}_${ver//:/%3a}
 		if [ ! -e "$dir/.complete" ]; then
-			vm_log "fetching busybox-static:$arch $ver into $VM_CACHE"
+			vm_log "fetching $pkg:$arch $ver into $VM_CACHE"
 			tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
 			if (cd "$tmp" && "$@" >&2) &&
 			   dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
-			   [ -x "$tmp/root/bin/busybox" ]; then
+			   [ -x "$tmp/root/$file" ]; then
 				rm -f "$tmp"/*.deb
 				touch "$tmp/.complete"
-				rm -rf "$VM_CACHE/busybox-static-${arch}_"*
+				rm -rf "$VM_CACHE/$pkg-${arch}_"*
 				mv "$tmp" "$dir"
 			else
 				rm -rf "$tmp"
-				vm_log "download or extraction of busybox-static:$arch $ver failed"
+				vm_log "download or extraction of $pkg:$arch $ver failed"
 			fi
 		fi
 	fi
-	for dir in "$VM_CACHE/busybox-static-${arch}_"*/.complete; do
+	for dir in "$VM_CACHE/$pkg-${arch}_"*/.complete; do
 		[ -e "$dir" ] || return 1
-		echo "$(dirname "$dir")/root/bin/busybox"
+		echo "$(dirname "$dir")/root/$file"
 		return 0
+	done
+}
+
+# vm_cache_busybox ARCH VERSION DOWNLOAD...: the static busybox of ARCH,
+# from busybox-static:ARCH VERSION (vm_cache_deb).
+vm_cache_busybox() {
+	local arch=$1 ver=$2
+	shift 2
+	vm_cache_deb busybox-static "$arch" "$ver" bin/busybox "$@"
+}
+
+# The real Prometheus components of the exporter's scenarios
+# (guest/fleet.sh), Debian's builds, run from their unpacked packages:
+# each PACKAGE:BINARY, in the guest as /bin/BINARY.
+VM_PROM_PACKAGES="prometheus:prometheus prometheus-node-exporter:node_exporter"
+
+# vm_fetch_prom_tools STAGE: each of VM_PROM_PACKAGES fetched into the
+# cache (apt-get download of the machine's apt sources, newest version)
+# and copied into STAGE/bin with the shared libraries it loads.  A
+# package that cannot be had is said, and its binary left out: the
+# scenarios that need it fail, naming it.
+vm_fetch_prom_tools() {
+	local stage=$1 spec pkg bin ver path
+	for spec in $VM_PROM_PACKAGES; do
+		pkg=${spec%%:*} bin=${spec#*:}
+		ver=$(apt_candidate vm_apt apt apt-cache -- "$pkg")
+		if ! path=$(vm_cache_deb "$pkg" "$VM_APT_ARCH" "$ver" "usr/bin/$pkg" \
+				vm_apt apt apt-get download -q "$pkg=$ver"); then
+			vm_log "no $pkg package: the scenarios that run $bin will fail"
+			continue
+		fi
+		vm_copy_dynamic "$stage" "$path" "/bin/$bin"
 	done
 }
 
@@ -477,11 +513,13 @@ vm_is_static() {
 }
 
 # vm_build_tools: static workload (threads: -pthread), runas (drops to an
-# unprivileged uid) and sigdfl (for the shell stub).
+# unprivileged uid), httpc (the exporter's clients), unitrun (a service
+# started as its systemd units say) and sigdfl (for the shell stub).
 vm_build_tools() {
 	mkdir -p "$VM_BUILD"
 	local src out
-	for src in "$VM_DIR/workload.c" "$VM_DIR/runas.c" "$VM_DIR/stub/sigdfl.c"; do
+	for src in "$VM_DIR/workload.c" "$VM_DIR/runas.c" "$VM_DIR/httpc.c" \
+		   "$VM_DIR/unitrun.c" "$VM_DIR/stub/sigdfl.c"; do
 		out=$VM_BUILD/$(basename "$src" .c)
 		if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
 			gcc -static -pthread -O2 -Wall -Wextra -o "$out" "$src" || return 1
@@ -546,18 +584,26 @@ vm_copy_family() {
 	done
 }
 
-# vm_copy_strace STAGE: the host's strace with the shared libraries it
-# loads, at the same paths (Debian has no static strace package), for the
-# scenario that holds -v against it.  Without strace on the host the
-# scenario says so and fails.
-vm_copy_strace() {
-	local stage=$1 strace lib
-	strace=$(command -v strace) || return 0
-	cp "$strace" "$stage/bin/strace"
-	for lib in $(ldd "$strace" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+# vm_copy_dynamic STAGE FILE DEST: a dynamically linked FILE of the host's
+# architecture as STAGE/DEST, with the shared libraries it loads at the
+# same paths as on the host (Debian 12's, which the guest then uses).
+vm_copy_dynamic() {
+	local stage=$1 file=$2 dest=$3 lib
+	mkdir -p "$stage$(dirname "$dest")"
+	cp "$file" "$stage$dest"
+	for lib in $(ldd "$file" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
 		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
+		[ -e "$stage$lib" ] || cp -L "$lib" "$stage$lib"
 	done
+}
+
+# vm_copy_strace STAGE: the host's strace (Debian has no static strace
+# package), for the scenario that holds -v against it.  Without strace on
+# the host the scenario says so and fails.
+vm_copy_strace() {
+	local strace
+	strace=$(command -v strace) || return 0
+	vm_copy_dynamic "$1" "$strace" /bin/strace
 }
 
 # vm_build_initramfs KDIR OUT: initramfs (gzip'ed newc cpio) for KDIR.
@@ -602,6 +648,12 @@ vm_build_initramfs() {
 	[ ! -f "$ext4dist_test" ] || cp "$ext4dist_test" "$stage/bin/ext4dist-test"
 	cp "$VM_BUILD/workload" "$stage/bin/workload"
 	cp "$VM_BUILD/runas" "$stage/bin/runas"
+	cp "$VM_BUILD/httpc" "$VM_BUILD/unitrun" "$stage/bin/"
+	vm_fetch_prom_tools "$stage"
+	# The exporter's scenarios fail where one of these is missing.
+	echo "prometheus node_exporter httpc unitrun" > "$stage/guest/fleet-tools"
+	mkdir -p "$stage/guest/units"
+	cp "$VM_TOP"/packaging/systemd/ext4dist.* "$stage/guest/units/"
 
 	cp "$VM_DIR/guest/init" "$stage/init"
 	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
@@ -708,7 +760,7 @@ vm_boot() {
 	fi
 	rm -f "$results"
 	timeout --kill-after=10 "$VM_TIMEOUT" \
-		qemu-system-x86_64 "${accel[@]}" -m 512M -smp 1 \
+		qemu-system-x86_64 "${accel[@]}" -m "$VM_MEM" -smp 1 \
 		-display none -no-reboot -monitor none \
 		-serial stdio -serial "file:$results" \
 		-kernel "$(vm_kernel_image "$kdir")" -initrd "$initrd" \

@@ -120,41 +120,45 @@ def dec(frac):
 
 def prom(rep):
     unit = Fraction(1, 1000) if rep.get("ms") else Fraction(1, 1000000)
-    m = "ext4dist_latency_seconds"
-    out = ["# HELP %s Latency of ext4 file operations." % m,
+    fs = rep.get("fs", "ext4")
+    p = rep.get("metric", "ext4dist")
+    m = p + "_latency_seconds"
+    out = ["# HELP %s Latency of %s file operations." % (m, fs),
            "# TYPE %s histogram" % m]
     for n, name in enumerate(OPS):
         if not (rep.get("mask", ALL) >> n) & 1:
             continue
         h = rep["ops"].get(name, {"slots": [0] * 64, "sum_ns": 0,
                                   "max_ns": 0})
+        lab = 'fs="%s",op="%s"' % (fs, name)
         for s in range(1, 64):
             cum = sum(h["slots"][:s + 1])
-            out.append('%s_bucket{op="%s",le="%s"} %d'
-                       % (m, name, dec((1 << s) * unit), cum))
+            out.append('%s_bucket{%s,le="%s"} %d'
+                       % (m, lab, dec((1 << s) * unit), cum))
         total = sum(h["slots"])
-        out.append('%s_bucket{op="%s",le="+Inf"} %d' % (m, name, total))
-        out.append('%s_sum{op="%s"} %s'
-                   % (m, name, dec(Fraction(h["sum_ns"], 10 ** 9))))
-        out.append('%s_count{op="%s"} %d' % (m, name, total))
+        out.append('%s_bucket{%s,le="+Inf"} %d' % (m, lab, total))
+        out.append('%s_sum{%s} %s'
+                   % (m, lab, dec(Fraction(h["sum_ns"], 10 ** 9))))
+        out.append('%s_count{%s} %d' % (m, lab, total))
     # Calls not in the histogram, and calls in flight.
-    u = "ext4dist_untimed_calls_total"
-    out += ["# HELP %s ext4 calls not in the latency histogram, by reason." % u,
-            "# TYPE %s counter" % u]
+    u = p + "_untimed_calls_total"
+    out += ["# HELP %s %s calls not in the latency histogram, by reason."
+            % (u, fs), "# TYPE %s counter" % u]
     for n, name in enumerate(OPS):
         if not (rep.get("mask", ALL) >> n) & 1:
             continue
         c = rep.get("untimed", {}).get(name, {})
         for reason in ("queued", "error", "missed", "stolen", "unseen"):
-            out.append('%s{op="%s",reason="%s"} %d'
-                       % (u, name, reason, c.get(reason, 0)))
-    g = "ext4dist_calls_in_flight"
-    out += ["# HELP %s ext4 calls entered and not yet returned." % g,
+            out.append('%s{fs="%s",op="%s",reason="%s"} %d'
+                       % (u, fs, name, reason, c.get(reason, 0)))
+    g = p + "_calls_in_flight"
+    out += ["# HELP %s %s calls entered and not yet returned." % (g, fs),
             "# TYPE %s gauge" % g]
     for n, name in enumerate(OPS):
         if (rep.get("mask", ALL) >> n) & 1:
             c = rep.get("untimed", {}).get(name, {})
-            out.append('%s{op="%s"} %d' % (g, name, c.get("in_flight", 0)))
+            out.append('%s{fs="%s",op="%s"} %d'
+                       % (g, fs, name, c.get("in_flight", 0)))
     return "\n".join(out) + "\n"
 
 
@@ -228,6 +232,13 @@ if __name__ == "__main__":
                          unseen=8),
             "fsync": dict(missed=U64, in_flight=7),
         })))
+    # Two file systems in one exposition, each its own metric prefix.
+    with open(d + "report_prom_two.txt", "w") as f:
+        f.write(prom(dict(mask=1 << 3, ops={
+            "fsync": hist({12: 3}, sum_ns=9000000),
+        })) + prom(dict(fs="xfs", metric="xfsdist", mask=(1 << 0) | (1 << 1),
+                        ops={"read": hist({4: 2}, sum_ns=20000)},
+                        untimed={"write": dict(error=1)})))
     with open(d + "report_prom_ms.txt", "w") as f:
         f.write(prom(dict(ms=True, mask=1 << 2, ops={
             "open": hist({0: 1, 63: 2}, sum_ns=U64),

@@ -94,6 +94,10 @@ doc_run() {
 		SLOW_NOISE=0 slow_run doc-slower /mnt/ext4/slow1 1 4 8 2 1 || return 1
 		SLOW_NOISE=""
 		cat "$OUT" "$ERR" > "$2" ;;
+	# docs/exporter.md's two file systems in one run, and README's
+	# scrape of that run (fleet.sh).
+	two-fs|exporter-scrape)
+		fleet_doc_run "$1" "$2" || return 1 ;;
 	# 4.9 as the suite emulates it (oldkernels.sh): --check, and -v
 	# of a run stopped with Ctrl-C.
 	check-as-49|v-as-49)

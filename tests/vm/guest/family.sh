@@ -123,7 +123,7 @@ fam_named() {
 	expect_counts "$name" "$WANT"
 	check "$name-extended" "$(grep -c '^count [0-9]*, mean ' "$OUT")" 4 "$OUT"
 	check "$name-prom" "$(grep -E "^(# HELP $m |${m}_count)" "$prom" | tr '\n' ';')" \
-		"# HELP $m Latency of $fs file operations.;${m}_count{op=\"read\"} $R;${m}_count{op=\"write\"} $W;${m}_count{op=\"open\"} $O;${m}_count{op=\"fsync\"} $F;" \
+		"# HELP $m Latency of $fs file operations.;${m}_count{fs=\"$fs\",op=\"read\"} $R;${m}_count{fs=\"$fs\",op=\"write\"} $W;${m}_count{fs=\"$fs\",op=\"open\"} $O;${m}_count{fs=\"$fs\",op=\"fsync\"} $F;" \
 		"$prom"
 	check "$name-usage" "$("${fs}dist" --bad 2>&1 | head -1)" \
 		"usage: ${fs}dist [-h] [-T] [-m] [-p PID] [interval] [count]"

@@ -230,6 +230,6 @@ scenario_fentry_unseen() {
 	check fentry-unseen-warned "$([ "$n" -gt 0 ] && echo yes || echo "no unseen call in $try runs")" yes "$ERR"
 	expect_counts fentry-unseen "$want"
 	check fentry-unseen-prometheus \
-		"$(sed -n 's/^ext4dist_untimed_calls_total{op="read",reason="unseen"} //p' "$prom")" \
+		"$(sed -n 's/^ext4dist_untimed_calls_total{fs="ext4",op="read",reason="unseen"} //p' "$prom")" \
 		"$(sed -n "s/^ext4dist: warning: \([0-9]*\) read $UNSEEN_WARNING.*/\1/p" "$ERR")" "$prom" "$ERR"
 }

@@ -325,7 +325,7 @@ scenario_prometheus_file() {
 	ext4dist --ops read --prometheus "$f" 1 1 > "$WORK/keep.out" 2> "$WORK/keep.err" || rc=$?
 	if [ "$rc" != 0 ]; then
 		fail prometheus-owner-mode "exit status $rc" "$WORK/keep.out" "$WORK/keep.err"
-	elif ! grep -q '^ext4dist_latency_seconds_count{op="read"} ' "$f"; then
+	elif ! grep -q '^ext4dist_latency_seconds_count{fs="ext4",op="read"} ' "$f"; then
 		fail prometheus-owner-mode "no histogram in $f" "$f" "$WORK/keep.err"
 	else
 		check prometheus-owner-mode "$(stat -c '%a %u %g' "$f")" "600 65534 65534"

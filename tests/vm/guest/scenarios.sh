@@ -36,6 +36,8 @@ set -eu
 . /guest/docs.sh
 # shellcheck source=fentry.sh
 . /guest/fentry.sh
+# shellcheck source=fleet.sh
+. /guest/fleet.sh
 # shellcheck source=oldkernels.sh
 . /guest/oldkernels.sh
 # shellcheck source=tracepoint.sh
@@ -485,6 +487,11 @@ run scenario_tracepoint
 run scenario_doc_outputs
 run scenario_fentry
 run scenario_fentry_unseen
+run scenario_fleet_prometheus
+run scenario_fleet_node_exporter
+run scenario_fleet_hostile
+run scenario_fleet_heatmap
+run scenario_fleet_systemd
 echo "--- done at $(cut -d' ' -f1 /proc/uptime) s"
 
 left=$(our_events)

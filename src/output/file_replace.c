@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Atomic replacement of the --prometheus file: a scraper (node_exporter's
- * textfile collector) must never read a half-written file, so the text
- * goes to <name>.tmp.<pid> in the same directory, is fsync'ed, and is
- * renamed over the target.
+ * Atomic replacement of an output file (--prometheus, --heatmap): a
+ * reader (node_exporter's textfile collector, a browser) must never see a
+ * half-written file, so the text goes to <name>.tmp.<pid> in the same
+ * directory, is fsync'ed, and is renamed over the target.
  *
  * A rename replaces whatever has the target's name: a device node
  * (/dev/null, /dev/full), a symbolic link, a fifo.  So only a regular
  * file (or a new name) is ever replaced, the replacement keeps the old
- * file's owner and mode, and report_prom_check_file() refuses at start-up
+ * file's owner and mode, and file_replace_check() refuses at start-up
  * what the writes could not do.  Every name is taken relative to a
  * descriptor of the directory, so names up to NAME_MAX work even where
  * the directory's path and the temporary name together would not fit.
@@ -23,9 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "output/file_replace.h"
 
-struct prom_target {
+struct replace_target {
 	int dfd;			/* the directory, O_PATH */
 	const char *base;		/* the file name in it */
 	char dir[PATH_MAX];		/* the directory, for messages */
@@ -33,7 +33,7 @@ struct prom_target {
 };
 
 /* Splits path into directory and name, opens the directory. */
-static int target_open(const char *path, struct prom_target *t)
+static int target_open(const char *path, struct replace_target *t)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dlen = slash ? (size_t)(slash - path) : 1;
@@ -60,7 +60,7 @@ static int target_open(const char *path, struct prom_target *t)
 	return t->dfd < 0 ? -errno : 0;
 }
 
-static void target_close(struct prom_target *t)
+static void target_close(struct replace_target *t)
 {
 	if (t->dfd >= 0)
 		close(t->dfd);
@@ -90,7 +90,7 @@ static const char *kind_of(mode_t mode)
  * when it is something a rename must not replace: -EISDIR for a
  * directory, -ELOOP for a symbolic link, -EPERM for anything else.
  */
-static int target_stat(const struct prom_target *t, struct stat *st,
+static int target_stat(const struct replace_target *t, struct stat *st,
 		       int *exists)
 {
 	*exists = 0;
@@ -113,7 +113,7 @@ static int target_stat(const struct prom_target *t, struct stat *st,
  * shared directory.  A leftover of an earlier process with our pid is
  * removed once.
  */
-static int tmp_open(const struct prom_target *t)
+static int tmp_open(const struct replace_target *t)
 {
 	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
 	int fd;
@@ -142,40 +142,29 @@ static int tmp_like(int fd, const struct stat *old)
 }
 
 /*
- * Rendered in memory, then written with write(2): a failed write keeps
- * its errno (EFBIG past RLIMIT_FSIZE, ENOSPC), where a stdio stream
- * would only leave ferror() set (EIO).
+ * Written with write(2): a failed write keeps its errno (EFBIG past
+ * RLIMIT_FSIZE, ENOSPC), where a stdio stream would only leave ferror()
+ * set (EIO).
  */
-static int write_report(int fd, const struct report *r)
+static int write_all(int fd, const char *buf, size_t len)
 {
-	char *buf = NULL;
-	size_t len = 0, off = 0;
-	FILE *m;
-	int err;
+	size_t off = 0;
 
-	m = open_memstream(&buf, &len);
-	if (!m)
-		return -errno;
-	err = report_prom(m, r);
-	if (fclose(m) && !err)
-		err = -ENOMEM;
-	while (!err && off < len) {
+	while (off < len) {
 		ssize_t n = write(fd, buf + off, len - off);
 
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0)
-			err = -errno;
-		else
-			off += (size_t)n;
+			return -errno;
+		off += (size_t)n;
 	}
-	if (!err && fsync(fd))
-		err = -errno;
-	free(buf);
-	return err;
+	return fsync(fd) ? -errno : 0;
 }
 
-int report_prom_write_file(const char *path, const struct report *r)
+int file_replace(const char *path, const char *buf, size_t len)
 {
-	struct prom_target t;
+	struct replace_target t;
 	struct stat old;
 	int exists, fd, err;
 
@@ -191,7 +180,7 @@ int report_prom_write_file(const char *path, const struct report *r)
 	}
 	err = exists ? tmp_like(fd, &old) : 0;
 	if (!err)
-		err = write_report(fd, r);
+		err = write_all(fd, buf, len);
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && renameat(t.dfd, t.tmp, t.dfd, t.base))
@@ -216,45 +205,46 @@ static int say(char *msg, size_t size, int err, const char *fmt, ...)
 	return err;
 }
 
-int report_prom_check_file(const char *path, char *msg, size_t size)
+int file_replace_check(const char *option, const char *path, char *msg,
+		       size_t size)
 {
-	struct prom_target t;
+	struct replace_target t;
 	struct stat old;
 	int exists = 0, fd, err;
 
 	err = target_open(path, &t);
 	if (err == -ENAMETOOLONG) {
-		say(msg, size, err, "--prometheus %s: %s; give a shorter path",
-		    path, strerror(-err));
+		say(msg, size, err, "%s %s: %s; give a shorter path",
+		    option, path, strerror(-err));
 		goto out;
 	}
 	if (err) {
-		say(msg, size, err, "--prometheus %s: cannot open its directory %s: %s; give a path in an existing, writable directory",
-		    path, t.dir, strerror(-err));
+		say(msg, size, err, "%s %s: cannot open its directory %s: %s; give a path in an existing, writable directory",
+		    option, path, t.dir, strerror(-err));
 		goto out;
 	}
 	err = target_stat(&t, &old, &exists);
 	if (err && err != -EISDIR && err != -ELOOP && err != -EPERM) {
-		say(msg, size, err, "--prometheus %s: %s; give another path",
-		    path, strerror(-err));
+		say(msg, size, err, "%s %s: %s; give another path",
+		    option, path, strerror(-err));
 		goto out;
 	}
 	if (err) {
-		say(msg, size, err, "--prometheus %s: %s, not a regular file; ext4dist replaces the file at every output, so give the path of a regular file or of a new one",
-		    path, kind_of(old.st_mode));
+		say(msg, size, err, "%s %s: %s, not a regular file; ext4dist replaces the file at every output, so give the path of a regular file or of a new one",
+		    option, path, kind_of(old.st_mode));
 		goto out;
 	}
 	/* A dry run of every step of a write but the rename. */
 	fd = tmp_open(&t);
 	if (fd < 0) {
-		err = say(msg, size, fd, "--prometheus %s: cannot create a file in %s: %s; ext4dist writes every output to a new file there and renames it over %s, so give a path in a writable directory",
-			  path, t.dir, strerror(-fd), t.base);
+		err = say(msg, size, fd, "%s %s: cannot create a file in %s: %s; ext4dist writes every output to a new file there and renames it over %s, so give a path in a writable directory",
+			  option, path, t.dir, strerror(-fd), t.base);
 		goto out;
 	}
 	err = exists ? tmp_like(fd, &old) : 0;
 	if (err)
-		say(msg, size, err, "--prometheus %s: a new file in %s cannot keep the owner (uid %u, gid %u) and mode (%04o) of the old one: %s; run ext4dist as root or give another path",
-		    path, t.dir, (unsigned int)old.st_uid,
+		say(msg, size, err, "%s %s: a new file in %s cannot keep the owner (uid %u, gid %u) and mode (%04o) of the old one: %s; run ext4dist as root or give another path",
+		    option, path, t.dir, (unsigned int)old.st_uid,
 		    (unsigned int)old.st_gid, (unsigned int)(old.st_mode & 07777),
 		    strerror(-err));
 	close(fd);
