@@ -17,7 +17,9 @@ static int starts(const char *s, const char *prefix)
  * under the PER_LINUX32 personality (linux32, setarch: its
  * COMPAT_UTS_MACHINE).  A 32-bit ARM kernel names the CPU's architecture
  * version as its processor table has it: "armv7l" on ARMv7 and on ARMv8
- * cores alike (arch/arm/mm/proc-v7.S), "armv6l", "armv5tel".
+ * cores alike (arch/arm/mm/proc-v7.S), "armv6l", "armv5tel".  A 32-bit
+ * MIPS kernel says "mips" in either byte order, a 64-bit one "mips64"
+ * (whose pt_regs has no argument save space: no object here is for it).
  */
 int karch_from_machine(const char *machine, struct karch *k)
 {
@@ -31,6 +33,15 @@ int karch_from_machine(const char *machine, struct karch *k)
 	} else if (starts(machine, "arm")) {
 		k->bpf_arch = "arm";
 		k->word = 4;
+	} else if (strcmp(machine, "mips") == 0) {
+		k->bpf_arch = "mips";
+		k->word = 4;
+	} else if (strcmp(machine, "s390x") == 0) {
+		k->bpf_arch = "s390";
+		k->word = 8;
+	} else if (strcmp(machine, "riscv64") == 0) {
+		k->bpf_arch = "riscv";
+		k->word = 8;
 	} else {
 		k->bpf_arch = NULL;
 		k->word = 0;

@@ -11,7 +11,8 @@
 
 struct karch {
 	char machine[65];	/* uname's machine, "aarch64", "armv7l" */
-	const char *bpf_arch;	/* "x86", "arm64", "arm": pt_regs layout */
+	/* pt_regs layout: "x86", "arm64", "arm", "mips", "s390", "riscv" */
+	const char *bpf_arch;
 	unsigned int word;	/* bytes in a kernel pointer: 4 or 8 */
 };
 
