@@ -271,7 +271,8 @@ print-%:
 	@echo '$($*)'
 
 # Keep the objects with DWARF (they are intermediates of the stripped ones).
-.SECONDARY: $(BPF_KERNEL_ARCHES:%=$(BUILD)/fresh/ext4dist-%.bpf.debug.o)
+.SECONDARY: $(BPF_KERNEL_ARCHES:%=$(BUILD)/fresh/ext4dist-%.bpf.debug.o) \
+	    $(BUILD)/fresh/ext4dist-s390-bpfel.bpf.debug.o $(BUILD)/fresh/ext4dist-s390-bpfel.bpf.o
 
 # Written when make starts; again here after a clean in the same run
 # (make expands a recipe line before running it: mkdir in the expansion).
@@ -313,11 +314,22 @@ $(BUILD)/ext4dist.bpf.debug.o: $(BUILD)/fresh/ext4dist-$(BPF_ARCH).bpf.debug.o
 # clang's version).
 BPF_FRESH := $(BPF_KERNEL_ARCHES:%=$(BUILD)/fresh/ext4dist-%.bpf.o)
 BPF_INPUTS := $(sort $(wildcard bpf/*.c bpf/*.h include/*.h))
-bpf-fresh: $(BPF_FRESH)
+# The s390 object's little-endian twin, gzip-compressed: the unit tests
+# hold the big-endian object, read on any machine, against it
+# (tests/unit/test_elf_obj.c); make bpf-prebuilt keeps it there.
+BPF_TWIN := $(BUILD)/fresh/ext4dist-s390-bpfel.bpf.o.gz
+BPF_TWIN_FIXTURE ?= tests/unit/fixtures/ext4dist-s390-bpfel.bpf.o.gz
+bpf-fresh: $(BPF_FRESH) $(BPF_TWIN)
 
-bpf-prebuilt: $(BPF_FRESH)
+$(BUILD)/fresh/ext4dist-s390-bpfel.bpf.debug.o: $(BPF_SRC) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(if $(BPF_CLANG),,$(error no clang ($(or $(CLANG),CLANG is empty)) to build the BPF objects from bpf/: install clang and llvm (make deps does)))
+	$(CLANG) -target bpfel $(BPF_CFLAGS) -D__TARGET_ARCH_s390 $(DEPFLAGS) -c $< -o $@
+
+bpf-prebuilt: $(BPF_FRESH) $(BPF_TWIN)
 	@mkdir -p $(BPF_PREBUILT_DIR)
 	cp $(BPF_FRESH) $(BPF_PREBUILT_DIR)/
+	cp $(BPF_TWIN) $(BPF_TWIN_FIXTURE)
 	{ echo "# make bpf-prebuilt: the objects of bpf/prebuilt were built from these files"; \
 	  echo "clang: $$($(CLANG) --version | head -n 1)"; \
 	  sha256sum $(BPF_INPUTS); } > $(BPF_PREBUILT_DIR)/SOURCES
@@ -397,7 +409,7 @@ check: deps
 	@WERROR=1 tests/run-all.sh $(SUITES)
 
 # make check-SUITE: one suite of tests/run-all.sh with what it needs built.
-RUN_ALL_SUITES := unit host asan valgrind fuzz lint vm vm-arm64 vm-armhf
+RUN_ALL_SUITES := unit host asan valgrind fuzz lint unit-cross vm vm-arm64 vm-armhf
 .PHONY: $(RUN_ALL_SUITES:%=check-%)
 check-unit: unit-tests
 check-host check-vm: $(BIN) $(TEST_BINARY)

@@ -12,6 +12,8 @@
 #     valgrind  build/ext4dist-dyn's host paths under valgrind
 #     fuzz      a libFuzzer smoke of every target (tests/fuzz/run.sh smoke)
 #     lint      cppcheck and clang-tidy (tests/lint.sh)
+#     unit-cross  the unit tests built for s390x (big-endian) and mipsel
+#               (32-bit), run under qemu-user (tests/unit-cross.sh)
 #     vm        the VM scenarios (tests/vm/run.sh; README for its variables)
 #     vm-arm64  the arm64 VM scenarios (tests/vm-arm64/run.sh)
 #     vm-armhf  the armhf binary on Debian's armmp 6.1 with the JIT on
@@ -20,7 +22,7 @@
 set -u
 cd "$(dirname "$0")/.."
 
-all_suites=(unit host asan valgrind fuzz lint vm vm-arm64 vm-armhf)
+all_suites=(unit host asan valgrind fuzz lint unit-cross vm vm-arm64 vm-armhf)
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=("${all_suites[@]}")
 # Every name checked before any suite runs: a typo must not cost a VM run.
@@ -102,6 +104,9 @@ for s in "${suites[@]}"; do
 		;;
 	lint)
 		run_suite lint bash tests/lint.sh
+		;;
+	unit-cross)
+		run_suite unit-cross bash tests/unit-cross.sh
 		;;
 	vm)
 		run_suite vm bash tests/vm/run.sh

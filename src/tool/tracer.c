@@ -784,17 +784,17 @@ static void detach_peek(void *arg, struct probe_link *link)
  */
 static void prepare_names(struct tracer *t)
 {
-	const struct name_env env = {
+	struct name_env env = {
 		.obj = &t->obj,
 		.attach_peek = attach_peek,
 		.detach_peek = detach_peek,
 		.arg = t,
-		.word = karch_word(),
 	};
 	struct name_found found = { 0 };
 	struct errbuf why = { "" };
 	int err = -ENOENT;
 
+	karch_or_own(&env.k);
 	if (t->slow) {
 		err = name_discover(&env, &found, &why);
 		if (err) {
