@@ -39,10 +39,11 @@ for arch in "$@"; do
 		continue
 	fi
 	build=build-$arch-unit
+	mkdir -p "$build"
 	if ! make -s -j2 ARCH="$arch" SYSROOT="$sysroot" BUILD="$build" \
-		LDFLAGS=-static WERROR=1 unit-tests > "$build.log" 2>&1; then
+		LDFLAGS=-static WERROR=1 unit-tests > "$build/make.log" 2>&1; then
 		echo "FAIL unit-$arch: make ARCH=$arch unit-tests failed:"
-		tail -n 20 "$build.log" | sed 's/^/    | /'
+		tail -n 20 "$build/make.log" | sed 's/^/    | /'
 		status=1
 		continue
 	fi
