@@ -15,9 +15,10 @@
 #include <limits.h>
 #include <stdlib.h>
 
-long __isoc23_strtol(const char *nptr, char **endptr, int base);
+/* The C library's own name, which libelf.a calls: reserved on purpose. */
+long __isoc23_strtol(const char *nptr, char **endptr, int base); /* NOLINT(bugprone-reserved-identifier) */
 
-long __isoc23_strtol(const char *nptr, char **endptr, int base)
+long __isoc23_strtol(const char *nptr, char **endptr, int base) /* NOLINT(bugprone-reserved-identifier) */
 {
 	const char *s = nptr;
 	unsigned long v;

@@ -409,7 +409,8 @@ static void same_object(const struct bpf_obj *be, const struct bpf_obj *le)
 		if (!check_mem(what, a->insns, a->insn_cnt * sizeof(*a->insns),
 			       b->insns, b->insn_cnt * sizeof(*b->insns)))
 			continue;
-		if (memcmp(a->relocs, b->relocs, a->nr_relocs * sizeof(*a->relocs)))
+		if (a->nr_relocs &&
+		    memcmp(a->relocs, b->relocs, a->nr_relocs * sizeof(*a->relocs)))
 			continue;
 		snprintf(what, sizeof(what), "%s: its source lines", a->section);
 		if (a->nr_lines == b->nr_lines && a->nr_lines)
