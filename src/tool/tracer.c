@@ -381,6 +381,21 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		t->rec.pmu_type = t->actx.pmu_type;
 }
 
+/*
+ * Why the running kernel's return probes must not be used, or NULL.
+ * 32-bit MIPS: Debian's 6.1 malta kernel oopses under a kretprobe on a
+ * function that tasks keep calling ("Break instruction in kernel code"
+ * at the kprobe's single-step slot, docs/architectures.md).
+ */
+static const char *retprobes_unsafe(void)
+{
+	struct karch k;
+
+	if (karch_running(&k) || strcmp(k.bpf_arch, "mips"))
+		return NULL;
+	return "32-bit MIPS kernels oops under kretprobes on busy functions (\"Break instruction in kernel code\" in the kprobe single-step slot, seen on Debian's 6.1 malta kernel)";
+}
+
 static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 			 struct errbuf *eb)
 {
@@ -395,6 +410,7 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 		.slow = cfg->slow,
 		.fs_name = t->fs->name,
 		.tracepoints = tp->group ? tps : NULL,
+		.retprobes_unsafe = retprobes_unsafe(),
 	};
 	enum cap_id need;
 	int err;
