@@ -385,7 +385,8 @@ static void probe_cap(struct tracer *t, enum cap_id id)
  * Why the running kernel's return probes must not be used, or NULL.
  * 32-bit MIPS: Debian's 6.1 malta kernel oopses under a kretprobe on a
  * function that tasks keep calling ("Break instruction in kernel code"
- * at the kprobe's single-step slot, docs/architectures.md).
+ * at the kprobe's single-step slot; README.md, "On MIPS, s390x and
+ * RISC-V").
  */
 static const char *retprobes_unsafe(void)
 {

@@ -203,7 +203,7 @@ vm_boot() {
 	jit=$(cross_jit "$spec")
 	case $CROSS_ARCH in
 	mipsel)
-		qemu=(qemu-system-mipsel -M malta -cpu 34Kf)
+		qemu=(qemu-system-mipsel -M malta -cpu 34Kf -vga none)
 		blk=virtio-blk-pci serial=virtio-serial-pci append="console=ttyS0" ;;
 	s390x)
 		qemu=(qemu-system-s390x -M s390-ccw-virtio)
@@ -214,10 +214,19 @@ vm_boot() {
 	esac
 	for img in "$@"; do
 		disks=$disks${disks:+,}vd${letters:i:1}
-		drives+=(-drive "if=none,id=d$i,file=$img,format=raw"
-			 -device "$blk,drive=d$i")
+		drives+=(-drive "if=none,id=d$i,file=$img,format=raw")
+		# Malta routes the interrupts of four PCI slots only (18 to
+		# 21; beyond them a disk's probe fails with EINVAL): the
+		# disks are the functions of slot 18 (no VGA card there),
+		# the results port in slot 19.
+		if [ "$CROSS_ARCH" = mipsel ]; then
+			drives+=(-device "$blk,drive=d$i,addr=0x12.$i$([ "$i" != 0 ] || echo ,multifunction=on)")
+		else
+			drives+=(-device "$blk,drive=d$i")
+		fi
 		i=$((i + 1))
 	done
+	[ "$CROSS_ARCH" != mipsel ] || serial=$serial,addr=0x13
 	rm -f "$results"
 	# shellcheck disable=SC2086 # CROSS_QEMU_EXTRA: options (bench: -icount)
 	timeout --kill-after=10 "$VM_TIMEOUT" \
