@@ -362,8 +362,12 @@ vm_cache_busybox() {
 		if [ ! -e "$dir/.complete" ]; then
 			vm_log "fetching busybox-static:$arch $ver into $VM_CACHE"
 			tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
+			# trixie's package installs it in /usr/bin.
 			if (cd "$tmp" && "$@" >&2) &&
 			   dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
+			   { [ -e "$tmp/root/bin/busybox" ] ||
+			     { mkdir -p "$tmp/root/bin" &&
+			       mv "$tmp/root/usr/bin/busybox" "$tmp/root/bin/"; }; } &&
 			   [ -x "$tmp/root/bin/busybox" ]; then
 				rm -f "$tmp"/*.deb
 				touch "$tmp/.complete"
