@@ -29,9 +29,18 @@ static __u64 (*bpf_get_attach_cookie)(void *ctx) =
 	(void *)BPF_FUNC_get_attach_cookie;
 /* kprobe_multi programs: the traced function's address (5.18+). */
 static __u64 (*bpf_get_func_ip)(void *ctx) = (void *)BPF_FUNC_get_func_ip;
-/* bpf_probe_read, not _kernel: the latter arrived in 5.5. */
+/*
+ * bpf_probe_read, not _kernel: the latter arrived in 5.5.  But s390's
+ * kernel and user address spaces overlap, and its kernels offer the plain
+ * one to no program (6.1: "unknown func bpf_probe_read#4"): _kernel there.
+ */
+#if defined(__TARGET_ARCH_s390)
+static long (*bpf_probe_read)(void *dst, __u32 size, const void *src) =
+	(void *)BPF_FUNC_probe_read_kernel;
+#else
 static long (*bpf_probe_read)(void *dst, __u32 size, const void *src) =
 	(void *)BPF_FUNC_probe_read;
+#endif
 
 /* Slow mode's events (4.4+; BPF_F_CURRENT_CPU as the index). */
 static long (*bpf_perf_event_output)(void *ctx, void *map, __u64 flags,
