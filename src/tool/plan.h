@@ -68,10 +68,10 @@ struct attach_want {
 	 */
 	const char *tracepoints;
 	/*
-	 * Why this kernel's return probes (kretprobes) must not be used, or
-	 * NULL: then the paths made of them (tracefs, the kprobe PMU) refuse.
+	 * Why this kernel's kprobes must not be used, or NULL: then the
+	 * paths made of them (tracefs, the kprobe PMU) refuse.
 	 */
-	const char *retprobes_unsafe;
+	const char *kprobes_unsafe;
 };
 
 struct attach_choice {

@@ -382,19 +382,19 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 }
 
 /*
- * Why the running kernel's return probes must not be used, or NULL.
- * 32-bit MIPS: Debian's 6.1 malta kernel oopses under a kretprobe on a
- * function that tasks keep calling ("Break instruction in kernel code"
- * at the kprobe's single-step slot; README.md, "On MIPS, s390x and
- * RISC-V").
+ * Why the running kernel's kprobes must not be used, or NULL.  32-bit
+ * MIPS: on Debian's 6.1 malta kernel (qemu) a kprobe's single-step break
+ * is now and then taken for a stray one, an oops ("Break instruction in
+ * kernel code"), under entry probes without BPF as under kretprobes
+ * running programs (README.md, "On MIPS, s390x and RISC-V").
  */
-static const char *retprobes_unsafe(void)
+static const char *kprobes_unsafe(void)
 {
 	struct karch k;
 
 	if (karch_running(&k) || strcmp(k.bpf_arch, "mips"))
 		return NULL;
-	return "32-bit MIPS kernels oops under kretprobes on busy functions (\"Break instruction in kernel code\" in the kprobe single-step slot, seen on Debian's 6.1 malta kernel)";
+	return "on 32-bit MIPS a kprobe's single-step break can oops the kernel under load (\"Break instruction in kernel code\": Debian's 6.1 malta kernel, entry probes and return probes alike)";
 }
 
 static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
@@ -411,7 +411,7 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 		.slow = cfg->slow,
 		.fs_name = t->fs->name,
 		.tracepoints = tp->group ? tps : NULL,
-		.retprobes_unsafe = retprobes_unsafe(),
+		.kprobes_unsafe = kprobes_unsafe(),
 	};
 	enum cap_id need;
 	int err;

@@ -3,8 +3,9 @@
 # after the definitions of tests/vm/guest/scenarios.sh (O R W F WANT ZERO,
 # traced_run, expect_counts, expect_refusal, expect_verbose).  One static
 # ext4dist per architecture; the facts that differ:
-#   mipsel   32-bit, little-endian, 4-byte pointers; return probes refused
-#            (they oops this kernel): fsync through the tracepoints alone
+#   mipsel   32-bit, little-endian, 4-byte pointers; kprobes refused (their
+#            single-step breaks oops this kernel): fsync through the
+#            tracepoints alone
 #   s390x    64-bit, big-endian (the bpfeb object), no BPF JIT; kprobes
 #   riscv64  64-bit, BTF: fentry/fexit; no kprobe on a function's entry
 
@@ -20,7 +21,7 @@ cross_want_object() {
 	esac
 }
 
-MSG_MIPS_RETPROBES="32-bit MIPS kernels oops under kretprobes on busy functions (\"Break instruction in kernel code\" in the kprobe single-step slot, seen on Debian's 6.1 malta kernel)"
+MSG_MIPS_KPROBES="on 32-bit MIPS a kprobe's single-step break can oops the kernel under load (\"Break instruction in kernel code\": Debian's 6.1 malta kernel, entry probes and return probes alike)"
 
 # --- --check: the object of the kernel's architecture and byte order,
 # the JIT's state, and the verdict (mipsel: the refusal and what can be
@@ -33,7 +34,7 @@ scenario_cross_object() {
 	case $CROSS_MACHINE in
 	mips*)
 		check cross-check-verdict "$rc $(sed -n 's/^verdict  *//p' "$WORK/xcheck.out")" \
-			"1 ext4dist cannot trace here: no safe way to time calls here: this kernel's return probes are not safe to use ($MSG_MIPS_RETPROBES), and there is no fentry/fexit ($(sed -n 's/^fentry\/fexit  *no: //p' "$WORK/xcheck.out")); --attach=tracepoint --ops fsync times fsync alone" \
+			"1 ext4dist cannot trace here: no safe way to time calls here: this kernel's kprobes are not safe to use ($MSG_MIPS_KPROBES), and there is no fentry/fexit ($(sed -n 's/^fentry\/fexit  *no: //p' "$WORK/xcheck.out")); --attach=tracepoint --ops fsync times fsync alone" \
 			"$WORK/xcheck.out" "$WORK/xcheck.err" ;;
 	*)
 		check cross-check-verdict "$rc $(sed -n 's/^verdict  *//p' "$WORK/xcheck.out")" \
@@ -77,7 +78,7 @@ scenario_cross_attach() {
 			ext4dist "--attach=$mode" > "$WORK/x-$mode.out" 2> "$WORK/x-$mode.err" || rc=$?
 			expect_refusal "attach-$mode-refused" "$rc" "$WORK/x-$mode.out" \
 				"$WORK/x-$mode.err" \
-				"ext4dist: --attach=$mode needs return probes, and this kernel's are not safe to use: $MSG_MIPS_RETPROBES; --attach=tracepoint --ops fsync times fsync without them"
+				"ext4dist: --attach=$mode makes kprobes, and this kernel's are not safe to use: $MSG_MIPS_KPROBES; --attach=tracepoint --ops fsync times fsync without them"
 		done
 		check attach-refused-nothing-left "$(our_events)" ""
 		scenario_tracepoint ;;
@@ -109,7 +110,7 @@ scenario_cross_signals() {
 scenario_cross_generic_read() {
 	local kodir=/lib/modules/$KERNEL/kernel/fs/ext4 want_off
 	case $CROSS_MACHINE in
-	mips*) out "cross: no generic read on $CROSS_MACHINE (it needs return probes)"; return 0 ;;
+	mips*) out "cross: no generic read on $CROSS_MACHINE (it needs kprobes)"; return 0 ;;
 	riscv64) out "cross: no generic read on riscv64 (it needs kprobes)"; return 0 ;;
 	esac
 	want_off=40

@@ -20,7 +20,7 @@ if [ -z "$first" ]; then
 	exit 1
 fi
 want=$(cat /guest/cross-scenarios.list 2>/dev/null || true)
-# 32-bit MIPS: no return probes, so no path but fsync's tracepoints.
+# 32-bit MIPS: no kprobes, so no path but fsync's tracepoints.
 case $(uname -m) in
 mips*) core="setup_filesystems scenario_cross_object scenario_cross_attach" ;;
 *) core="setup_filesystems scenario_cross_object
