@@ -19,6 +19,9 @@
 #   WERROR=1        warnings are errors (make check and CI set it)
 #   ARCH=arm64      cross build into build-arm64/ (default: the compiler's target)
 #   ARCH=arm        32-bit ARM (armhf, ARMv7) cross build into build-arm/
+#   ARCH=mipsel     32-bit little-endian MIPS (o32) into build-mipsel/
+#   ARCH=s390x      64-bit big-endian IBM Z into build-s390x/
+#   ARCH=riscv64    64-bit RISC-V into build-riscv64/
 #
 # A packager's build (GNU's conventions): CC, CFLAGS, CPPFLAGS, LDFLAGS,
 # PKG_CONFIG, PREFIX, DESTDIR, and SYSROOT, the directory whose usr/include
@@ -56,41 +59,51 @@ FULL_VERSION := $(VERSION) (commit $(COMMIT))
 # ARCH follows the compiler's target: the BPF object reads probe arguments
 # at that architecture's pt_regs offsets.  A 32-bit ARM binary also runs
 # on 64-bit ARM kernels (compat): it carries the arm64 object too and
-# picks by the kernel it finds.
-arch_of = $(if $(filter x86_64-%,$(1)),x86_64,$(if $(filter aarch64-%,$(1)),arm64,$(if $(filter arm-% armv7%,$(1)),arm)))
+# picks by the kernel it finds.  uname -m says "mips" whatever the byte
+# order: the machine's own decides (od prints 1 on a little-endian one).
+arch_of = $(if $(filter x86_64-%,$(1)),x86_64,$(if $(filter aarch64-%,$(1)),arm64,$(if $(filter arm-% armv7%,$(1)),arm,$(if $(filter mipsel-%,$(1)),mipsel,$(if $(filter s390x-%,$(1)),s390x,$(if $(filter riscv64-%,$(1)),riscv64))))))
 CC_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 ARCH    ?= $(call arch_of,$(CC_MACHINE))
-HOST_ARCH := $(call arch_of,$(shell uname -m)-)
-BPF_ARCH_x86_64 := x86
-BPF_ARCH_arm64  := arm64
-BPF_ARCH_arm    := arm
+UNAME_M := $(shell uname -m)
+HOST_ARCH := $(call arch_of,$(if $(filter mips,$(UNAME_M)),$(if $(filter 1,$(shell printf '\001\000' | od -An -tu2)),mipsel),$(UNAME_M))-)
+ARCH_NAMES := x86_64, arm64 (aarch64), arm (32-bit ARMv7, armhf), mipsel (32-bit little-endian MIPS), s390x and riscv64
+BPF_ARCH_x86_64  := x86
+BPF_ARCH_arm64   := arm64
+BPF_ARCH_arm     := arm
+BPF_ARCH_mipsel  := mips
+BPF_ARCH_s390x   := s390
+BPF_ARCH_riscv64 := riscv
 BPF_ARCH := $(BPF_ARCH_$(ARCH))
 ifneq ($(BUILDING),)
 ifeq ($(ARCH),)
-$(error cannot tell the target architecture: '$(CC) -dumpmachine' says '$(CC_MACHINE)'; ext4dist builds for x86_64, arm64 (aarch64) and arm (32-bit ARMv7, armhf): set ARCH=x86_64, ARCH=arm64 or ARCH=arm, or install a compiler (make deps))
+$(error cannot tell the target architecture: '$(CC) -dumpmachine' says '$(CC_MACHINE)'; ext4dist builds for $(ARCH_NAMES): set ARCH=x86_64, arm64, arm, mipsel, s390x or riscv64, or install a compiler (make deps))
 endif
-$(if $(BPF_ARCH),,$(error ARCH=$(ARCH): ext4dist builds for x86_64, arm64 (aarch64) and arm (32-bit ARMv7, armhf): set ARCH=x86_64, ARCH=arm64 or ARCH=arm))
+$(if $(BPF_ARCH),,$(error ARCH=$(ARCH): ext4dist builds for $(ARCH_NAMES): set ARCH=x86_64, arm64, arm, mipsel, s390x or riscv64))
 endif
-# Debian's names of the architectures (sysroots, release tarballs).
-DEB_ARCH_x86_64 := amd64
-DEB_ARCH_arm64  := arm64
-DEB_ARCH_arm    := armhf
+# Debian's names of the architectures (sysroots, release tarballs), and
+# the GNU triplets of their cross compilers (gcc-TRIPLET, with
+# libc6-dev-DEB_ARCH-cross).
+DEB_ARCH_x86_64  := amd64
+DEB_ARCH_arm64   := arm64
+DEB_ARCH_arm     := armhf
+DEB_ARCH_mipsel  := mipsel
+DEB_ARCH_s390x   := s390x
+DEB_ARCH_riscv64 := riscv64
+TRIPLET_x86_64   := x86_64-linux-gnu
+TRIPLET_arm64    := aarch64-linux-gnu
+TRIPLET_arm      := arm-linux-gnueabihf
+TRIPLET_mipsel   := mipsel-linux-gnu
+TRIPLET_s390x    := s390x-linux-gnu
+TRIPLET_riscv64  := riscv64-linux-gnu
 # The binary: ./ext4dist natively; cross builds go to their own BUILD dir.
 BIN     ?= ext4dist
 PKG_CONFIG_GIVEN := $(filter command line environment,$(origin PKG_CONFIG))
 PKG_CONFIG ?= pkg-config
 ifneq ($(ARCH),$(HOST_ARCH))
-ifeq ($(ARCH)-$(HOST_ARCH),arm64-x86_64)
-# make ARCH=arm64 on x86_64: cross build (gcc-aarch64-linux-gnu) into
-# build-arm64/ext4dist.
-CROSS   := aarch64-linux-gnu
-else ifneq ($(filter arm-x86_64 arm-arm64,$(ARCH)-$(HOST_ARCH)),)
-# make ARCH=arm: cross build for 32-bit ARM, EABI5 hard float, ARMv7
-# (gcc-arm-linux-gnueabihf) into build-arm/ext4dist.
-CROSS   := arm-linux-gnueabihf
-else ifneq ($(BUILDING),)
-$(error ARCH=$(ARCH) on a $(or $(HOST_ARCH),$(shell uname -m)) machine: the cross builds are ARCH=arm64 on x86_64 and ARCH=arm on x86_64 or arm64 (or give CC=... SYSROOT=... of your toolchain))
-endif
+# make ARCH=arm64 (arm, mipsel, s390x, riscv64) on another machine: a
+# cross build with Debian's gcc-TRIPLET into build-ARCH/ext4dist (arm:
+# EABI5 hard float, ARMv7; mipsel: o32, MIPS32R2).
+CROSS   := $(TRIPLET_$(ARCH))
 ifneq ($(CROSS),)
 ifeq ($(origin CC),default)
 CC      := $(CROSS)-gcc
@@ -106,7 +119,7 @@ BUILD   := $(if $(filter command line environment,$(origin BUILD)),$(BUILD),buil
 BIN     := $(if $(filter command line environment,$(origin BIN)),$(BIN),$(BUILD)/ext4dist)
 ifneq ($(BUILDING),)
 ifeq ($(shell command -v $(firstword $(CC))),)
-$(error ARCH=$(ARCH): no $(CC): install $(if $(filter arm,$(ARCH)),gcc-arm-linux-gnueabihf libc6-dev-armhf-cross,gcc-aarch64-linux-gnu libc6-dev-arm64-cross) (make deps does, as root))
+$(error ARCH=$(ARCH): no $(CC): install gcc-$(CROSS) libc6-dev-$(DEB_ARCH_$(ARCH))-cross (make deps does, as root))
 endif
 endif
 endif
@@ -189,18 +202,24 @@ BPF_OBJ64 := $(if $(filter arm,$(ARCH)),$(BUILD)/ext4dist-arm64.bpf.o)
 # which make check holds byte for byte against the fresh ones; make
 # bpf-prebuilt writes them).  The objects need no header of the target:
 # the UAPI ones of the build machine's multiarch directory serve all.
-BPF_KERNEL_ARCHES := x86 arm64 arm
+# Each is in its kernel's byte order (bpfel, or bpfeb for s390), never
+# the build machine's.
+BPF_KERNEL_ARCHES := x86 arm64 arm mips s390 riscv
+bpf_target = $(if $(filter s390,$(1)),bpfeb,bpfel)
 BPF_PREBUILT_DIR := bpf/prebuilt
 BPF_CLANG := $(if $(CLANG),$(shell command -v $(CLANG) 2>/dev/null))
 BPF_ORIGIN := $(if $(BPF_CLANG),$(BUILD)/fresh,$(BPF_PREBUILT_DIR))
 BPF_MULTIARCH := $(if $(BPF_CLANG),$(shell $(CLANG) -print-multiarch 2>/dev/null))
-BPF_CFLAGS := -target bpf -O2 -g -fdebug-prefix-map=$(CURDIR)=. -Wall $(WERROR_FLAG) -Iinclude -Ibpf \
+BPF_CFLAGS := -O2 -g -fdebug-prefix-map=$(CURDIR)=. -Wall $(WERROR_FLAG) -Iinclude -Ibpf \
               -idirafter /usr/include/$(BPF_MULTIARCH)
 
 LIB_SRC  := $(sort $(wildcard src/loader/*/*.c src/tool/*.c src/output/*.c src/serve/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 BLOB_OBJ := $(BUILD)/src/tool/bpf_blob.o
 MAIN_OBJ := $(BUILD)/src/main.o
+# Linked into the static binaries as an object (libelf.a, after the
+# library on the command line, may need it): src/compat/glibc_c23.c.
+COMPAT_OBJ := $(BUILD)/src/compat/glibc_c23.o
 # The test build: the command line with the --test-* fixture-path options
 # (EXT4DIST_TEST_HOOKS); everything else is the shipped binary's.
 HOOKS_ARGS_OBJ := $(BUILD)/hooks/src/tool/args.o
@@ -252,7 +271,8 @@ print-%:
 	@echo '$($*)'
 
 # Keep the objects with DWARF (they are intermediates of the stripped ones).
-.SECONDARY: $(BPF_KERNEL_ARCHES:%=$(BUILD)/fresh/ext4dist-%.bpf.debug.o)
+.SECONDARY: $(BPF_KERNEL_ARCHES:%=$(BUILD)/fresh/ext4dist-%.bpf.debug.o) \
+	    $(BUILD)/fresh/ext4dist-s390-bpfel.bpf.debug.o $(BUILD)/fresh/ext4dist-s390-bpfel.bpf.o
 
 # Written when make starts; again here after a clean in the same run
 # (make expands a recipe line before running it: mkdir in the expansion).
@@ -273,7 +293,7 @@ BPF_STRIP := --strip-unneeded --remove-section=.rel.BTF --remove-section=.rel.BT
 $(BUILD)/fresh/ext4dist-%.bpf.debug.o: $(BPF_SRC) $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(if $(BPF_CLANG),,$(error no clang ($(or $(CLANG),CLANG is empty)) to build the BPF objects from bpf/: install clang and llvm (make deps does)))
-	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_$* $(DEPFLAGS) -c $< -o $@
+	$(CLANG) -target $(call bpf_target,$*) $(BPF_CFLAGS) -D__TARGET_ARCH_$* $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/fresh/%.bpf.o: $(BUILD)/fresh/%.bpf.debug.o
 	$(LLVM_STRIP) $(BPF_STRIP) -o $@ $<
@@ -294,11 +314,22 @@ $(BUILD)/ext4dist.bpf.debug.o: $(BUILD)/fresh/ext4dist-$(BPF_ARCH).bpf.debug.o
 # clang's version).
 BPF_FRESH := $(BPF_KERNEL_ARCHES:%=$(BUILD)/fresh/ext4dist-%.bpf.o)
 BPF_INPUTS := $(sort $(wildcard bpf/*.c bpf/*.h include/*.h))
-bpf-fresh: $(BPF_FRESH)
+# The s390 object's little-endian twin, gzip-compressed: the unit tests
+# hold the big-endian object, read on any machine, against it
+# (tests/unit/test_elf_obj.c); make bpf-prebuilt keeps it there.
+BPF_TWIN := $(BUILD)/fresh/ext4dist-s390-bpfel.bpf.o.gz
+BPF_TWIN_FIXTURE ?= tests/unit/fixtures/ext4dist-s390-bpfel.bpf.o.gz
+bpf-fresh: $(BPF_FRESH) $(BPF_TWIN)
 
-bpf-prebuilt: $(BPF_FRESH)
+$(BUILD)/fresh/ext4dist-s390-bpfel.bpf.debug.o: $(BPF_SRC) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(if $(BPF_CLANG),,$(error no clang ($(or $(CLANG),CLANG is empty)) to build the BPF objects from bpf/: install clang and llvm (make deps does)))
+	$(CLANG) -target bpfel $(BPF_CFLAGS) -D__TARGET_ARCH_s390 $(DEPFLAGS) -c $< -o $@
+
+bpf-prebuilt: $(BPF_FRESH) $(BPF_TWIN)
 	@mkdir -p $(BPF_PREBUILT_DIR)
 	cp $(BPF_FRESH) $(BPF_PREBUILT_DIR)/
+	cp $(BPF_TWIN) $(BPF_TWIN_FIXTURE)
 	{ echo "# make bpf-prebuilt: the objects of bpf/prebuilt were built from these files"; \
 	  echo "clang: $$($(CLANG) --version | head -n 1)"; \
 	  sha256sum $(BPF_INPUTS); } > $(BPF_PREBUILT_DIR)/SOURCES
@@ -327,11 +358,11 @@ $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN): $(MAIN_OBJ) $(BUILD)/libext4dist.a
+$(BIN): $(MAIN_OBJ) $(COMPAT_OBJ) $(BUILD)/libext4dist.a
 	$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 # Its args.o comes first, so the library's is not linked.
-$(TEST_BINARY): $(MAIN_OBJ) $(HOOKS_ARGS_OBJ) $(BUILD)/libext4dist.a
+$(TEST_BINARY): $(MAIN_OBJ) $(HOOKS_ARGS_OBJ) $(COMPAT_OBJ) $(BUILD)/libext4dist.a
 	$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 test-binary: $(TEST_BINARY)
@@ -378,7 +409,7 @@ check: deps
 	@WERROR=1 tests/run-all.sh $(SUITES)
 
 # make check-SUITE: one suite of tests/run-all.sh with what it needs built.
-RUN_ALL_SUITES := unit host asan valgrind fuzz lint vm vm-arm64 vm-armhf
+RUN_ALL_SUITES := unit host asan valgrind fuzz lint unit-cross vm vm-arm64 vm-armhf
 .PHONY: $(RUN_ALL_SUITES:%=check-%)
 check-unit: unit-tests
 check-host check-vm: $(BIN) $(TEST_BINARY)
@@ -394,6 +425,17 @@ check-vm-armhf-all:
 	@mkdir -p build/test-logs; bash tests/vm-armhf/run.sh all | tee build/test-logs/vm-armhf-all.log; \
 	 echo "$$(grep -c '^PASS ' build/test-logs/vm-armhf-all.log) passed, $$(grep -c '^FAIL ' build/test-logs/vm-armhf-all.log) failed, $$(grep -c '^SKIP ' build/test-logs/vm-armhf-all.log) skipped"; \
 	 ! grep -q '^FAIL ' build/test-logs/vm-armhf-all.log
+
+# The mipsel, s390x and riscv64 binaries on Debian's kernels of those
+# architectures (tests/vm-cross): outside make check, one boot each under
+# TCG; VM_CROSS_SPECS="s390x-6.1" picks some (tests/vm-cross/run.sh all: every
+# spec, the JIT off too).
+VM_CROSS_SPECS ?= s390x-6.1 riscv64-6.12-jit mipsel-6.1-jit
+.PHONY: check-vm-cross
+check-vm-cross:
+	@mkdir -p build/test-logs; bash tests/vm-cross/run.sh $(VM_CROSS_SPECS) | tee build/test-logs/vm-cross.log; \
+	 echo "$$(grep -c '^PASS ' build/test-logs/vm-cross.log) passed, $$(grep -c '^FAIL ' build/test-logs/vm-cross.log) failed, $$(grep -c '^SKIP ' build/test-logs/vm-cross.log) skipped"; \
+	 ! grep -q '^FAIL ' build/test-logs/vm-cross.log
 
 demo: deps
 	@$(MAKE) --no-print-directory ext4dist
@@ -423,7 +465,7 @@ release:
 	+@RELEASE_ARCHES='$(RELEASE_ARCHES)' tools/release.sh release '$(RELEASE_DIR)'
 # ---- end of make dist, make release ---------------------------------------
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) $(COMPAT_OBJ:.o=.d) \
 	 $(wildcard $(BUILD)/fresh/*.bpf.debug.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
 
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------

@@ -29,9 +29,18 @@ static __u64 (*bpf_get_attach_cookie)(void *ctx) =
 	(void *)BPF_FUNC_get_attach_cookie;
 /* kprobe_multi programs: the traced function's address (5.18+). */
 static __u64 (*bpf_get_func_ip)(void *ctx) = (void *)BPF_FUNC_get_func_ip;
-/* bpf_probe_read, not _kernel: the latter arrived in 5.5. */
+/*
+ * bpf_probe_read, not _kernel: the latter arrived in 5.5.  But s390's
+ * kernel and user address spaces overlap, and its kernels offer the plain
+ * one to no program (6.1: "unknown func bpf_probe_read#4"): _kernel there.
+ */
+#if defined(__TARGET_ARCH_s390)
+static long (*bpf_probe_read)(void *dst, __u32 size, const void *src) =
+	(void *)BPF_FUNC_probe_read_kernel;
+#else
 static long (*bpf_probe_read)(void *dst, __u32 size, const void *src) =
 	(void *)BPF_FUNC_probe_read;
+#endif
 
 /* Slow mode's events (4.4+; BPF_F_CURRENT_CPU as the index). */
 static long (*bpf_perf_event_output)(void *ctx, void *map, __u64 flags,
@@ -85,8 +94,40 @@ typedef __s64 klong_t;
 #define REGS_RC(ctx) ((__u64)((const __u32 *)(ctx))[0])
 typedef __u32 kptr_t;
 typedef __s32 klong_t;
+#elif defined(__TARGET_ARCH_mips)
+/*
+ * 32-bit MIPS (o32) pt_regs: 8 words of argument save space (pad0), then
+ * regs[32]; a0 and a1 (r4, r5) carry arguments 1 and 2, v0 (r2) the
+ * return value (Debian 6.1's asm-offsets: PT_R4 48, PT_R2 40).
+ */
+#define REGS_PARM1(ctx) ((__u64)((const __u32 *)(ctx))[8 + 4])
+#define REGS_PARM2(ctx) ((__u64)((const __u32 *)(ctx))[8 + 5])
+#define REGS_RC(ctx) ((__u64)((const __u32 *)(ctx))[8 + 2])
+typedef __u32 kptr_t;
+typedef __s32 klong_t;
+#elif defined(__TARGET_ARCH_s390)
+/*
+ * s390x user_pt_regs: args[1], the PSW (mask, addr), then gprs[16]; the
+ * s390x ELF ABI passes arguments 1 and 2 in r2 and r3 and returns in r2.
+ * Big-endian: the object is built for bpfeb.
+ */
+#define REGS_PARM1(ctx) (((const __u64 *)(ctx))[3 + 2])
+#define REGS_PARM2(ctx) (((const __u64 *)(ctx))[3 + 3])
+#define REGS_RC(ctx) (((const __u64 *)(ctx))[3 + 2])
+typedef __u64 kptr_t;
+typedef __s64 klong_t;
+#elif defined(__TARGET_ARCH_riscv)
+/*
+ * riscv64 user_regs_struct: pc, ra, sp, gp, tp, t0-t2, s0, s1, then
+ * a0-a7; a0 and a1 carry arguments 1 and 2, a0 the return value.
+ */
+#define REGS_PARM1(ctx) (((const __u64 *)(ctx))[10])
+#define REGS_PARM2(ctx) (((const __u64 *)(ctx))[11])
+#define REGS_RC(ctx) (((const __u64 *)(ctx))[10])
+typedef __u64 kptr_t;
+typedef __s64 klong_t;
 #else
-#error "set __TARGET_ARCH_x86, __TARGET_ARCH_arm64 or __TARGET_ARCH_arm"
+#error "set __TARGET_ARCH_x86, arm64, arm, mips, s390 or riscv"
 #endif
 
 #endif

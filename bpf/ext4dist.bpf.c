@@ -599,7 +599,7 @@ IP_FOUR("kretprobe.multi/ext4", multi_return_ip, {
  * maps are always there (4.6+): no atomic twins.  The section names the
  * function; the loader knows the rest.
  */
-#if !defined(__TARGET_ARCH_arm)		/* 32-bit ARM has no trampolines */
+#if !defined(__TARGET_ARCH_arm) && !defined(__TARGET_ARCH_mips)	/* no trampolines on 32-bit kernels */
 #define TRACING_TWO(sec, name, body)					\
 INLINE int name##_body(void *ctx, const int slow) body			\
 SEC(sec) int name(void *ctx)						\

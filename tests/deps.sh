@@ -11,9 +11,13 @@
 # 2. The arm suites' tools, amd64 packages too (cross compilers, their C
 #    libraries, qemu-system-arm): optional, a warning when they cannot be
 #    installed; those suites then skip.
-# 3. The arm64 and armhf sysroots (tools/sysroot.sh): libelf, zlib,
-#    liblzma and libzstd of those architectures, downloaded and unpacked
-#    into the cache through private apt lists, as any user.  Optional too.
+#    And the same for mipsel, s390x and riscv64: their cross compilers,
+#    qemu-user (make check's unit-cross) and their qemu-system packages
+#    (tests/vm-cross).
+# 3. The arm64, armhf, mipsel, s390x and riscv64 sysroots
+#    (tools/sysroot.sh): libelf, zlib, liblzma and libzstd of those
+#    architectures, downloaded and unpacked into the cache through private
+#    apt lists, as any user.  Optional too.
 # Nothing here adds a dpkg architecture or edits /etc/apt.  A failed
 # apt-get update is retried, then tolerated when the packages to install
 # still resolve (tools/apt.sh).
@@ -44,6 +48,11 @@ arm_packages=(
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross     # make ARCH=arm64
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross   # make ARCH=arm
 	qemu-system-arm                      # qemu-system-aarch64 and -arm
+	gcc-mipsel-linux-gnu libc6-dev-mipsel-cross     # make ARCH=mipsel
+	gcc-s390x-linux-gnu libc6-dev-s390x-cross       # make ARCH=s390x
+	gcc-riscv64-linux-gnu libc6-dev-riscv64-cross   # make ARCH=riscv64
+	qemu-user                            # unit-cross: qemu-s390x, qemu-mipsel
+	qemu-system-mips qemu-system-misc    # tests/vm-cross: malta, s390x, riscv64
 )
 
 # missing NAME...: those not installed.
@@ -66,7 +75,7 @@ if [ $((${#main_missing[@]} + ${#arm_missing[@]} + update)) -gt 0 ]; then
 			exit 1
 		fi
 		[ ${#arm_missing[@]} -eq 0 ] ||
-			echo "deps: WARNING: missing for the arm64 and armhf builds and VM suites: ${arm_missing[*]} (as root: apt-get install them)" >&2
+			echo "deps: WARNING: missing for the arm64, armhf, mipsel, s390x and riscv64 builds and suites: ${arm_missing[*]} (as root: apt-get install them)" >&2
 	else
 		export DEBIAN_FRONTEND=noninteractive
 		if ! apt_update_retry apt-get update -qq; then
@@ -82,16 +91,20 @@ if [ $((${#main_missing[@]} + ${#arm_missing[@]} + update)) -gt 0 ]; then
 			fi
 		fi
 		if [ ${#arm_missing[@]} -gt 0 ]; then
-			echo "deps: installing for the arm64 and armhf builds and suites: ${arm_missing[*]}" >&2
+			echo "deps: installing for the arm64, armhf, mipsel, s390x and riscv64 builds and suites: ${arm_missing[*]}" >&2
 			apt-get install -y -qq --no-install-recommends "${arm_missing[@]}" > /dev/null ||
-				echo "deps: WARNING: ${arm_missing[*]} not installed: make ARCH=arm64 and ARCH=arm fail and the arm64 and armhf VM suites are skipped" >&2
+				echo "deps: WARNING: ${arm_missing[*]} not installed: the cross builds that need them fail and their suites are skipped" >&2
 		fi
 	fi
 fi
 
 # The sysroots, when their compiler is there (quiet when fetched already).
-for arch in arm64 armhf; do
-	if [ "$arch" = arm64 ]; then cc=aarch64-linux-gnu-gcc; else cc=arm-linux-gnueabihf-gcc; fi
+for arch in arm64 armhf mipsel s390x riscv64; do
+	case $arch in
+	arm64) cc=aarch64-linux-gnu-gcc ;;
+	armhf) cc=arm-linux-gnueabihf-gcc ;;
+	*) cc=$arch-linux-gnu-gcc ;;
+	esac
 	command -v "$cc" > /dev/null || continue
 	[ ! -e "$(tools/sysroot.sh --path "$arch")/.packages" ] || continue
 	tools/sysroot.sh "$arch" > /dev/null ||

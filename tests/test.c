@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 
 int test_failed;
 int test_passed;
@@ -60,6 +61,33 @@ int check_mem(const char *name, const void *got, size_t got_len,
 	       name, got_len, want_len, (int)got_len, (const char *)got,
 	       (int)want_len, (const char *)want);
 	return 0;
+}
+
+unsigned char *test_read_gz(const char *path, size_t *len)
+{
+	gzFile f = gzopen(path, "rb");
+	unsigned char *buf = NULL, *grown;
+	size_t cap = 0;
+	int n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (*len == cap) {
+			cap = cap ? 2 * cap : 1u << 20;
+			grown = realloc(buf, cap);
+			if (!grown)
+				break;
+			buf = grown;
+		}
+		n = gzread(f, buf + *len, (unsigned int)(cap - *len));
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	gzclose(f);
+	return buf;
 }
 
 char *test_read_file(const char *path, size_t *len)

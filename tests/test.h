@@ -38,6 +38,8 @@ int check_golden(const char *name, const char *got, size_t got_len,
 		 const char *golden_path);
 /* Read a whole file into a malloc'ed NUL-terminated buffer (NULL on error). */
 char *test_read_file(const char *path, size_t *len);
+/* A gzip file, decompressed whole into a malloc'ed buffer (NULL on error). */
+unsigned char *test_read_gz(const char *path, size_t *len);
 /* Writes len bytes to path (created 0600, truncated): 0 or -1. */
 int test_write_file(const char *path, const void *data, size_t len);
 /*

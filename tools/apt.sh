@@ -180,7 +180,8 @@ apt_private_dir() {
 
 # apt_private_ready SUITE ARCH [PKG...]: prints the private configuration
 # directory of SUITE for ARCH after writing its sources list (SUITE,
-# SUITE-updates and SUITE-security, main, from the machine's mirrors,
+# SUITE-updates and SUITE-security, main, from the machine's mirrors; sid
+# alone,
 # signed by Debian's archive keyring) and updating its lists when they are
 # missing, older than a day or of another sources list.  A failed update
 # is retried, then tolerated when every PKG resolves (without PKG: when
@@ -193,9 +194,15 @@ apt_private_ready() {
 	[ -e "$d/status" ] || : > "$d/status"
 	read -r main sec <<< "$(apt_mirror_uris)"
 	{
-		printf 'deb [arch=%s signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
-			"$arch" "$main" "$suite" "$arch" "$main" "$suite-updates" \
-			"$arch" "$sec" "$suite-security"
+		if [ "$suite" = sid ]; then
+			# unstable has no -updates or -security suite.
+			printf 'deb [arch=%s signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+				"$arch" "$main" "$suite"
+		else
+			printf 'deb [arch=%s signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+				"$arch" "$main" "$suite" "$arch" "$main" "$suite-updates" \
+				"$arch" "$sec" "$suite-security"
+		fi
 		[ -z "${EXT4DIST_APT_EXTRA_SOURCE:-}" ] || echo "$EXT4DIST_APT_EXTRA_SOURCE"
 	} > "$d/sources.list.new"
 	if ! cmp -s "$d/sources.list.new" "$d/sources.list"; then

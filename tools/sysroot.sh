@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# The libraries of a cross build, for `make ARCH=arm64` and `make ARCH=arm`
-# on a Debian x86_64 machine, without touching its dpkg or /etc/apt.
+# The libraries of a cross build, for `make ARCH=arm64`, `make ARCH=arm`,
+# `make ARCH=mipsel`, `make ARCH=s390x` and `make ARCH=riscv64` on a
+# Debian x86_64 machine, without touching its dpkg or /etc/apt.
 #
 #   tools/sysroot.sh ARCH...            fetch when missing; print each directory
 #   tools/sysroot.sh --refresh ARCH...  fetch the archive's current versions again
 #   tools/sysroot.sh --path ARCH...     print the directories, fetch nothing
 #
-# ARCH is a Debian architecture, arm64 or armhf (make's ARCH=arm is armhf).
+# ARCH is a Debian architecture, arm64, armhf, mipsel, s390x or riscv64
+# (make's ARCH=arm is armhf).
 # The sysroot is <cache>/sysroot-ARCH (tools/apt.sh: /var/cache/ext4dist-vm,
 # or ~/.cache/ext4dist-vm): usr/include and usr/lib/<triplet> of
 # libelf-dev, zlib1g-dev, liblzma-dev and libzstd-dev for ARCH, taken from
-# Debian's archive of this machine's suite through a private apt
+# Debian's archive of this machine's suite (riscv64: sid's, see
+# sysroot_suite) through a private apt
 # configuration (apt-get download, then dpkg-deb -x: nothing is installed,
 # and their versions need not match the machine's amd64 ones).  The static
 # libraries and headers are all a static build takes from it; the C
@@ -31,7 +34,23 @@ sysroot_triplet() {
 	arm64) echo aarch64-linux-gnu ;;
 	armhf) echo arm-linux-gnueabihf ;;
 	amd64) echo x86_64-linux-gnu ;;
+	mipsel) echo mipsel-linux-gnu ;;
+	s390x) echo s390x-linux-gnu ;;
+	riscv64) echo riscv64-linux-gnu ;;
 	*) return 1 ;;
+	esac
+}
+
+# sysroot_suite ARCH: the Debian suite whose packages of ARCH fill it:
+# this machine's; for riscv64, not in bookworm's archive, sid's: trixie's
+# libelf.a (elfutils 0.192) calls eu_search_tree_init and _fini, which
+# its archive lacks, so no static program links with it.  sid's libelf
+# is built against a newer C library than bookworm's cross one, for one
+# function (src/compat/glibc_c23.c).
+sysroot_suite() {
+	case $1 in
+	riscv64) echo sid ;;
+	*) apt_host_suite ;;
 	esac
 }
 
@@ -42,7 +61,7 @@ sysroot_fetch() {
 	local -a want=()
 	triplet=$(sysroot_triplet "$arch")
 	# shellcheck disable=SC2086 # a list of package names
-	apt_dir=$(apt_private_ready "$(apt_host_suite)" "$arch" $SYSROOT_PACKAGES) || {
+	apt_dir=$(apt_private_ready "$(sysroot_suite "$arch")" "$arch" $SYSROOT_PACKAGES) || {
 		echo "sysroot: no usable $arch package lists (see above)" >&2
 		return 1
 	}
@@ -85,7 +104,7 @@ case ${1:-} in
 --refresh) mode=refresh; shift ;;
 esac
 if [ $# -eq 0 ]; then
-	echo "usage: tools/sysroot.sh [--path|--refresh] ARCH... (ARCH: arm64, armhf)" >&2
+	echo "usage: tools/sysroot.sh [--path|--refresh] ARCH... (ARCH: arm64, armhf, mipsel, s390x, riscv64)" >&2
 	exit 2
 fi
 root=$(ext4dist_cache_root) || exit 1
@@ -93,7 +112,7 @@ status=0
 for arch in "$@"; do
 	[ "$arch" != arm ] || arch=armhf
 	if ! sysroot_triplet "$arch" > /dev/null; then
-		echo "sysroot: unknown architecture '$arch' (arm64, armhf)" >&2
+		echo "sysroot: unknown architecture '$arch' (arm64, armhf, mipsel, s390x, riscv64)" >&2
 		exit 2
 	fi
 	dir=$root/sysroot-$arch

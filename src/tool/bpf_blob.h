@@ -19,7 +19,7 @@ size_t ext4dist_bpf_obj_size(void);
 
 /* One embedded object and the kernels it is for. */
 struct bpf_blob {
-	const char *arch;	/* pt_regs layout: "x86", "arm64", "arm" */
+	const char *arch;	/* pt_regs layout: "x86", "arm64", "arm", "mips"... */
 	const char *data;
 	size_t size;
 };

@@ -89,8 +89,15 @@ size_t ext4dist_bpf_obj_size(void)
 #define EXT4DIST_BPF_ARCH "arm64"
 #elif defined(__arm__)
 #define EXT4DIST_BPF_ARCH "arm"
+#elif defined(__mips__) && _MIPS_SIM == _ABIO32 && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define EXT4DIST_BPF_ARCH "mips"
+#elif defined(__s390x__)
+#define EXT4DIST_BPF_ARCH "s390"
+#elif defined(__riscv) && __riscv_xlen == 64
+#define EXT4DIST_BPF_ARCH "riscv"
 #else
-#error "ext4dist builds for x86_64, arm64 and 32-bit ARM"
+#error "ext4dist builds for x86_64, arm64, 32-bit ARM, 32-bit little-endian MIPS, s390x and riscv64"
 #endif
 
 const char *bpf_blob_own_arch(void)

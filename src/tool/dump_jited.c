@@ -95,7 +95,10 @@ int dump_jited(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	if (!err && j.bytes)
 		fprintf(out, "\n%llu bytes of machine code; to read them: objdump -D -b binary -m %s on the bytes (xxd -r -p)\n",
 			j.bytes, !strcmp(j.ka.machine, "x86_64") ? "i386:x86-64" :
-			!strcmp(j.ka.machine, "aarch64") ? "aarch64" : "arm");
+			!strcmp(j.ka.machine, "aarch64") ? "aarch64" :
+			!strcmp(j.ka.machine, "s390x") ? "s390:64-bit" :
+			!strcmp(j.ka.machine, "riscv64") ? "riscv:rv64" :
+			!strncmp(j.ka.machine, "mips", 4) ? "mips -EL" : "arm");
 	if (!err && (fflush(out) == EOF || ferror(out)))
 		err = errbuf_set(eb, -EIO, "--dump-bpf=jited: cannot write the listing");
 	return err;

@@ -77,7 +77,7 @@ static int search(const struct name_env *env, int map_fd, int memfd,
 		return err;
 	dump_copy(pk.arg1, pk.arg1_mem);
 	n = name_dentry_candidates(pk.arg1_mem, sizeof(pk.arg1_mem),
-				   pk.arg1, env->word, cand, 64);
+				   pk.arg1, &env->k, cand, 64);
 	if (n > 64)
 		n = 64;
 	out->candidates = n;
@@ -100,7 +100,7 @@ static int search(const struct name_env *env, int map_fd, int memfd,
 			dump_copy(cand[done + i].addr, pk.mem[i]);
 			off = name_find_dname(pk.mem[i], PEEK_BYTES,
 						  cand[done + i].addr,
-						  env->word, out->name);
+						  &env->k, out->name);
 
 			vlog(2, "file names: offset %u of struct file, 0x%llx: %s",
 			     cand[done + i].off, cand[done + i].addr,

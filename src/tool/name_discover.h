@@ -24,7 +24,7 @@ struct name_env {
 	/* ... and detaches and unloads it again. */
 	void (*detach_peek)(void *arg, struct probe_link *link);
 	void *arg;
-	unsigned int word;		/* the kernel's pointer size */
+	struct karch k;			/* the kernel's words and addresses */
 };
 
 struct name_found {

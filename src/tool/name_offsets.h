@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "loader/kernel/karch.h"
+
 /* One pointer-sized word of struct file that may be f_path.dentry. */
 struct name_cand {
 	unsigned int off;		/* byte offset in struct file */
@@ -21,25 +23,26 @@ struct name_cand {
 
 /*
  * The words of a copy of struct file (len bytes of the object at
- * file_ptr, for a kernel of word-byte pointers) that could point to a
- * dentry: aligned, in the kernel's half of the address space, not into
- * the file itself.  Fills at most max; returns how many there are (more
- * than max when some did not fit).
+ * file_ptr, for a kernel of architecture k) that could point to a
+ * dentry: kernel addresses (kmem_kernel_ptr), not into the file itself.
+ * Fills at most max; returns how many there are (more than max when some
+ * did not fit).
  */
 unsigned int name_dentry_candidates(const unsigned char *file, size_t len,
 				    unsigned long long file_ptr,
-				    unsigned int word, struct name_cand *out,
+				    const struct karch *k, struct name_cand *out,
 				    unsigned int max);
 
 /*
- * In a copy of len bytes of memory at addr, taken as a struct dentry:
+ * In a copy of len bytes of memory at addr of k's kernel, taken as a
+ * struct dentry:
  * the offset of d_name.name when some word points into the copy at name
- * (NUL-terminated there) and the u32 before it, d_name's len (the upper
- * half of hash_len on these little-endian kernels), is strlen(name).
+ * (NUL-terminated there) and d_name's len, the upper half of the 64-bit
+ * hash_len before it (in either byte order), is strlen(name).
  * -ENOENT when no word does, -EEXIST when several do.
  */
 int name_find_dname(const unsigned char *mem, size_t len,
-		    unsigned long long addr, unsigned int word,
+		    unsigned long long addr, const struct karch *k,
 		    const char *name);
 
 /* A word of struct file that led to a dentry with the name. */

@@ -94,10 +94,24 @@ static int tracefs_sized(const struct attach_want *w,
 	}							\
 } while (0)
 
-static int plan_forced_pmu(const struct attach_caps *caps,
+/* A forced kprobe path where they are unsafe: refused, and why. */
+static int unsafe_kprobes(const struct attach_want *w, const char *path,
+			    struct errbuf *eb)
+{
+	return errbuf_set(eb, -EOPNOTSUPP,
+			  "--attach=%s makes kprobes, and this kernel's are not safe to use: %s; %s",
+			  path, w->kprobes_unsafe,
+			  w->tracepoints ? "--attach=tracepoint --ops fsync times fsync without them" :
+			  "fentry/fexit is the only other way to time calls");
+}
+
+static int plan_forced_pmu(const struct attach_want *w,
+			   const struct attach_caps *caps,
 			   struct attach_choice *choice, enum cap_id *need,
 			   struct errbuf *eb)
 {
+	if (w->kprobes_unsafe)
+		return unsafe_kprobes(w, "pmu", eb);
 	NEED(CAP_PMU);
 	if (has(caps, CAP_PMU))
 		return choose(choice, ATTACH_PMU, 0, "forced by --attach=pmu");
@@ -114,6 +128,8 @@ static int plan_forced_tracefs(const struct attach_want *w,
 			       struct attach_choice *choice, enum cap_id *need,
 			       struct errbuf *eb)
 {
+	if (w->kprobes_unsafe)
+		return unsafe_kprobes(w, "tracefs", eb);
 	NEED(CAP_KPROBE_EVENTS);
 	if (!has(caps, CAP_KPROBE_EVENTS)) {
 		NEED(CAP_PMU);
@@ -139,6 +155,15 @@ static int plan_auto_kprobes(const struct attach_want *w,
 			return choose(choice, ATTACH_MULTI, 0,
 				      "kprobe_multi links: one link arms every traced function");
 	}
+	if (w->kprobes_unsafe && w->maxactive)
+		return errbuf_set(eb, -EOPNOTSUPP,
+				  "--maxactive sizes return probes, and this kernel's kprobes are not safe to use: %s",
+				  w->kprobes_unsafe);
+	if (w->kprobes_unsafe)
+		return errbuf_set(eb, -EOPNOTSUPP,
+				  "no safe way to time calls here: this kernel's kprobes are not safe to use (%s), and there is no fentry/fexit (%s)%s",
+				  w->kprobes_unsafe, caps->c[CAP_FENTRY].why,
+				  w->tracepoints ? "; --attach=tracepoint --ops fsync times fsync alone" : "");
 	NEED(CAP_KPROBE_EVENTS);
 	if (has(caps, CAP_KPROBE_EVENTS)) {
 		NEED(CAP_MAXACTIVE);
@@ -182,6 +207,11 @@ static int plan_auto(const struct attach_want *w,
 	if (has(caps, CAP_NO_PREEMPT))
 		return choose(choice, ATTACH_FENTRY, 0,
 			      "fentry/fexit: BPF trampolines, the cheapest dispatch, where the kernel's BTF names every traced function");
+	if (w->kprobes_unsafe) {
+		snprintf(text, sizeof(text), "fentry/fexit, though the kernel preempts tasks inside BPF programs (preemption %.150s): the kprobes of the other paths are not safe here (%.300s)",
+			 caps->c[CAP_NO_PREEMPT].why, w->kprobes_unsafe);
+		return choose(choice, ATTACH_FENTRY, 0, text);
+	}
 	/* Passed over: the path chosen instead says why. */
 	err = plan_auto_kprobes(w, caps, choice, need, eb);
 	if (err)
@@ -261,7 +291,7 @@ int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 		if (w->maxactive)
 			return errbuf_set(eb, -EINVAL,
 					  "--maxactive needs the tracefs path: the kprobe PMU cannot set it; drop --attach=pmu");
-		return plan_forced_pmu(caps, choice, need, eb);
+		return plan_forced_pmu(w, caps, choice, need, eb);
 	case ATTACH_TRACEFS:
 		return plan_forced_tracefs(w, caps, choice, need, eb);
 	case ATTACH_TRACEPOINT:

@@ -67,6 +67,11 @@ struct attach_want {
 	 * system's tracepoints around fsync; NULL when it has none.
 	 */
 	const char *tracepoints;
+	/*
+	 * Why this kernel's kprobes must not be used, or NULL: then the
+	 * paths made of them (tracefs, the kprobe PMU) refuse.
+	 */
+	const char *kprobes_unsafe;
 };
 
 struct attach_choice {

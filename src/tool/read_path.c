@@ -10,64 +10,55 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "loader/kernel/kmem.h"
 #include "loader/loader.h"
 
-/* Word i of a copy of kernel memory, for a kernel of word-byte pointers. */
-static unsigned long long word_at(const unsigned long long *mem,
-				  unsigned int word, unsigned int i)
+/* Word i of a copy of kernel memory. */
+static unsigned long long word_at(const struct karch *k,
+				  const unsigned long long *mem, unsigned int i)
 {
-	const unsigned char *p = (const unsigned char *)mem + (size_t)i * word;
-	unsigned long long v = 0;
-	unsigned int b;
-
-	/* Little-endian: every architecture ext4dist builds for. */
-	for (b = word; b-- > 0;)
-		v = v << 8 | p[b];
-	return v;
+	return kmem_word(k, mem, (size_t)i * k->word);
 }
 
 /*
- * Could v be f_op: aligned, in the kernel's half of the address space,
- * and not a pointer into the file or the inode themselves (f_inode,
- * f_mapping == &inode->i_data, list heads).
+ * Could v be f_op: a kernel address (kmem_kernel_ptr), and not a pointer
+ * into the file or the inode themselves (f_inode, f_mapping ==
+ * &inode->i_data, list heads).
  */
-static int fop_like(const struct open_scan *s, unsigned int word,
+static int fop_like(const struct open_scan *s, const struct karch *k,
 		    unsigned long long v)
 {
-	unsigned long long kernel_min = word == 8 ? 0xfff0000000000000ULL :
-						    0x3f000000ULL;
-
-	if (v % word || v < kernel_min)
+	if (!kmem_kernel_ptr(k, v))
 		return 0;
 	if (v >= s->file_ptr && v - s->file_ptr < sizeof(s->file))
 		return 0;
 	return !(v >= s->inode_ptr && v - s->inode_ptr < sizeof(s->inode));
 }
 
-static int inode_holds(const struct open_scan *s, unsigned int word,
+static int inode_holds(const struct open_scan *s, const struct karch *k,
 		       unsigned long long v)
 {
-	unsigned int i, n = (unsigned int)sizeof(s->inode) / word;
+	unsigned int i, n = (unsigned int)sizeof(s->inode) / k->word;
 
 	for (i = 0; i < n; i++)
-		if (word_at(s->inode, word, i) == v)
+		if (word_at(k, s->inode, i) == v)
 			return 1;
 	return 0;
 }
 
-int read_path_fop_candidates(const struct open_scan *scan, unsigned int word,
-			     struct fop_candidates *c)
+int read_path_fop_candidates(const struct open_scan *scan,
+			     const struct karch *ka, struct fop_candidates *c)
 {
-	unsigned int i, n = (unsigned int)sizeof(scan->file) / word;
+	unsigned int word = ka->word, i, n, k;
 
 	if (word != 8 && word != 4)
 		return -EINVAL;
+	n = (unsigned int)sizeof(scan->file) / word;
 	c->n = 0;
 	for (i = 0; i < n && c->n < FOP_MAX_CANDIDATES; i++) {
-		unsigned long long v = word_at(scan->file, word, i);
-		unsigned int k;
+		unsigned long long v = word_at(ka, scan->file, i);
 
-		if (!fop_like(scan, word, v) || !inode_holds(scan, word, v))
+		if (!fop_like(scan, ka, v) || !inode_holds(scan, ka, v))
 			continue;
 		/*
 		 * A struct file holds its f_op once: the same value further
@@ -99,11 +90,12 @@ static void candidates_text(const struct fop_candidates *c, char *buf,
 					 k ? ", " : "", c->off[k], c->val[k]);
 }
 
-int read_path_find_fop_offset(const struct open_scan *scan, unsigned int word,
-			      unsigned long long *fop, struct errbuf *why)
+int read_path_find_fop_offset(const struct open_scan *scan,
+			      const struct karch *ka, unsigned long long *fop,
+			      struct errbuf *why)
 {
 	struct fop_candidates c;
-	int n = read_path_fop_candidates(scan, word, &c);
+	int n = read_path_fop_candidates(scan, ka, &c);
 
 	if (n < 0)
 		return n;
@@ -256,6 +248,7 @@ static int discover_fop_offset(const struct read_path_env *env,
 	};
 	struct obj_map *m = bpf_obj_find_map(env->obj, "open_scan");
 	struct open_scan scan = { 0 };
+	struct karch ka;
 	char list[300];
 	unsigned int tried = 0, simple = 0;
 	int err;
@@ -291,7 +284,8 @@ static int discover_fop_offset(const struct read_path_env *env,
 	if (err)
 		return err;
 	/* The kernel's words: 8 bytes under a 32-bit ext4dist on arm64. */
-	if (read_path_fop_candidates(&scan, karch_word(), &seen->c) <= 0)
+	karch_or_own(&ka);
+	if (read_path_fop_candidates(&scan, &ka, &seen->c) <= 0)
 		return errbuf_set(eb, -ENOENT,
 				  "cannot discover where struct file keeps f_op: closing %s showed no word of struct file that struct inode holds too",
 				  seen->which);

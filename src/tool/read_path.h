@@ -69,8 +69,8 @@ void read_path_symbols(const struct fs_table *fs,
 /*
  * The words of a scan taken in ->release(inode, file) that could be f_op:
  * kernel addresses (not pointing into either object) that the inode holds
- * too, as inode->i_fop, each value once, at its first offset; word is the
- * kernel's pointer size (8 or 4).
+ * too, as inode->i_fop, each value once, at its first offset; ka is the
+ * kernel's architecture (its word size, 8 or 4, and address range).
  * Returns how many (at most FOP_MAX_CANDIDATES), or -EINVAL.
  */
 #define FOP_MAX_CANDIDATES 4
@@ -79,18 +79,19 @@ struct fop_candidates {
 	int off[FOP_MAX_CANDIDATES];			/* byte offsets */
 	unsigned long long val[FOP_MAX_CANDIDATES];	/* their values */
 };
-int read_path_fop_candidates(const struct open_scan *scan, unsigned int word,
-			     struct fop_candidates *c);
+int read_path_fop_candidates(const struct open_scan *scan,
+			     const struct karch *ka, struct fop_candidates *c);
 
 /*
  * From a scan taken in ->release(inode, file), the offset of f_op in struct
  * file: of the words of the file, the one kernel address (not pointing
- * into either object) that the inode holds too, as inode->i_fop.  word is
- * the kernel's pointer size (8 or 4).  Returns the byte offset with *fop
+ * into either object) that the inode holds too, as inode->i_fop, for a
+ * kernel of architecture ka.  Returns the byte offset with *fop
  * set to that word, -ENOENT when no word qualifies, -EEXIST when several
  * do (why lists them).
  */
-int read_path_find_fop_offset(const struct open_scan *scan, unsigned int word,
-			      unsigned long long *fop, struct errbuf *why);
+int read_path_find_fop_offset(const struct open_scan *scan,
+			      const struct karch *ka, unsigned long long *fop,
+			      struct errbuf *why);
 
 #endif

@@ -381,6 +381,22 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 		t->rec.pmu_type = t->actx.pmu_type;
 }
 
+/*
+ * Why the running kernel's kprobes must not be used, or NULL.  32-bit
+ * MIPS: on Debian's 6.1 malta kernel (qemu) a kprobe's single-step break
+ * is now and then taken for a stray one, an oops ("Break instruction in
+ * kernel code"), under entry probes without BPF as under kretprobes
+ * running programs (README.md, "On MIPS, s390x and RISC-V").
+ */
+static const char *kprobes_unsafe(void)
+{
+	struct karch k;
+
+	if (karch_running(&k) || strcmp(k.bpf_arch, "mips"))
+		return NULL;
+	return "on 32-bit MIPS a kprobe's single-step break can oops the kernel under load (\"Break instruction in kernel code\": Debian's 6.1 malta kernel, entry probes and return probes alike)";
+}
+
 static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 			 struct errbuf *eb)
 {
@@ -395,6 +411,7 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 		.slow = cfg->slow,
 		.fs_name = t->fs->name,
 		.tracepoints = tp->group ? tps : NULL,
+		.kprobes_unsafe = kprobes_unsafe(),
 	};
 	enum cap_id need;
 	int err;
@@ -847,17 +864,17 @@ static void detach_peek(void *arg, struct probe_link *link)
  */
 static void prepare_names(struct tracer *t)
 {
-	const struct name_env env = {
+	struct name_env env = {
 		.obj = &t->obj,
 		.attach_peek = attach_peek,
 		.detach_peek = detach_peek,
 		.arg = t,
-		.word = karch_word(),
 	};
 	struct name_found found = { 0 };
 	struct errbuf why = { "" };
 	int err = -ENOENT;
 
+	karch_or_own(&env.k);
 	if (t->slow) {
 		err = name_discover(&env, &found, &why);
 		if (err) {

@@ -19,7 +19,7 @@ sources_now() {
 
 expect_eq "bpf/prebuilt: one object per kernel architecture" \
 	"$(cd bpf/prebuilt && ls ./*.bpf.o | tr '\n' ' ')" \
-	"./ext4dist-arm.bpf.o ./ext4dist-arm64.bpf.o ./ext4dist-x86.bpf.o "
+	"./ext4dist-arm.bpf.o ./ext4dist-arm64.bpf.o ./ext4dist-mips.bpf.o ./ext4dist-riscv.bpf.o ./ext4dist-s390.bpf.o ./ext4dist-x86.bpf.o "
 expect_eq "bpf/prebuilt/SOURCES: the hashes of bpf/ and include/ as they are (else: make bpf-prebuilt)" \
 	"$(grep -E '^[0-9a-f]{64}  ' bpf/prebuilt/SOURCES)" "$(sources_now .)"
 
@@ -37,8 +37,19 @@ if [ -z "$clang_now" ]; then
 elif [ "$clang_now" != "$made_with" ]; then
 	echo "SKIP prebuilt bytes: they were made by $made_with, this is $clang_now: only the sources are compared"
 else
+	mkdir -p "$TMP/prebuilt"
 	make -s --no-print-directory BUILD="$TMP/build" BPF_PREBUILT_DIR="$TMP/prebuilt" \
+		BPF_TWIN_FIXTURE="$TMP/prebuilt/twin.bpf.o.gz" \
 		bpf-prebuilt > "$TMP/make.log" 2>&1
+	# The s390 object's little-endian twin, a unit test's fixture.
+	if [ -s "$TMP/prebuilt/twin.bpf.o.gz" ] &&
+	   cmp -s tests/unit/fixtures/ext4dist-s390-bpfel.bpf.o.gz "$TMP/prebuilt/twin.bpf.o.gz"; then
+		pass "tests/unit/fixtures/ext4dist-s390-bpfel.bpf.o.gz as make bpf-prebuilt makes it now"
+	else
+		fail "tests/unit/fixtures/ext4dist-s390-bpfel.bpf.o.gz as make bpf-prebuilt makes it now" \
+			"differs or missing; make bpf-prebuilt and commit it"
+	fi
+	rm -f "$TMP/prebuilt/twin.bpf.o.gz"
 	for f in bpf/prebuilt/*; do
 		if [ -s "$TMP/prebuilt/${f##*/}" ] && cmp -s "$f" "$TMP/prebuilt/${f##*/}"; then
 			pass "bpf/prebuilt: ${f##*/} as make bpf-prebuilt makes it now"

@@ -2,13 +2,15 @@
 /*
  * What a 32-bit ARM build and a 32-bit ARM kernel change, checked on any
  * host: the kernel's architecture from uname, the f_op discovery over
- * 4-byte kernel words, the vDSO note of an ELF32 image, exact wide sums
- * without unsigned __int128, and BPF programs that 32-bit ARM's JIT
- * compiles (no atomic add, no 64-bit division, no bpf-to-bpf call).
+ * 4-byte kernel words (and over s390x's big-endian ones, low in memory),
+ * the vDSO note of an ELF32 image, exact wide sums without unsigned
+ * __int128, and BPF programs that 32-bit ARM's JIT compiles (no atomic
+ * add, no 64-bit division, no bpf-to-bpf call).
  */
 #include <elf.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ext4dist_abi.h"
@@ -46,15 +48,35 @@ static void test_kernel_arch(void)
 	expect_arch("armv8l", 0, "arm64", 8);
 	expect_arch("armv7l", 0, "arm", 4);
 	expect_arch("armv6l", 0, "arm", 4);
-	expect_arch("mips", -ENOENT, NULL, 0);
+	expect_arch("mips", 0, "mips", 4);
+	expect_arch("s390x", 0, "s390", 8);
+	expect_arch("riscv64", 0, "riscv", 8);
+	/* A 64-bit MIPS kernel's pt_regs has no argument save space. */
+	expect_arch("mips64", -ENOENT, NULL, 0);
+	expect_arch("ppc64le", -ENOENT, NULL, 0);
 	check_int("this kernel's architecture is known", karch_running(&k), 0);
 	check_int("karch_word() is its word", karch_word(), k.word);
 }
 
+/* Word i of a little-endian kernel's memory, on either kind of machine. */
 static void put_word(unsigned long long *mem, unsigned int word,
 		     unsigned int i, unsigned long long v)
 {
-	memcpy((unsigned char *)mem + (size_t)i * word, &v, word);
+	unsigned char *p = (unsigned char *)mem + (size_t)i * word;
+	unsigned int b;
+
+	for (b = 0; b < word; b++)
+		p[b] = (unsigned char)(v >> (8 * b));
+}
+
+/* A little-endian kernel of 4-byte (32-bit ARM) or 8-byte words (arm64). */
+static struct karch kernel_of(unsigned int word)
+{
+	struct karch k;
+
+	karch_from_machine(word == 4 ? "armv7l" : "aarch64", &k);
+	k.big_endian = 0;
+	return k;
 }
 
 /*
@@ -82,23 +104,26 @@ static void arm32_scan(struct open_scan *s, unsigned long long fop)
 static void test_fop_offset_32(void)
 {
 	unsigned long long fop = 0, want = 0xbf05c1a8ULL;	/* module .rodata */
+	const struct karch k32 = kernel_of(4), k64 = kernel_of(8);
+	struct karch k2 = k32;
 	struct errbuf why = { "" };
 	struct open_scan s;
 	int off;
 
 	arm32_scan(&s, want);
-	off = read_path_find_fop_offset(&s, 4, &fop, &why);
+	off = read_path_find_fop_offset(&s, &k32, &fop, &why);
 	check_int("4-byte words: f_op at byte 16", off, 16);
 	check_int("4-byte words: the module address found", (long long)fop,
 		  (long long)want);
 	/* Read as 8-byte words, the same bytes show no 4-byte pointer. */
 	check_int("the same scan read as 8-byte words finds nothing",
-		  read_path_find_fop_offset(&s, 8, &fop, NULL), -ENOENT);
+		  read_path_find_fop_offset(&s, &k64, &fop, NULL), -ENOENT);
 	/* A kernel image address (below the modules, 2G/2G split) too. */
 	arm32_scan(&s, 0x80d1c3a0ULL);
 	check_int("4-byte words: a 2G/2G kernel address",
-		  read_path_find_fop_offset(&s, 4, &fop, NULL), 16);
-	check_int("word 2 refused", read_path_find_fop_offset(&s, 2, &fop, NULL),
+		  read_path_find_fop_offset(&s, &k32, &fop, NULL), 16);
+	k2.word = 2;
+	check_int("word 2 refused", read_path_find_fop_offset(&s, &k2, &fop, NULL),
 		  -EINVAL);
 }
 
@@ -109,6 +134,7 @@ static void test_fop_offset_32(void)
  */
 static void test_fop_candidates_32(void)
 {
+	const struct karch k32 = kernel_of(4);
 	struct fop_candidates c;
 	struct errbuf why = { "" };
 	unsigned long long fop = 0;
@@ -117,11 +143,11 @@ static void test_fop_candidates_32(void)
 	arm32_scan(&s, 0xbf0be158ULL);
 	put_word(s.file, 4, 53, 0xc1c5f400ULL);
 	put_word(s.inode, 4, 60, 0xc1c5f400ULL);
-	check_int("two candidates", read_path_fop_candidates(&s, 4, &c), 2);
+	check_int("two candidates", read_path_fop_candidates(&s, &k32, &c), 2);
 	check_int("first: f_op's offset", c.off[0], 16);
 	check_int("first: f_op", (long long)c.val[0], 0xbf0be158LL);
 	check_int("second: the heap pointer's offset", c.off[1], 212);
-	check_int("one answer asked: several", read_path_find_fop_offset(&s, 4,
+	check_int("one answer asked: several", read_path_find_fop_offset(&s, &k32,
 		  &fop, &why), -EEXIST);
 	check_str("several, listed", why.msg,
 		  "16: 0xbf0be158, 212: 0xc1c5f400");
@@ -135,6 +161,7 @@ static void test_fop_candidates_32(void)
  */
 static void test_fop_neighbour_32(void)
 {
+	const struct karch k32 = kernel_of(4);
 	struct fop_candidates c;
 	unsigned long long fop = 0;
 	struct open_scan s;
@@ -142,17 +169,54 @@ static void test_fop_neighbour_32(void)
 	arm32_scan(&s, 0xc0e183c0ULL);
 	put_word(s.file, 4, 53, 0xc0e183c0ULL);
 	check_int("the neighbour's f_op: one candidate",
-		  read_path_fop_candidates(&s, 4, &c), 1);
+		  read_path_fop_candidates(&s, &k32, &c), 1);
 	check_int("the neighbour's f_op: the first offset", c.off[0], 16);
 	check_int("the neighbour's f_op: one answer",
-		  read_path_find_fop_offset(&s, 4, &fop, NULL), 16);
+		  read_path_find_fop_offset(&s, &k32, &fop, NULL), 16);
 	check_int("the neighbour's f_op: its value", (long long)fop,
 		  0xc0e183c0LL);
 	/* Another value there is still a second candidate (above). */
 	put_word(s.file, 4, 53, 0xc1c5f400ULL);
 	put_word(s.inode, 4, 60, 0xc1c5f400ULL);
-	check_int("a different value: two", read_path_fop_candidates(&s, 4, &c),
+	check_int("a different value: two", read_path_fop_candidates(&s, &k32, &c),
 		  2);
+}
+
+/*
+ * s390x 6.1: f_op at 40 as on x86_64, in big-endian words, and every
+ * address low (its own address space): the module's f_op at 0x3ff...,
+ * the file and inode in the identity map.
+ */
+static void put_be64(unsigned long long *slot, uint64_t v)
+{
+	unsigned char *p = (unsigned char *)slot;
+	unsigned int b;
+
+	for (b = 0; b < 8; b++)
+		p[b] = (unsigned char)(v >> (56 - 8 * b));
+}
+
+static void test_fop_offset_s390x(void)
+{
+	unsigned long long fop = 0, want = 0x000003ff80234560ULL;
+	struct karch ks, kx = kernel_of(8);
+	struct open_scan s;
+
+	karch_from_machine("s390x", &ks);
+	memset(&s, 0, sizeof(s));
+	s.file_ptr = 0x0000000003a1e000ULL;
+	s.inode_ptr = 0x0000000002f04a08ULL;
+	put_be64(&s.file[0], s.file_ptr);		/* list head */
+	put_be64(&s.file[2], 0x0000000002b5c010ULL);	/* f_path.mnt */
+	put_be64(&s.file[4], s.inode_ptr);		/* f_inode */
+	put_be64(&s.file[5], want);			/* f_op */
+	put_be64(&s.inode[40], want);			/* i_fop */
+	check_int("s390x: f_op at byte 40",
+		  read_path_find_fop_offset(&s, &ks, &fop, NULL), 40);
+	check_int("s390x: the module address found", (long long)fop,
+		  (long long)want);
+	check_int("s390x's scan read as a little-endian upper-half kernel's: nothing",
+		  read_path_find_fop_offset(&s, &kx, &fop, NULL), -ENOENT);
 }
 
 /* The vDSO of a 32-bit program is ELF32 (on a 64-bit kernel too). */
@@ -348,6 +412,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(fop_offset_32),
 	TEST_CASE(fop_candidates_32),
 	TEST_CASE(fop_neighbour_32),
+	TEST_CASE(fop_offset_s390x),
 	TEST_CASE(vdso_elf32),
 	TEST_CASE(wide_sums),
 	TEST_CASE(jit32_programs),

@@ -10,17 +10,21 @@
  * straddle the window's edge.  The expected ids and counts come from an
  * independent reader (a few lines of Python over the same files).
  * fentry_resolve() over the same blobs laid out as /sys/kernel/btf.
+ * Every blob again in the other byte order (each 32-bit word swapped:
+ * what a big-endian kernel writes), and clang's BTF of the big-endian
+ * s390 object against its little-endian riscv twin's.
  */
 #include "loader/btf/btf.h"
+#include "loader/util/byteorder.h"
 #include "tool/fentry.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include <linux/btf.h>
 
 #include "test.h"
@@ -40,34 +44,6 @@
 /* Windows every result is read through again; 0 is BTF_WINDOW. */
 static const size_t windows[] = { 13, 64, 4096, 0 };
 #define NR_WINDOWS (sizeof(windows) / sizeof(windows[0]))
-
-/* A gzip fixture, whole; NULL on failure. */
-static unsigned char *gunzip(const char *path, size_t *len)
-{
-	gzFile f = gzopen(path, "rb");
-	unsigned char *buf = NULL, *grown;
-	size_t cap = 0;
-	int n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (*len == cap) {
-			cap = cap ? 2 * cap : 1u << 20;
-			grown = realloc(buf, cap);
-			if (!grown)
-				break;
-			buf = grown;
-		}
-		n = gzread(f, buf + *len, (unsigned int)(cap - *len));
-		if (n <= 0)
-			break;
-		*len += (size_t)n;
-	}
-	gzclose(f);
-	return buf;
-}
 
 /* The functions called names[0..nr), to ask btf_read() for. */
 static unsigned int asking(struct btf_func *f, const char *const *names)
@@ -120,13 +96,15 @@ static int read_mem(struct btf *b, struct btf_src *s, const void *d,
 struct fixtures {
 	unsigned char *v, *e;
 	size_t vlen, elen;
+	const char *order;	/* "" or ", other byte order" */
 };
 
 static int fixtures_load_from(struct fixtures *fx, const char *v_gz,
 			      const char *e_gz)
 {
-	fx->v = gunzip(v_gz, &fx->vlen);
-	fx->e = gunzip(e_gz, &fx->elen);
+	fx->order = "";
+	fx->v = test_read_gz(v_gz, &fx->vlen);
+	fx->e = test_read_gz(e_gz, &fx->elen);
 	if (CHECK(fx->v && fx->e, "fixtures readable"))
 		return 0;
 	free(fx->v);
@@ -143,6 +121,49 @@ static void fixtures_free(struct fixtures *fx)
 {
 	free(fx->v);
 	free(fx->e);
+}
+
+/*
+ * d, a blob of len bytes, rewritten in the other byte order: the header's
+ * fields and every 32-bit word of the type section (the only fields of
+ * BTF wider than a byte).  0, or -1 when its header does not hold.
+ */
+static int swap_blob(unsigned char *d, size_t len)
+{
+	struct btf_header h;
+	int swapped;
+	uint32_t i, *w;
+
+	if (len < sizeof(h))
+		return -1;
+	memcpy(&h, d, sizeof(h));
+	swapped = h.magic != BTF_MAGIC;
+	h.hdr_len = bo32(h.hdr_len, swapped);
+	h.type_off = bo32(h.type_off, swapped);
+	h.type_len = bo32(h.type_len, swapped);
+	if (h.hdr_len > len || (uint64_t)h.type_off + h.type_len > len - h.hdr_len ||
+	    (h.type_off | h.type_len) % 4)
+		return -1;
+	for (i = 0; i < h.type_len; i += 4) {
+		w = (uint32_t *)(void *)(d + h.hdr_len + h.type_off + i);
+		*w = bo32(*w, 1);
+	}
+	memcpy(&h, d, sizeof(h));
+	h.magic = bo16(h.magic, 1);
+	h.hdr_len = bo32(h.hdr_len, 1);
+	h.type_off = bo32(h.type_off, 1);
+	h.type_len = bo32(h.type_len, 1);
+	h.str_off = bo32(h.str_off, 1);
+	h.str_len = bo32(h.str_len, 1);
+	memcpy(d, &h, sizeof(h));
+	return 0;
+}
+
+static void fixtures_swap(struct fixtures *fx)
+{
+	fx->order = ", other byte order";
+	CHECK(swap_blob(fx->v, fx->vlen) == 0 && swap_blob(fx->e, fx->elen) == 0,
+	      "fixtures turned into the other byte order");
 }
 
 /* A function's id, its prototype's and its argument count. */
@@ -216,7 +237,8 @@ static void real_through(const struct fixtures *fx, const struct real_want *w,
 	unsigned int nr, k;
 	char what[64];
 
-	snprintf(what, sizeof(what), "%s, window %zu: vmlinux", w->kernel, window);
+	snprintf(what, sizeof(what), "%s%s, window %zu: vmlinux", w->kernel,
+		 fx->order, window);
 	nr = asking(f, in_v);
 	if (!check_int(what, read_mem(&v, &vs, fx->v, fx->vlen, window, NULL,
 				      f, nr, &eb), 0)) {
@@ -235,8 +257,8 @@ static void real_through(const struct fixtures *fx, const struct real_want *w,
 	expect_err(what, &f[2], -ENOENT);
 	expect_fn(what, &f[3], &w->v_fn[2]);
 
-	snprintf(what, sizeof(what), "%s, window %zu: ext4 over vmlinux",
-		 w->kernel, window);
+	snprintf(what, sizeof(what), "%s%s, window %zu: ext4 over vmlinux",
+		 w->kernel, fx->order, window);
 	nr = asking(f, in_e);
 	if (!check_int(what, read_mem(&e, &es, fx->e, fx->elen, window, &v,
 				      f, nr, &eb), 0)) {
@@ -278,6 +300,11 @@ static void test_real_vmlinux_and_ext4(void)
 		check_int(label, (long long)fx.vlen, (long long)w->v_size);
 		snprintf(label, sizeof(label), "%s ext4: size", w->kernel);
 		check_int(label, (long long)fx.elen, (long long)w->e_size);
+		for (i = 0; i < NR_WINDOWS; i++)
+			real_through(&fx, w, windows[i]);
+		/* The same blobs as a big-endian kernel (or a little-endian
+		 * one, read here on a big-endian machine) writes them. */
+		fixtures_swap(&fx);
 		for (i = 0; i < NR_WINDOWS; i++)
 			real_through(&fx, w, windows[i]);
 		/* Without its base, its strings do not start with the empty name. */
@@ -371,9 +398,15 @@ static void test_tiny_kinds(void)
 
 	if (!CHECK(d, "tiny fixture readable"))
 		return;
-	for (i = 0; i < NR_WINDOWS; i++) {
-		snprintf(what, sizeof(what), "window %zu: tiny", windows[i]);
-		if (!check_int(what, read_mem(&b, &s, d, len, windows[i], NULL,
+	for (i = 0; i < 2 * NR_WINDOWS; i++) {
+		if (i == NR_WINDOWS)
+			CHECK(swap_blob((unsigned char *)d, len) == 0,
+			      "tiny in the other byte order");
+		snprintf(what, sizeof(what), "window %zu: tiny%s",
+			 windows[i % NR_WINDOWS],
+			 i < NR_WINDOWS ? "" : ", other byte order");
+		if (!check_int(what, read_mem(&b, &s, d, len,
+					      windows[i % NR_WINDOWS], NULL,
 					      f, asking(f, names), &eb), 0)) {
 			printf("  %s\n", eb.msg);
 			continue;
@@ -396,46 +429,73 @@ static void test_tiny_kinds(void)
 	free(d);
 }
 
-/* A copy of tiny with change() applied must be refused with want. */
+/* The byte order refused() changes tiny in: its file's, or the other. */
+static int blob_other_order;
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	v = bo32(v, blob_other_order != !HOST_LITTLE_ENDIAN);
+	memcpy(p, &v, 4);
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return get_bo32(p, blob_other_order != !HOST_LITTLE_ENDIAN);
+}
+
+/*
+ * A copy of tiny (little-endian) with change() applied must be refused
+ * with want; again in the other byte order.
+ */
 static void refused(const char *name, void (*change)(unsigned char *d,
 						    size_t *len),
 		    const char *want)
 {
 	struct errbuf eb = { "" };
 	size_t len = 0;
-	unsigned char *d = (unsigned char *)test_read_file(TINY, &len);
+	unsigned char *d;
 	struct btf_src s;
 	struct btf b;
 	char label[160];
 
-	if (!d)
-		return;
-	change(d, &len);
-	snprintf(label, sizeof(label), "%s: refused", name);
-	check_int(label, read_mem(&b, &s, d, len, 13, NULL, NULL, 0, &eb),
-		  -EINVAL);
-	snprintf(label, sizeof(label), "%s: why", name);
-	check_str(label, eb.msg, want);
-	free(d);
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
+	for (blob_other_order = 0; blob_other_order < 2; blob_other_order++) {
+		d = (unsigned char *)test_read_file(TINY, &len);
+		if (!d)
+			return;
+		if (blob_other_order && swap_blob(d, len)) {
+			free(d);
+			return;
+		}
+		change(d, &len);
+		snprintf(label, sizeof(label), "%s%s: refused", name,
+			 blob_other_order ? ", big-endian" : "");
+		check_int(label, read_mem(&b, &s, d, len, 13, NULL, NULL, 0, &eb),
+			  -EINVAL);
+		snprintf(label, sizeof(label), "%s%s: why", name,
+			 blob_other_order ? ", big-endian" : "");
+		check_str(label, eb.msg, want);
+		free(d);
+	}
 }
 
 /* tiny.btf: 743 bytes, a 24-byte header, types 0+344, strings 344+375. */
 static void cut_header(unsigned char *d, size_t *len) { (void)d; *len = 20; }
-static void bad_magic(unsigned char *d, size_t *len) { (void)len; d[0] = 0; }
-static void swapped(unsigned char *d, size_t *len) { (void)len; d[0] = 0xeb; d[1] = 0x9f; }
+/* 9f eb (little-endian) or eb 9f becomes 00 eb. */
+static void bad_magic(unsigned char *d, size_t *len)
+{
+	(void)len;
+	d[0] = 0;
+	d[1] = 0xeb;
+}
+/* The magic alone in the other order: the header's words are not. */
+static void magic_swapped(unsigned char *d, size_t *len)
+{
+	unsigned char b = d[0];
+
+	(void)len;
+	d[0] = d[1];
+	d[1] = b;
+}
 static void version2(unsigned char *d, size_t *len) { (void)len; d[2] = 2; }
 static void long_header(unsigned char *d, size_t *len) { put32(d + 4, (uint32_t)*len + 1); }
 static void types_past(unsigned char *d, size_t *len) { (void)len; put32(d + 12, 0x7fffffff); }
@@ -491,9 +551,10 @@ static void test_corrupted(void)
 {
 	refused("shorter than the header", cut_header,
 		"BTF: 20 bytes, shorter than its 24-byte header");
-	refused("bad magic", bad_magic, "BTF: magic 0xeb00, not 0xeb9f");
-	refused("other byte order", swapped,
-		"BTF: magic 0x9feb: the other byte order's BTF, not this machine's");
+	refused("bad magic", bad_magic,
+		"BTF: starts with bytes 00 eb, not the magic 0xeb9f in either byte order");
+	refused("the magic alone in the other byte order", magic_swapped,
+		"BTF: header length 402653184 outside 24..743");
 	refused("version 2", version2, "BTF: version 2, not 1");
 	refused("header past the end", long_header,
 		"BTF: header length 744 outside 24..743");
@@ -541,10 +602,9 @@ static uint32_t blob_type(struct blob *b, uint32_t name, unsigned int kind,
 			  unsigned int vlen, uint32_t type, uint32_t extra)
 {
 	unsigned char *t = b->types + b->types_len;
+	const uint32_t words[3] = { name, (uint32_t)kind << 24 | vlen, type };
 
-	put32(t, name);
-	put32(t + 4, (uint32_t)kind << 24 | vlen);
-	put32(t + 8, type);
+	memcpy(t, words, sizeof(words));
 	memset(t + 12, 0, extra);
 	b->types_len += 12 + extra;
 	return ++b->nr;
@@ -710,7 +770,107 @@ static void test_split(void)
 			  (long long)bs.bytes, 20);
 		btf_free(&m);
 	}
+	/* A module's blob in the other byte order than its base's. */
+	if (CHECK(swap_blob(md, mlen) == 0, "the module in the other byte order")) {
+		check_int("split over a base of the other byte order",
+			  read_mem(&m, &ms, md, mlen, 0, &b, f, 1, &eb), -EINVAL);
+		check_str("split over a base of the other byte order: why",
+			  eb.msg, "BTF: in the other byte order than its base's");
+	}
 	btf_free(&b);
+}
+
+/* The .BTF section of an object file: malloc'ed, NULL when absent. */
+static unsigned char *object_btf(const char *path, size_t *len)
+{
+	size_t flen = 0, shstrndx;
+	char *file = test_read_file(path, &flen);
+	unsigned char *out = NULL;
+	Elf_Scn *scn = NULL;
+	Elf *e;
+
+	*len = 0;
+	if (!file)
+		return NULL;
+	e = elf_memory(file, flen);
+	if (e && !elf_getshdrstrndx(e, &shstrndx)) {
+		while ((scn = elf_nextscn(e, scn)) != NULL) {
+			GElf_Shdr sh;
+			Elf_Data *d;
+			const char *n;
+
+			if (!gelf_getshdr(scn, &sh))
+				break;
+			n = elf_strptr(e, shstrndx, sh.sh_name);
+			if (!n || strcmp(n, ".BTF") != 0)
+				continue;
+			d = elf_rawdata(scn, NULL);
+			if (d && d->d_size && (out = malloc(d->d_size))) {
+				memcpy(out, d->d_buf, d->d_size);
+				*len = d->d_size;
+			}
+			break;
+		}
+	}
+	if (e)
+		elf_end(e);
+	free(file);
+	return out;
+}
+
+/*
+ * clang's own big-endian BTF (-target bpfeb: the s390 object of
+ * bpf/prebuilt) and its little-endian twin (the riscv object: the same
+ * source, the same types): the same answers, and the same bytes once one
+ * is turned into the other's order.
+ */
+static void test_clang_big_endian(void)
+{
+	static const char *const names[] = {
+		"entry_ext4_file_read_iter", "fexit_ext4_sync_file",
+		"scan_release", "no_such_program", NULL
+	};
+	struct errbuf eb = { "" };
+	struct btf_func fb[4], fl[4];
+	size_t blen, llen, i;
+	unsigned char *be = object_btf(TEST_SRCDIR "/bpf/prebuilt/ext4dist-s390.bpf.o", &blen);
+	unsigned char *le = object_btf(TEST_SRCDIR "/bpf/prebuilt/ext4dist-riscv.bpf.o", &llen);
+	struct btf_src bs, ls;
+	struct btf b, l;
+
+	if (!CHECK(be && le, "the .BTF of the s390 and riscv objects"))
+		goto out;
+	check_str("s390's .BTF is big-endian: its magic's first byte",
+		  be[0] == 0xeb ? "eb" : "not eb", "eb");
+	check_str("riscv's .BTF is little-endian: its magic's first byte",
+		  le[0] == 0x9f ? "9f" : "not 9f", "9f");
+	for (i = 0; i < NR_WINDOWS; i++) {
+		if (!check_int("s390 .BTF read", read_mem(&b, &bs, be, blen,
+				windows[i], NULL, fb, asking(fb, names), &eb), 0)) {
+			printf("  %s\n", eb.msg);
+			continue;
+		}
+		if (check_int("riscv .BTF read", read_mem(&l, &ls, le, llen,
+				windows[i], NULL, fl, asking(fl, names), &eb), 0)) {
+			check_int("both: as many types", b.nr_types, l.nr_types);
+			CHECK(b.nr_types > 100, "the objects' BTF has its types");
+			check_int("both: the same kinds", b.kinds, l.kinds);
+			expect_func("s390", &fb[0], fl[0].id, fl[0].proto_id, 1);
+			expect_func("s390", &fb[1], fl[1].id, fl[1].proto_id, 1);
+			expect_func("s390", &fb[2], fl[2].id, fl[2].proto_id, 1);
+			expect_err("s390", &fb[3], -ENOENT);
+			CHECK(fl[0].err == 0 && fl[1].err == 0 && fl[2].err == 0,
+			      "riscv: the programs found");
+			btf_free(&l);
+		}
+		btf_free(&b);
+	}
+	if (CHECK(swap_blob(le, llen) == 0, "riscv's turned big-endian"))
+		check_mem("riscv's .BTF, turned, is s390's byte for byte",
+			  le, llen, be, blen);
+out:
+	free(be);
+	free(le);
 }
 
 static void test_too_many_asked(void)
@@ -755,13 +915,13 @@ static const char *sys_tree(int ext4_btf, int ext4_module)
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/module", dir);
 	mkdir(path, 0755);
-	d = gunzip(VMLINUX_GZ, &len);
+	d = test_read_gz(VMLINUX_GZ, &len);
 	snprintf(path, sizeof(path), "%s/btf/vmlinux", dir);
 	if (!d || test_write_file(path, d, len))
 		dir = NULL;
 	free(d);
 	if (dir && ext4_btf) {
-		d = gunzip(EXT4_GZ, &len);
+		d = test_read_gz(EXT4_GZ, &len);
 		snprintf(path, sizeof(path), "%s/btf/ext4", dir);
 		if (!d || test_write_file(path, d, len))
 			dir = NULL;
@@ -960,6 +1120,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(corrupted),
 	TEST_CASE(prototypes),
 	TEST_CASE(split),
+	TEST_CASE(clang_big_endian),
 	TEST_CASE(too_many_asked),
 	TEST_CASE(files),
 	TEST_CASE(load_missing),
@@ -970,5 +1131,6 @@ static const struct test_case test_cases[] = {
 
 int main(int argc, char **argv)
 {
+	elf_version(EV_CURRENT);
 	return test_main(argc, argv, test_cases);
 }

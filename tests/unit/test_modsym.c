@@ -2,7 +2,9 @@
 /*
  * Tests for src/loader/modsym.c and src/loader/module_file.c.  The module
  * file is a small relocatable ELF object written here with libelf, then
- * compressed with zlib (and liblzma/libzstd when the build has them).
+ * compressed with zlib (and liblzma/libzstd when the build has them);
+ * little-endian (x86_64's), then big-endian (s390x's), with its build id
+ * note as that kernel's sysfs shows it.
  */
 #include "test.h"
 #include "loader/ksym/module_file.h"
@@ -41,6 +43,21 @@ static const unsigned char build_id[24] = {
 	4, 0, 0, 0, 8, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
 	0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04,
 };
+/* The build id note in the byte order of the module written (msb). */
+static int module_msb;
+
+static void note_in_order(unsigned char *note, const unsigned char *le)
+{
+	size_t w, b;
+
+	memcpy(note, le, sizeof(build_id));
+	if (!module_msb)
+		return;
+	for (w = 0; w < 3; w++)
+		for (b = 0; b < 4; b++)
+			note[4 * w + b] = le[4 * w + 3 - b];
+}
+
 static const char strtab[] =
 	"\0ext4_file_open\0printk\0ext4_file_operations\0abs_sym\0big_offset";
 enum { ST_OPEN = 1, ST_PRINTK = 16, ST_FOPS = 23, ST_ABS = 44,
@@ -93,7 +110,7 @@ static int write_module(const char *path)
 	int fd, ret = -1;
 
 	memcpy(shstr, shstrtab, sizeof(shstr));
-	memcpy(note, build_id, sizeof(note));
+	note_in_order(note, build_id);
 	memcpy(str, strtab, sizeof(str));
 	memset(syms, 0, sizeof(syms));
 	syms[1] = (Elf64_Sym){ ST_OPEN, ELF64_ST_INFO(STB_LOCAL, STT_FUNC), 0,
@@ -117,9 +134,9 @@ static int write_module(const char *path)
 	eh = elf64_newehdr(e);
 	if (!eh)
 		goto out_end;
-	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_DATA] = module_msb ? ELFDATA2MSB : ELFDATA2LSB;
 	eh->e_type = ET_REL;
-	eh->e_machine = EM_X86_64;
+	eh->e_machine = module_msb ? EM_S390 : EM_X86_64;
 	eh->e_version = EV_CURRENT;
 	if (add_section(e, text, sizeof(text), ELF_T_BYTE, SH_TEXT,
 			SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 0, 0) ||
@@ -245,7 +262,7 @@ static void test_module_errors(const char *ko, const unsigned char *elf,
 	if (!CHECK(copy, "corrupt: alloc"))
 		return;
 	memcpy(copy, elf, len);
-	copy[16] = ET_EXEC;	/* e_type, little-endian low byte */
+	copy[16 + module_msb] = ET_EXEC;	/* e_type's low byte */
 	test_write_file(test_tmp_path("exec.ko"), copy, len);
 	check_int("ET_EXEC rejected", modsym_find(test_tmp_path("exec.ko"),
 		  "ext4_file_operations", section, sizeof(section), &off, NULL),
@@ -460,11 +477,12 @@ static void check_loaded(const char *ko)
 					     "no_such_symbol" };
 	const char *dir = test_tmp_path("module");
 	unsigned long long addrs[3] = { 0 };
-	unsigned char other[sizeof(build_id)];
+	unsigned char note[sizeof(build_id)], other[sizeof(build_id)];
 	struct errbuf eb = { "" };
 	int found[3];
 
-	make_module_dir(dir, build_id, sizeof(build_id));
+	note_in_order(note, build_id);
+	make_module_dir(dir, note, sizeof(note));
 	check_int("loaded: two of three names", modsym_resolve_loaded(ko, dir,
 		  names, 3, addrs, found, &eb), 2);
 	check_int("loaded: .text + 0x10", addrs[0],
@@ -473,14 +491,14 @@ static void check_loaded(const char *ko)
 		  (long long)0xffffffffc0600040ULL);
 	CHECK(found[0] && found[1] && !found[2], "loaded: found flags");
 
-	memcpy(other, build_id, sizeof(other));
+	memcpy(other, note, sizeof(other));
 	other[23] ^= 1;
 	make_module_dir(dir, other, sizeof(other));
 	check_int("loaded: another build", modsym_resolve_loaded(ko, dir, names,
 		  3, addrs, found, &eb), -ESTALE);
 	CHECK(strstr(eb.msg, "the module file's build id is not the loaded module's"),
 	      "loaded: another build: message");
-	make_module_dir(dir, build_id, 20);
+	make_module_dir(dir, note, 20);
 	check_int("loaded: a note cut short", modsym_resolve_loaded(ko, dir,
 		  names, 3, addrs, found, &eb), -ESTALE);
 }
@@ -494,17 +512,26 @@ static void test_module(void)
 	unsigned char *elf;
 	size_t len;
 
-	if (!CHECK(write_module(test_tmp_path("mod.ko")) == 0, "write module ELF"))
-		return;
-	elf = (unsigned char *)test_read_file(test_tmp_path("mod.ko"), &len);
-	if (CHECK(elf && len > 64, "read module ELF back")) {
-		check_module("plain", test_tmp_path("mod.ko"));
-		check_loaded(test_tmp_path("mod.ko"));
-		test_module_errors(test_tmp_path("mod.ko"), elf, len);
-		test_compressed(elf, len);
-		test_module_file(elf, len);
+	for (module_msb = 0; module_msb < 2; module_msb++) {
+		printf("# %s module\n", module_msb ? "big-endian (s390x)" :
+			"little-endian (x86_64)");
+		if (!CHECK(write_module(test_tmp_path("mod.ko")) == 0,
+			   "write module ELF"))
+			return;
+		elf = (unsigned char *)test_read_file(test_tmp_path("mod.ko"),
+						      &len);
+		if (CHECK(elf && len > 64 && elf[EI_DATA] ==
+			  (module_msb ? ELFDATA2MSB : ELFDATA2LSB),
+			  "read module ELF back, in its byte order")) {
+			check_module("plain", test_tmp_path("mod.ko"));
+			check_loaded(test_tmp_path("mod.ko"));
+			test_module_errors(test_tmp_path("mod.ko"), elf, len);
+			test_compressed(elf, len);
+			test_module_file(elf, len);
+		}
+		free(elf);
 	}
-	free(elf);
+	module_msb = 0;
 }
 
 /* ---- module-file bombs: memory follows what is kept ------------------ */

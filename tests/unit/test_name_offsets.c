@@ -4,7 +4,9 @@
  * images: struct file and struct dentry laid out as the kernels of make
  * check lay them out, and images captured in the VM with ext4slower -vvv
  * (tests/unit/fixtures/peek_*.txt: "peek ADDR: HEX" lines, the first the
- * struct file; scenario_slower_names prints them).
+ * struct file; scenario_slower_names prints them).  The images are of
+ * little-endian kernels, but s390x's, big-endian; each is read in its
+ * kernel's order on either kind of machine.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -23,13 +25,27 @@ struct image {
 	unsigned char mem[PEEK_BYTES];
 };
 
+/* The byte order put_word() writes: little-endian unless a test says. */
+static int image_big_endian;
+
 static void put_word(unsigned char *mem, unsigned int off, unsigned int word,
 		     unsigned long long v)
 {
 	unsigned int b;
 
 	for (b = 0; b < word; b++)
-		mem[off + b] = (unsigned char)(v >> (8 * b));
+		mem[off + (image_big_endian ? word - 1 - b : b)] =
+			(unsigned char)(v >> (8 * b));
+}
+
+/* A kernel of word-byte pointers: x86_64's (8) or 32-bit ARM's (4). */
+static struct karch kernel_of(unsigned int word)
+{
+	struct karch k;
+
+	karch_from_machine(word == 4 ? "armv7l" : "x86_64", &k);
+	k.big_endian = 0;
+	return k;
 }
 
 /*
@@ -45,8 +61,8 @@ static void make_dentry(struct image *d, unsigned long long addr,
 	d->addr = addr;
 	put_word(d->mem, 0, 4, 0x00200088);	/* d_flags */
 	put_word(d->mem, qstr - 2 * word, word, addr - 0x4000);	/* d_parent */
-	put_word(d->mem, qstr, 4, 0x9e3779b9);	/* hash */
-	put_word(d->mem, qstr + 4, 4, len_field);
+	/* hash_len: the length in its upper half. */
+	put_word(d->mem, qstr, 8, (unsigned long long)len_field << 32 | 0x9e3779b9);
 	put_word(d->mem, qstr + 8, word, addr + iname);
 	put_word(d->mem, qstr + 8 + word, word, addr + 0x10000);	/* d_inode */
 	memcpy(d->mem + iname, name, strlen(name) + 1);
@@ -54,24 +70,24 @@ static void make_dentry(struct image *d, unsigned long long addr,
 
 /* What name_discover.c does with the copies: one dentry, or why not. */
 static int search(const struct image *file, const struct image *others,
-		  unsigned int nr_others, unsigned int word, int *dentry_off,
-		  int *dname_off)
+		  unsigned int nr_others, const struct karch *k,
+		  int *dentry_off, int *dname_off)
 {
 	struct name_cand cand[64];
 	struct name_hit best = { 0 };
-	unsigned int n, i, k, hits = 0;
+	unsigned int n, i, j, hits = 0;
 
-	n = name_dentry_candidates(file->mem, PEEK_BYTES, file->addr, word,
+	n = name_dentry_candidates(file->mem, PEEK_BYTES, file->addr, k,
 				   cand, 64);
 	for (i = 0; i < n && i < 64; i++) {
-		for (k = 0; k < nr_others; k++) {
+		for (j = 0; j < nr_others; j++) {
 			struct name_hit hit;
 			int off;
 
-			if (others[k].addr != cand[i].addr)
+			if (others[j].addr != cand[i].addr)
 				continue;
-			off = name_find_dname(others[k].mem, PEEK_BYTES,
-					      others[k].addr, word, NAME);
+			off = name_find_dname(others[j].mem, PEEK_BYTES,
+					      others[j].addr, k, NAME);
 			if (off < 0)
 				continue;
 			hit.file_off = cand[i].off;
@@ -94,6 +110,7 @@ static int search(const struct image *file, const struct image *others,
  */
 static void test_x86_64_4_9_to_6_1(void)
 {
+	const struct karch k64 = kernel_of(8);
 	static struct image file, others[4];
 	unsigned long long fp = 0xffff88800a1b2c00ULL;
 	int doff = -1, noff = -1;
@@ -114,12 +131,12 @@ static void test_x86_64_4_9_to_6_1(void)
 	make_dentry(&others[1], 0xffff888003a4d0a0ULL, 8, 32, 56, "/", 1);
 	memset(&others[2], 0x5a, sizeof(others[2]));
 	others[2].addr = 0xffff888005000000ULL;
-	check_int("4.9-6.1: found", search(&file, others, 3, 8, &doff, &noff),
+	check_int("4.9-6.1: found", search(&file, others, 3, &k64, &doff, &noff),
 		  0);
 	check_int("4.9-6.1: f_path.dentry", doff, 24);
 	check_int("4.9-6.1: d_name.name", noff, 40);
 	check_int("4.9-6.1: candidates (list heads into the file left out)",
-		  name_dentry_candidates(file.mem, PEEK_BYTES, fp, 8,
+		  name_dentry_candidates(file.mem, PEEK_BYTES, fp, &k64,
 					 NULL, 0), 4);
 }
 
@@ -129,6 +146,7 @@ static void test_x86_64_4_9_to_6_1(void)
  */
 static void test_x86_64_6_12(void)
 {
+	const struct karch k64 = kernel_of(8);
 	static struct image file, others[3];
 	unsigned long long fp = 0xffff9e3c41d7e300ULL;
 	int doff = -1, noff = -1;
@@ -146,7 +164,7 @@ static void test_x86_64_6_12(void)
 		    (unsigned int)strlen(NAME));
 	/* Our name in another object, but its length field disagrees. */
 	make_dentry(&others[1], 0xffff9e3c4a2b0c88ULL, 8, 32, 56, NAME, 7);
-	check_int("6.12: found", search(&file, others, 2, 8, &doff, &noff), 0);
+	check_int("6.12: found", search(&file, others, 2, &k64, &doff, &noff), 0);
 	check_int("6.12: f_path.dentry", doff, 72);
 	check_int("6.12: d_name.name", noff, 40);
 }
@@ -157,6 +175,7 @@ static void test_x86_64_6_12(void)
  */
 static void test_arm32(void)
 {
+	const struct karch k32 = kernel_of(4);
 	static struct image file, others[2];
 	unsigned long long fp = 0xc35a1e40ULL;
 	int doff = -1, noff = -1;
@@ -169,7 +188,7 @@ static void test_arm32(void)
 	put_word(file.mem, 20, 4, 0xc0b2f0c4ULL);	/* f_op */
 	make_dentry(&others[0], 0xc3f0a2c8ULL, 4, 24, 40, NAME,
 		    (unsigned int)strlen(NAME));
-	check_int("arm32: found", search(&file, others, 1, 4, &doff, &noff),
+	check_int("arm32: found", search(&file, others, 1, &k32, &doff, &noff),
 		  0);
 	check_int("arm32: f_path.dentry", doff, 12);
 	check_int("arm32: d_name.name", noff, 32);
@@ -181,6 +200,7 @@ static void test_arm32(void)
  */
 static void test_x86_64_la57(void)
 {
+	const struct karch k64 = kernel_of(8);
 	static struct image file, others[2];
 	unsigned long long fp = 0xff3d803bdaf72e00ULL;
 	int doff = -1, noff = -1;
@@ -194,13 +214,55 @@ static void test_x86_64_la57(void)
 	make_dentry(&others[0], 0xff3d803bc1d92840ULL, 8, 32, 56, NAME,
 		    (unsigned int)strlen(NAME));
 	check_int("5-level paging: found",
-		  search(&file, others, 1, 8, &doff, &noff), 0);
+		  search(&file, others, 1, &k64, &doff, &noff), 0);
 	check_int("5-level paging: f_path.dentry", doff, 24);
 	check_int("5-level paging: d_name.name", noff, 40);
 }
 
+/*
+ * s390x 6.1: the same layout as x86_64's, big-endian, and the kernel's
+ * memory low in its own address space (the identity map, modules below
+ * 4 TiB): read as an x86_64 kernel's, no word would be a pointer.
+ */
+static void test_s390x(void)
+{
+	static struct image file, others[2];
+	unsigned long long fp = 0x0000000003a1b200ULL;
+	struct karch ks, kx = kernel_of(8);
+	int doff = -1, noff = -1;
+
+	karch_from_machine("s390x", &ks);
+	image_big_endian = 1;
+	memset(&file, 0, sizeof(file));
+	file.addr = fp;
+	put_word(file.mem, 16, 8, 0x0000000002f04a00ULL);	/* mnt */
+	put_word(file.mem, 24, 8, 0x0000000004c5e0c0ULL);	/* dentry */
+	put_word(file.mem, 32, 8, 0x0000000005000000ULL);	/* f_inode */
+	put_word(file.mem, 40, 8, 0x000003ff80123450ULL);	/* f_op */
+	put_word(file.mem, 56, 8, 1);				/* f_count */
+	make_dentry(&others[0], 0x0000000004c5e0c0ULL, 8, 32, 56, NAME,
+		    (unsigned int)strlen(NAME));
+	make_dentry(&others[1], 0x0000000002f04a00ULL, 8, 32, 56, "/", 1);
+	image_big_endian = 0;
+	check_int("s390x: found", search(&file, others, 2, &ks, &doff, &noff), 0);
+	check_int("s390x: f_path.dentry", doff, 24);
+	check_int("s390x: d_name.name", noff, 40);
+	check_int("s390x: mnt, dentry, f_inode and f_op are candidates, 1 is not",
+		  name_dentry_candidates(file.mem, PEEK_BYTES, fp, &ks, NULL, 0), 4);
+	check_int("s390x's memory read as an x86_64 kernel's: no candidate",
+		  name_dentry_candidates(file.mem, PEEK_BYTES, fp, &kx, NULL, 0), 0);
+	/* Its big-endian hash_len read as little-endian: not our length. */
+	ks.big_endian = 0;
+	ks.kaddr_min = 0;
+	check_int("s390x's dentry read little-endian: not ours",
+		  name_find_dname(others[0].mem, PEEK_BYTES, others[0].addr, &ks,
+				  NAME), -ENOENT);
+}
+
 static void test_refusals(void)
 {
+	const struct karch k64 = kernel_of(8);
+	struct karch k2 = k64;
 	static struct image file, others[2];
 	unsigned long long fp = 0xffff88800a1b2c00ULL;
 	int doff = -1, noff = -1;
@@ -214,14 +276,14 @@ static void test_refusals(void)
 		    (unsigned int)strlen(NAME));
 	put_word(others[0].mem, 40, 8, 0xffff888077770000ULL);
 	check_int("external name: not found",
-		  search(&file, others, 1, 8, &doff, &noff), -ENOENT);
+		  search(&file, others, 1, &k64, &doff, &noff), -ENOENT);
 	/* Two objects both lead to the name: no guess. */
 	make_dentry(&others[0], 0xffff888004c5e0c0ULL, 8, 32, 56, NAME,
 		    (unsigned int)strlen(NAME));
 	make_dentry(&others[1], 0xffff888004c5f000ULL, 8, 32, 56, NAME,
 		    (unsigned int)strlen(NAME));
 	check_int("two dentries: ambiguous",
-		  search(&file, others, 2, 8, &doff, &noff), -EEXIST);
+		  search(&file, others, 2, &k64, &doff, &noff), -EEXIST);
 	/*
 	 * One dentry reached twice: a word pointing 64 bytes before it (an
 	 * object beside it in the slab page) sees its d_name at 64 + 40.
@@ -235,14 +297,14 @@ static void test_refusals(void)
 	put_word(file.mem, 32, 8, others[1].addr);
 	doff = noff = -1;
 	check_int("dentry and memory before it: found",
-		  search(&file, others, 2, 8, &doff, &noff), 0);
+		  search(&file, others, 2, &k64, &doff, &noff), 0);
 	check_int("dentry and memory before it: f_path.dentry", doff, 24);
 	check_int("dentry and memory before it: d_name.name", noff, 40);
 	put_word(file.mem, 24, 8, others[1].addr);
 	put_word(file.mem, 32, 8, others[0].addr);
 	doff = noff = -1;
 	check_int("memory before the dentry first: found",
-		  search(&file, others, 2, 8, &doff, &noff), 0);
+		  search(&file, others, 2, &k64, &doff, &noff), 0);
 	check_int("memory before the dentry first: f_path.dentry", doff, 32);
 	check_int("memory before the dentry first: d_name.name", noff, 40);
 	put_word(file.mem, 24, 8, 0xffff888004c5e0c0ULL);
@@ -250,25 +312,25 @@ static void test_refusals(void)
 	/* A name that runs to the end of the copy without its NUL. */
 	memset(&others[0], 0, sizeof(others[0]));
 	others[0].addr = 0x1000ULL << 52;
-	put_word(others[0].mem, 32, 4, 0);
-	put_word(others[0].mem, 36, 4, (unsigned int)strlen(NAME));
+	put_word(others[0].mem, 32, 8, (unsigned long long)strlen(NAME) << 32);
 	put_word(others[0].mem, 40, 8,
 		 others[0].addr + PEEK_BYTES - strlen(NAME));
 	memcpy(others[0].mem + PEEK_BYTES - strlen(NAME), NAME, strlen(NAME));
 	check_int("unterminated name at the end of the copy",
 		  name_find_dname(others[0].mem, PEEK_BYTES, others[0].addr,
-				  8, NAME), -ENOENT);
+				  &k64, NAME), -ENOENT);
+	k2.word = 2;
 	check_int("bad word size", name_find_dname(others[0].mem, PEEK_BYTES,
-						   0, 2, NAME), -EINVAL);
+						   0, &k2, NAME), -EINVAL);
 	check_int("no candidate in a zeroed file",
-		  name_dentry_candidates(others[1].mem, 0, 0, 8, NULL, 0), 0);
+		  name_dentry_candidates(others[1].mem, 0, 0, &k64, NULL, 0), 0);
 }
 
 /* "peek 0xADDR: HEX" lines into images; the first is the struct file. */
 static unsigned int load_capture(const char *path, struct image *img,
 				 unsigned int max, unsigned int *word,
-				 char *name, size_t name_len, int *want_d,
-				 int *want_n)
+				 int *big_endian, char *name, size_t name_len,
+				 int *want_d, int *want_n)
 {
 	char *text = test_read_file(path, NULL), *line, *save = NULL;
 	unsigned int n = 0, i;
@@ -283,6 +345,7 @@ static unsigned int load_capture(const char *path, struct image *img,
 		if (sscanf(line, "# word %u name %63s dentry %d dname %d", word,
 			   name, want_d, want_n) == 4) {
 			name[name_len - 1] = '\0';
+			*big_endian = strstr(line, " big-endian") != NULL;
 			continue;
 		}
 		if (n >= max || sscanf(line, "peek 0x%llx:", &addr) != 1 || !hex ||
@@ -308,14 +371,19 @@ static void check_capture(const char *file, const char *label)
 	char name[64] = "", what[160];
 	struct name_hit best = { 0 };
 	unsigned int n, word = 8, i, k, c, hits = 0, ambiguous = 0;
-	int want_d = -1, want_n = -1, doff, noff;
+	int want_d = -1, want_n = -1, doff, noff, big_endian = 0;
+	struct karch ka;
 
-	n = load_capture(file, img, 65, &word, name, sizeof(name), &want_d,
-			 &want_n);
+	n = load_capture(file, img, 65, &word, &big_endian, name, sizeof(name),
+			 &want_d, &want_n);
 	snprintf(what, sizeof(what), "%s: images loaded", label);
 	if (!CHECK(n > 1 && name[0], what))
 		return;
-	c = name_dentry_candidates(img[0].mem, PEEK_BYTES, img[0].addr, word,
+	ka = kernel_of(word);
+	ka.big_endian = big_endian;
+	if (big_endian)		/* s390x: its memory starts low */
+		karch_from_machine("s390x", &ka);
+	c = name_dentry_candidates(img[0].mem, PEEK_BYTES, img[0].addr, &ka,
 				   cand, 64);
 	for (i = 0; i < c && i < 64; i++)
 		for (k = 1; k < n; k++) {
@@ -325,7 +393,7 @@ static void check_capture(const char *file, const char *label)
 			if (img[k].addr != cand[i].addr)
 				continue;
 			off = name_find_dname(img[k].mem, PEEK_BYTES,
-					      img[k].addr, word, name);
+					      img[k].addr, &ka, name);
 			if (off < 0)
 				continue;
 			hit.file_off = cand[i].off;
@@ -372,6 +440,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(x86_64_6_12),
 	TEST_CASE(arm32),
 	TEST_CASE(x86_64_la57),
+	TEST_CASE(s390x),
 	TEST_CASE(refusals),
 	TEST_CASE(captured),
 	{ NULL, NULL }

@@ -286,6 +286,53 @@ static void test_tracepoint(void)
 		  "tracepoint");
 }
 
+/* 32-bit MIPS: kprobes are unsafe; nothing chooses or forces them. */
+static void test_unsafe_kprobes(void)
+{
+	const struct kernel mips61 = { { [CAP_KPROBE_EVENTS] = 1,
+					 [CAP_MAXACTIVE] = 1, [CAP_PMU] = 1,
+					 [CAP_TRACEPOINT] = 1 } };
+	const struct kernel multi = { { [CAP_MULTI] = 1, [CAP_KPROBE_EVENTS] = 1,
+					[CAP_PMU] = 1 } };
+	const struct kernel btf_full = { { [CAP_FENTRY] = 1,
+					   [CAP_KPROBE_EVENTS] = 1,
+					   [CAP_PMU] = 1 } };
+	struct attach_want w = {
+		.mode = ATTACH_AUTO, .possible_cpus = 1,
+		.ops_mask = 1u << OP_FSYNC, .fs_name = "ext4",
+		.tracepoints = "ext4:a and ext4:b", .kprobes_unsafe = "oops",
+	};
+
+	expect("unsafe kprobes, automatic", &mips61, &w, -EOPNOTSUPP,
+	       ATTACH_AUTO, 0, "FM",
+	       "no safe way to time calls here: this kernel's kprobes are not safe to use (oops), and there is no fentry/fexit (why F); --attach=tracepoint --ops fsync times fsync alone");
+	w.mode = ATTACH_TRACEFS;
+	expect("unsafe kprobes, --attach=tracefs", &mips61, &w,
+	       -EOPNOTSUPP, ATTACH_AUTO, 0, "",
+	       "--attach=tracefs makes kprobes, and this kernel's are not safe to use: oops; --attach=tracepoint --ops fsync times fsync without them");
+	w.mode = ATTACH_PMU;
+	w.tracepoints = NULL;
+	expect("unsafe kprobes, --attach=pmu", &mips61, &w, -EOPNOTSUPP,
+	       ATTACH_AUTO, 0, "",
+	       "--attach=pmu makes kprobes, and this kernel's are not safe to use: oops; fentry/fexit is the only other way to time calls");
+	w.mode = ATTACH_AUTO;
+	w.maxactive = 64;
+	expect("unsafe kprobes, --maxactive", &mips61, &w, -EOPNOTSUPP,
+	       ATTACH_AUTO, 0, "",
+	       "--maxactive sizes return probes, and this kernel's kprobes are not safe to use: oops");
+	w.maxactive = 0;
+	/* The paths without kprobes stay. */
+	expect("unsafe kprobes, kprobe_multi", &multi, &w, 0,
+	       ATTACH_MULTI, 0, "FM", NULL);
+	expect("unsafe kprobes, fentry though preemptible", &btf_full,
+	       &w, 0, ATTACH_FENTRY, 0, "FR",
+	       "fentry/fexit, though the kernel preempts tasks inside BPF programs (preemption why R): the kprobes of the other paths are not safe here (oops)");
+	w.mode = ATTACH_TRACEPOINT;
+	w.tracepoints = "ext4:a and ext4:b";
+	expect("unsafe kprobes, --attach=tracepoint", &mips61, &w, 0,
+	       ATTACH_TRACEPOINT, 0, "T", NULL);
+}
+
 static void test_default_maxactive(void)
 {
 	check_int("default maxactive, 0 CPUs", plan_default_maxactive(0), 64);
@@ -296,6 +343,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(automatic),
 	TEST_CASE(forced),
 	TEST_CASE(tracepoint),
+	TEST_CASE(unsafe_kprobes),
 	TEST_CASE(default_maxactive),
 	{ NULL, NULL }
 };

@@ -167,23 +167,6 @@ armhf_build_bench_tools() {
 		$link
 }
 
-# armhf_fops_offset KDIR: "SECTION OFFSET" of ext4_file_operations in the
-# kernel's ext4.ko, for the guest to check ext4dist's address against
-# /sys/module/ext4/sections/SECTION (no KALLSYMS_ALL: no other source).
-armhf_fops_offset() {
-	local ko
-	ko=$(find "$1/root/lib/modules" -name 'ext4.ko*' | head -n 1)
-	case $ko in
-	*.xz) xz -dc "$ko" > "$VM_BUILD/ext4.ko.tmp"; ko=$VM_BUILD/ext4.ko.tmp ;;
-	esac
-	readelf -sW "$ko" | awk '$8 == "ext4_file_operations" { print $7, $2 }' |
-		while read -r ndx value; do
-			printf '%s 0x%s\n' \
-				"$(readelf -SW "$ko" | sed 's/^ *\[ *//' |
-				   awk -v n="$ndx" '$1 == n"]" { print $2 }')" "$value"
-		done
-}
-
 # vm_build_initramfs KDIR OUT BUSYBOX JIT: the armhf user space for any of
 # the kernels; JIT 1 switches net.core.bpf_jit_enable on at boot.
 vm_build_initramfs() {
@@ -220,7 +203,7 @@ vm_build_initramfs() {
 	cp "$ARMHF_DIR/guest/init" "$stage/init"
 	cp "$ARMHF_DIR"/guest/armhf-*.sh "$stage/guest/"
 	echo "${EXT4DIST_ARMHF_SCENARIOS:-}" > "$stage/guest/armhf-scenarios.list"
-	armhf_fops_offset "$kdir" > "$stage/guest/fops-offset"
+	vm_fops_offset "$kdir" > "$stage/guest/fops-offset"
 	chmod 755 "$stage/init" "$stage"/guest/*.sh
 
 	# shellcheck disable=SC2086 # lists of module names

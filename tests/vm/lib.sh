@@ -264,6 +264,15 @@ vm_fetch_vanilla() {
 	return 1
 }
 
+# vm_merged_usr_modules ROOT: trixie's packages put the modules in
+# usr/lib/modules (merged /usr): moved to lib/modules, where the rest of
+# the harness looks.
+vm_merged_usr_modules() {
+	if [ -d "$1/usr/lib/modules" ] && [ ! -e "$1/lib/modules" ]; then
+		mkdir -p "$1/lib" && mv "$1/usr/lib/modules" "$1/lib/modules"
+	fi
+}
+
 # vm_fetch_kernel SERIES: prints the cache directory holding the extracted
 # kernel (root/boot/vmlinuz-*, System.map-*, config-*; for a package also
 # root/lib/modules/<ver> with modules.dep).  Vanilla series come from
@@ -293,6 +302,7 @@ vm_fetch_kernel() {
 		if (cd "$tmp" && vm_apt "$kind" apt-get download -q "$pkg=$ver" >&2) &&
 		   deb=$(ls "$tmp"/*.deb) &&
 		   dpkg-deb -x "$deb" "$tmp/root" &&
+		   vm_merged_usr_modules "$tmp/root" &&
 		   kver=$(ls "$tmp/root/lib/modules") &&
 		   depmod -b "$tmp/root" "$kver"; then
 			rm -f "$deb"
@@ -327,14 +337,17 @@ vm_fetch_kernel() {
 }
 
 # vm_kernel_version KDIR: the release of an extracted kernel, from its
-# boot/vmlinuz-<release> (packages and vanilla images alike).
+# boot/vmlinuz-<release> (packages and vanilla images alike), or
+# boot/vmlinux-<release> (riscv64's uncompressed Image).
 vm_kernel_version() {
 	local f
-	for f in "$1"/root/boot/vmlinuz-*; do
-		[ -e "$f" ] || return 1
-		echo "${f##*/vmlinuz-}"
+	for f in "$1"/root/boot/vmlinuz-* "$1"/root/boot/vmlinux-*; do
+		[ -e "$f" ] || continue
+		f=${f##*/vmlinu?-}
+		echo "$f"
 		return 0
 	done
+	return 1
 }
 
 # vm_cache_deb PKG ARCH VERSION FILE DOWNLOAD...: prints the path of FILE
@@ -353,9 +366,13 @@ vm_cache_deb() {
 		if [ ! -e "$dir/.complete" ]; then
 			vm_log "fetching $pkg:$arch $ver into $VM_CACHE"
 			tmp=$(mktemp -d "$VM_CACHE/.fetch.XXXXXX")
+			# trixie's package installs it in /usr/bin.
 			if (cd "$tmp" && "$@" >&2) &&
 			   dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
-			   [ -x "$tmp/root/$file" ]; then
+			   { [ -x "$tmp/root/$file" ] ||
+			     { [ -x "$tmp/root/usr/$file" ] &&
+			       mkdir -p "$(dirname "$tmp/root/$file")" &&
+			       mv "$tmp/root/usr/$file" "$tmp/root/$file"; }; }; then
 				rm -f "$tmp"/*.deb
 				touch "$tmp/.complete"
 				rm -rf "$VM_CACHE/$pkg-${arch}_"*
@@ -405,13 +422,13 @@ vm_fetch_prom_tools() {
 	done
 }
 
-# vm_busybox_of ARCH: the path of the static busybox of Debian's ARCH
-# (arm64, armhf), busybox-static of ARCH downloaded through the private
-# lists of this machine's suite and kept in the cache by vm_cache_busybox
-# (the cached copy when apt cannot provide one).
+# vm_busybox_of ARCH [SUITE]: the path of the static busybox of Debian's
+# ARCH (arm64, armhf...), busybox-static of ARCH downloaded through the
+# private lists of SUITE (default: this machine's) and kept in the cache
+# by vm_cache_busybox (the cached copy when apt cannot provide one).
 vm_busybox_of() {
-	local arch=$1 apt_dir ver=""
-	if apt_dir=$(apt_private_ready "$(apt_host_suite)" "$arch" busybox-static); then
+	local arch=$1 suite=${2:-$(apt_host_suite)} apt_dir ver=""
+	if apt_dir=$(apt_private_ready "$suite" "$arch" busybox-static); then
 		ver=$(apt_candidate apt_private "$apt_dir" "$arch" apt-cache -- busybox-static)
 	fi
 	vm_cache_busybox "$arch" "$ver" \
@@ -424,6 +441,7 @@ vm_busybox_of() {
 vm_kernel_image() {
 	local vmlinuz image
 	vmlinuz=$1/root/boot/vmlinuz-$(vm_kernel_version "$1")
+	[ -e "$vmlinuz" ] || vmlinuz=$1/root/boot/vmlinux-$(vm_kernel_version "$1")
 	if ! gzip -t "$vmlinuz" 2>/dev/null; then
 		echo "$vmlinuz"
 		return 0
@@ -674,6 +692,27 @@ vm_build_initramfs() {
 	[ ! -e "$kdir/version-code" ] || cp "$kdir/version-code" "$stage/guest/linux-version-code"
 
 	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
+}
+
+# vm_fops_offset KDIR: "SECTION OFFSET" of ext4_file_operations in the
+# kernel's ext4.ko, for a guest to check ext4dist's address against
+# /sys/module/ext4/sections/SECTION (without KALLSYMS_ALL there is no
+# other source); nothing for a kernel without the module.
+vm_fops_offset() {
+	local ko tmp=""
+	ko=$(find "$1/root/lib/modules" -name 'ext4.ko*' 2>/dev/null | head -n 1)
+	[ -n "$ko" ] || return 0
+	case $ko in
+	*.xz) tmp=$(mktemp); xz -dc "$ko" > "$tmp"; ko=$tmp ;;
+	*.zst) tmp=$(mktemp); zstd -qdc "$ko" > "$tmp"; ko=$tmp ;;
+	esac
+	readelf -sW "$ko" | awk '$8 == "ext4_file_operations" { print $7, $2 }' |
+		while read -r ndx value; do
+			printf '%s 0x%s\n' \
+				"$(readelf -SW "$ko" | sed 's/^ *\[ *//' |
+				   awk -v n="$ndx" '$1 == n"]" { print $2 }')" "$value"
+		done
+	[ -z "$tmp" ] || rm -f "$tmp"
 }
 
 # vm_copy_boot KDIR STAGE: the kernel's System.map-<release> and

@@ -16,6 +16,7 @@
 
 #include "loader/btf/btf_names.h"
 #include "loader/btf/btf_stream.h"
+#include "loader/util/byteorder.h"
 
 #define BTF_MAX_FILE	(64u << 20)	/* vmlinux's is 4 to 6 MiB */
 /* From a checkpoint to a type: a few KiB, a page a read() on sysfs. */
@@ -73,17 +74,29 @@ static unsigned int kind_of(uint32_t info)
 	return (info >> 24) & 0x1f;
 }
 
+/* The header in this machine's order, when its magic says it is not. */
+static void swap_header(struct btf_header *h)
+{
+	h->magic = bo16(h->magic, 1);
+	h->hdr_len = bo32(h->hdr_len, 1);
+	h->type_off = bo32(h->type_off, 1);
+	h->type_len = bo32(h->type_len, 1);
+	h->str_off = bo32(h->str_off, 1);
+	h->str_len = bo32(h->str_len, 1);
+}
+
 static int check_header(const struct btf_header *h, uint64_t size,
 			struct errbuf *eb)
 {
 	uint64_t body;
 
-	if (h->magic == 0x9feb)
+	if (h->magic != BTF_MAGIC) {
+		const unsigned char *m = (const unsigned char *)&h->magic;
+
 		return errbuf_set(eb, -EINVAL,
-				  "BTF: magic 0x9feb: the other byte order's BTF, not this machine's");
-	if (h->magic != BTF_MAGIC)
-		return errbuf_set(eb, -EINVAL,
-				  "BTF: magic 0x%04x, not 0xeb9f", h->magic);
+				  "BTF: starts with bytes %02x %02x, not the magic 0xeb9f in either byte order",
+				  m[0], m[1]);
+	}
 	if (h->version != BTF_VERSION)
 		return errbuf_set(eb, -EINVAL, "BTF: version %u, not %u",
 				  h->version, BTF_VERSION);
@@ -125,8 +138,15 @@ static int read_header(struct btf *b, struct errbuf *eb)
 				  "BTF: %llu bytes, shorter than its 24-byte header",
 				  (unsigned long long)size);
 	err = btf_src_read(b->src, 0, &h, sizeof(h), eb);
-	if (!err)
-		err = check_header(&h, size, eb);
+	if (err)
+		return err;
+	b->swapped = h.magic == bo16(BTF_MAGIC, 1);
+	if (b->swapped)
+		swap_header(&h);
+	if (b->base && b->swapped != b->base->swapped)
+		return errbuf_set(eb, -EINVAL,
+				  "BTF: in the other byte order than its base's");
+	err = check_header(&h, size, eb);
 	if (err)
 		return err;
 	b->types_at = (uint64_t)h.hdr_len + h.type_off;
@@ -246,6 +266,9 @@ static int walk_next(const struct btf *b, struct walk *w, struct errbuf *eb)
 	err = btf_stream_get(&w->st, w->t, sizeof(w->t), eb);
 	if (err)
 		return err;
+	w->t[0] = bo32(w->t[0], b->swapped);
+	w->t[1] = bo32(w->t[1], b->swapped);
+	w->t[2] = bo32(w->t[2], b->swapped);
 	kind = kind_of(w->t[1]);
 	if (extra_size(kind, w->t[1] & 0xffff, &extra))
 		return errbuf_set(eb, -EINVAL,

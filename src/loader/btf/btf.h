@@ -12,6 +12,10 @@
  * Split BTF continues its base: its first type id is the one after the
  * base's last, and a string offset at or past the base's string section
  * length is into its own strings, less that length.
+ *
+ * A blob is read in the byte order its magic says: a kernel's is the
+ * machine's, a file may be from the other kind of machine (every field
+ * of BTF is a byte or a 32-bit word, except the magic).
  */
 #ifndef EXT4DIST_LOADER_BTF_BTF_H
 #define EXT4DIST_LOADER_BTF_BTF_H
@@ -32,6 +36,7 @@ struct btf {
 	uint32_t nr_types;		/* ids start_id .. start_id+nr_types-1 */
 	uint32_t start_id;
 	uint32_t start_str;		/* the base's string length, 0 if none */
+	int swapped;			/* in the other byte order than ours */
 	uint32_t kinds;			/* 1 << each BTF_KIND_* met */
 	uint32_t *checkpoints;		/* type start_id + i * BTF_CHECKPOINT's */
 	uint32_t nr_checkpoints;	/* offset in the type section */

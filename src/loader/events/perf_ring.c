@@ -12,9 +12,17 @@
  * space.  data_head is 64 bits: the atomic load keeps a 32-bit ARM
  * reader from a torn value (ldrexd).
  */
+#if __GCC_ATOMIC_LLONG_LOCK_FREE == 2
+#define POS_MASK UINT64_MAX
+
 static uint64_t load_head(const struct perf_event_mmap_page *m)
 {
 	return __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+}
+
+static uint64_t load_tail(const struct perf_event_mmap_page *m)
+{
+	return m->data_tail;
 }
 
 static void store_tail(struct perf_event_mmap_page *m, uint64_t tail)
@@ -22,6 +30,41 @@ static void store_tail(struct perf_event_mmap_page *m, uint64_t tail)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
 }
+#else
+/*
+ * No 8-byte atomics (32-bit MIPS: libatomic would take a lock the kernel
+ * never takes).  Such a binary runs only on a 32-bit kernel, whose ring
+ * positions are its unsigned long (kernel/events/ring_buffer.c): the
+ * upper half of data_head is always 0 and the kernel reads only the lower
+ * half of data_tail, so that half, which the byte order places, is the
+ * whole value and is loaded and stored at once, and positions wrap at
+ * 2^32 as the kernel's do.
+ */
+#define LOW_HALF (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+#define POS_MASK UINT32_MAX
+
+static uint64_t load_head(const struct perf_event_mmap_page *m)
+{
+	const uint32_t *w = (const uint32_t *)&m->data_head;
+
+	return __atomic_load_n(&w[LOW_HALF], __ATOMIC_ACQUIRE);
+}
+
+static uint64_t load_tail(const struct perf_event_mmap_page *m)
+{
+	const uint32_t *w = (const uint32_t *)&m->data_tail;
+
+	return w[LOW_HALF];
+}
+
+static void store_tail(struct perf_event_mmap_page *m, uint64_t tail)
+{
+	uint32_t *w = (uint32_t *)&m->data_tail;
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&w[LOW_HALF], (uint32_t)tail, __ATOMIC_RELEASE);
+}
+#endif
 
 uint64_t perf_ring_data_size(const struct perf_event_mmap_page *meta,
 			     size_t len, size_t page_size)
@@ -57,7 +100,7 @@ int perf_ring_init(struct perf_ring *r, void *base, size_t len,
 
 int perf_ring_pending(const struct perf_ring *r)
 {
-	return load_head(r->meta) != r->meta->data_tail;
+	return load_head(r->meta) != load_tail(r->meta);
 }
 
 /* len bytes from ring position pos (any value: it wraps) into dst. */
@@ -134,12 +177,12 @@ static int one_record(const struct perf_event_header *h,
 int perf_ring_drain(struct perf_ring *r, perf_ring_sample_fn fn, void *arg,
 		    struct perf_ring_stats *st)
 {
-	uint64_t head = load_head(r->meta), tail = r->meta->data_tail;
+	uint64_t head = load_head(r->meta), tail = load_tail(r->meta);
 	int ret = 0;
 
 	while (!ret && tail != head) {
 		struct perf_event_header h;
-		uint64_t avail = head - tail;
+		uint64_t avail = (head - tail) & POS_MASK;
 
 		if (avail < sizeof(h) || avail > r->size) {
 			st->bad++;
@@ -154,7 +197,7 @@ int perf_ring_drain(struct perf_ring *r, perf_ring_sample_fn fn, void *arg,
 			break;
 		}
 		ret = one_record(&h, record_at(r, tail, h.size), fn, arg, st);
-		tail += h.size;
+		tail = (tail + h.size) & POS_MASK;
 	}
 	store_tail(r->meta, tail);
 	return ret;

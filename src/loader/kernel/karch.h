@@ -11,8 +11,15 @@
 
 struct karch {
 	char machine[65];	/* uname's machine, "aarch64", "armv7l" */
-	const char *bpf_arch;	/* "x86", "arm64", "arm": pt_regs layout */
+	/* pt_regs layout: "x86", "arm64", "arm", "mips", "s390", "riscv" */
+	const char *bpf_arch;
 	unsigned int word;	/* bytes in a kernel pointer: 4 or 8 */
+	/*
+	 * The lowest address of the kernel's own memory (its image,
+	 * modules, direct map): where a word of kernel memory may point.
+	 */
+	unsigned long long kaddr_min;
+	int big_endian;		/* s390x; this machine's order for "mips" */
 };
 
 /*
@@ -23,6 +30,12 @@ int karch_from_machine(const char *machine, struct karch *k);
 
 /* The running kernel's (uname(2), asked once). */
 int karch_running(struct karch *k);
+
+/*
+ * The running kernel's; where uname cannot say, this binary's word size
+ * and the usual kaddr_min for it.
+ */
+void karch_or_own(struct karch *k);
 
 /* The running kernel's pointer size; this binary's when unknown. */
 unsigned int karch_word(void);

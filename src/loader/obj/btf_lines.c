@@ -5,7 +5,8 @@
  * line_info block (a record size, then per program section its name and
  * records of insn_off, file_name_off, line_off, line_col).  Every offset
  * is checked against the bytes that are there: a malformed section costs
- * the lines, never the object.
+ * the lines, never the object.  Each section is read in the byte order
+ * its magic says (a big-endian object's, bpfeb, read anywhere).
  */
 #include "loader/obj/btf_lines.h"
 
@@ -18,6 +19,7 @@
 #include <linux/btf.h>
 
 #include "loader/obj/elf_obj.h"
+#include "loader/util/byteorder.h"
 
 /* .BTF.ext's header up to its line_info block (later fields: CO-RE). */
 struct btf_ext_hdr {
@@ -44,6 +46,7 @@ struct lines_read {
 	struct bpf_obj *obj;
 	const char *strs;		/* obj->line_strs */
 	uint32_t str_len;
+	int swapped;			/* .BTF.ext in the other byte order */
 };
 
 static void drop_lines(struct bpf_obj *obj)
@@ -83,6 +86,12 @@ static int read_strings(struct bpf_obj *obj, const unsigned char *btf,
 	if (len < sizeof(h))
 		return 1;
 	memcpy(&h, btf, sizeof(h));
+	if (h.magic == bo16(BTF_MAGIC, 1)) {
+		h.magic = BTF_MAGIC;
+		h.hdr_len = bo32(h.hdr_len, 1);
+		h.str_off = bo32(h.str_off, 1);
+		h.str_len = bo32(h.str_len, 1);
+	}
 	if (h.magic != BTF_MAGIC || h.hdr_len < sizeof(h) || h.hdr_len > len ||
 	    !h.str_len ||
 	    (uint64_t)h.str_off + h.str_len > len - h.hdr_len ||
@@ -122,7 +131,10 @@ static const char *read_records(struct lines_read *r, struct obj_prog *prog,
 		struct obj_line *l = &prog->lines[i];
 		struct line_rec rec;
 
-		memcpy(&rec, p, sizeof(rec));
+		rec.insn_off = get_bo32(p, r->swapped);
+		rec.file_name_off = get_bo32(p + 4, r->swapped);
+		rec.line_off = get_bo32(p + 8, r->swapped);
+		rec.line_col = get_bo32(p + 12, r->swapped);
 		if (rec.insn_off % 8 || rec.insn_off / 8 >= prog->insn_cnt)
 			return "an instruction offset outside its program";
 		if (i && rec.insn_off / 8 <= prog->lines[i - 1].insn)
@@ -148,7 +160,7 @@ static const char *read_line_info(struct lines_read *r,
 
 	if (len < 4)
 		return "its line_info block has no record size";
-	memcpy(&rec_size, p, 4);
+	rec_size = get_bo32(p, r->swapped);
 	if (rec_size < sizeof(struct line_rec))
 		return "its line_info records are shorter than 16 bytes";
 	p += 4;
@@ -160,7 +172,8 @@ static const char *read_line_info(struct lines_read *r,
 
 		if (len < sizeof(sec))
 			return "a line_info section header is cut short";
-		memcpy(sec, p, sizeof(sec));
+		sec[0] = get_bo32(p, r->swapped);
+		sec[1] = get_bo32(p + 4, r->swapped);
 		p += sizeof(sec);
 		len -= sizeof(sec);
 		if (sec[0] >= r->str_len)
@@ -202,6 +215,13 @@ int btf_lines_attach(struct bpf_obj *obj, const void *btf, size_t btf_len,
 	if (ext_len < sizeof(h))
 		return no_lines(obj, "no source lines: the .BTF.ext section is shorter than its header");
 	memcpy(&h, ext, sizeof(h));
+	r.swapped = h.magic == bo16(BTF_MAGIC, 1);
+	if (r.swapped) {
+		h.magic = BTF_MAGIC;
+		h.hdr_len = bo32(h.hdr_len, 1);
+		h.line_info_off = bo32(h.line_info_off, 1);
+		h.line_info_len = bo32(h.line_info_len, 1);
+	}
 	if (h.magic != BTF_MAGIC || h.hdr_len < sizeof(h) || h.hdr_len > ext_len ||
 	    (uint64_t)h.line_info_off + h.line_info_len > ext_len - h.hdr_len)
 		return no_lines(obj, "no source lines: the .BTF.ext header is malformed");

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "loader/obj/btf_lines.h"
+#include "loader/util/byteorder.h"
 #include "loader/util/kcall.h"
 
 #ifndef EM_BPF
@@ -35,6 +36,7 @@ struct elf_walk {
 	size_t maps_size;
 	size_t *map_sym_off;	/* st_value of each map, obj->maps order */
 	Elf_Scn *btf, *btf_ext;	/* .BTF and .BTF.ext, NULL if absent */
+	int swapped;		/* the object's byte order is not ours */
 	struct errbuf *eb;
 };
 
@@ -67,10 +69,8 @@ static int check_header(struct elf_walk *w, size_t size)
 	    eh.e_ident[EI_DATA] != ELFDATA2MSB)
 		return errbuf_set(w->eb, -EINVAL,
 				  "BPF object: unknown byte order");
-	if ((eh.e_ident[EI_DATA] == ELFDATA2LSB) !=
-	    (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__))
-		return errbuf_set(w->eb, -EINVAL,
-				  "BPF object: byte order differs from this machine's");
+	/* libelf converts headers, symbols and relocations; the rest is ours. */
+	w->swapped = (eh.e_ident[EI_DATA] == ELFDATA2LSB) != HOST_LITTLE_ENDIAN;
 	if (eh.e_machine != EM_BPF)
 		return errbuf_set(w->eb, -EINVAL,
 				  "BPF object: wrong machine %u (expected EM_BPF, %u)",
@@ -130,8 +130,26 @@ static int read_license_version(struct elf_walk *w, struct bpf_obj *obj,
 		return errbuf_set(w->eb, -EINVAL,
 				  "BPF object: version section has %zu bytes, expected 4",
 				  d->d_size);
-	memcpy(&obj->version, d->d_buf, sizeof(uint32_t));
+	obj->version = get_bo32(d->d_buf, w->swapped);
 	return 0;
+}
+
+/*
+ * An instruction of the other byte order: its 16-bit offset and 32-bit
+ * immediate swapped, and its register nibbles, which a big-endian
+ * compiler packs destination first (the kernel's struct bpf_insn
+ * bitfields).
+ */
+static void swap_insns(struct bpf_insn *in, size_t n)
+{
+	for (; n; n--, in++) {
+		uint8_t dst = in->dst_reg, src = in->src_reg;
+
+		in->dst_reg = src;
+		in->src_reg = dst;
+		in->off = (int16_t)bo16((uint16_t)in->off, 1);
+		in->imm = (int32_t)bo32((uint32_t)in->imm, 1);
+	}
 }
 
 static int valid_target(const char *s)
@@ -179,6 +197,8 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 	obj->nr_progs++;
 	memcpy(p->insns, d->d_buf, d->d_size);
 	p->insn_cnt = d->d_size / sizeof(struct bpf_insn);
+	if (w->swapped)
+		swap_insns(p->insns, p->insn_cnt);
 	strcpy(p->section, name);
 	p->tracepoint = strncmp(name, "tracepoint/", 11) == 0;
 	p->multi = !p->tracepoint && strstr(name, ".multi/") != NULL;
@@ -345,6 +365,11 @@ static int read_maps(struct elf_walk *w, struct bpf_obj *obj)
 		snprintf(nm->name, sizeof(nm->name), "%s", sname);
 		memcpy(&nm->def, (const char *)md->d_buf + sym.st_value,
 		       def_size);
+		nm->def.type = bo32(nm->def.type, w->swapped);
+		nm->def.key_size = bo32(nm->def.key_size, w->swapped);
+		nm->def.value_size = bo32(nm->def.value_size, w->swapped);
+		nm->def.max_entries = bo32(nm->def.max_entries, w->swapped);
+		nm->def.map_flags = bo32(nm->def.map_flags, w->swapped);
 		{
 			size_t *no = realloc(w->map_sym_off,
 					     (obj->nr_maps + 1) * sizeof(*no));
@@ -580,6 +605,7 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 	if (err)
 		goto out;
 	name_progs(&w, obj);
+	obj->foreign = w.swapped;
 	err = read_lines(&w, obj);
 	if (err == -ENOMEM)
 		no_memory(eb, "its source lines (.BTF.ext)", "");

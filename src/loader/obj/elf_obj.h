@@ -93,11 +93,19 @@ struct bpf_obj {
 	size_t nr_progs;
 	char *line_strs;	/* .BTF's strings, which obj_line points into */
 	char lines_note[160];	/* why the programs have no lines, else "" */
+	/*
+	 * Big-endian (bpfeb) where this machine is little-endian, or the
+	 * reverse: read into this machine's order (for the dumps and the
+	 * tests), never loaded.
+	 */
+	int foreign;
 };
 
 /*
- * Parses size bytes at data (copied: the caller's buffer is not kept).
- * On failure returns -EINVAL (or -ENOMEM) with the reason in eb.
+ * Parses size bytes at data (copied: the caller's buffer is not kept), in
+ * either byte order: instructions, map definitions and the version are
+ * kept in this machine's.  On failure returns -EINVAL (or -ENOMEM) with
+ * the reason in eb.
  */
 int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		  struct errbuf *eb);

@@ -10,6 +10,7 @@
 
 #include "loader/kernel/privileges.h"
 #include "loader/obj/bpf_sys.h"
+#include "loader/util/byteorder.h"
 #include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
 
@@ -173,6 +174,11 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 	size_t i;
 	int err;
 
+	if (obj->foreign)
+		return errbuf_set(eb, -ENOEXEC,
+				  "the BPF object is %s-endian and this kernel %s-endian: it cannot be loaded here",
+				  HOST_LITTLE_ENDIAN ? "big" : "little",
+				  HOST_LITTLE_ENDIAN ? "little" : "big");
 	st->names_ok = !o->no_names;
 	if (o->no_names)
 		vlog(1, "map and program names off, as before 4.15");
