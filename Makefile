@@ -312,16 +312,22 @@ $(HOOKS_ARGS_OBJ): src/tool/args.c $(FLAGS_FILE)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(call version_flag,$<) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) -c $< -o $@
 
 # Embedded gzip-compressed (-n: no name or time, the same bytes every
-# build), with each object's size for the room it is inflated into.
+# build), with each object's size for the room it is inflated into, and
+# where its source lines lie (tools/bpf_lines_range.sh: a run inflates
+# around them).
 %.bpf.o.gz: %.bpf.o
 	gzip -9n -c $< > $@
 
-$(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ:=.gz) $(BPF_OBJ64:=.gz)
+$(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ:=.gz) $(BPF_OBJ64:=.gz) tools/bpf_lines_range.sh
 	@mkdir -p $(@D)
+	set -- $$(tools/bpf_lines_range.sh $(BPF_OBJ)) \
+		$$(tools/bpf_lines_range.sh $(or $(BPF_OBJ64),/dev/null)); \
 	$(CC) -c -DBPF_OBJ_GZ_PATH='"$(BPF_OBJ).gz"' \
 		-DBPF_OBJ_SIZE=$$(wc -c < $(BPF_OBJ)) \
+		-DBPF_OBJ_LINES_OFF=$$1 -DBPF_OBJ_LINES_LEN=$$2 \
 		$(if $(BPF_OBJ64),-DBPF_OBJ64_GZ_PATH='"$(BPF_OBJ64).gz"' \
-		-DBPF_OBJ64_SIZE=$$(wc -c < $(BPF_OBJ64))) $< -o $@
+		-DBPF_OBJ64_SIZE=$$(wc -c < $(BPF_OBJ64)) \
+		-DBPF_OBJ64_LINES_OFF=$$3 -DBPF_OBJ64_LINES_LEN=$$4) $< -o $@
 
 $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	rm -f $@

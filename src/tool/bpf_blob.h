@@ -20,7 +20,7 @@ size_t ext4dist_bpf_obj_size(void);
 /* One embedded object and the kernels it is for. */
 struct bpf_blob {
 	const char *arch;	/* pt_regs layout: "x86", "arm64", "arm" */
-	const char *data;
+	char *data;		/* writable: bpf_obj_parse_in() reads it in place */
 	size_t size;
 };
 
@@ -31,6 +31,12 @@ struct bpf_blob {
  * -ENOMEM when zlib has no memory to inflate it.
  */
 int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b);
+/*
+ * The same without the bytes of its source lines (.BTF, .BTF.ext: left
+ * zero or stale, their pages untouched where the build could say where
+ * they lie): what a run parses (bpf_obj_parse_in() without lines).
+ */
+int bpf_blob_for_run(const char *bpf_arch, struct bpf_blob *b);
 
 /*
  * The object for the running kernel, as a run would load it; this
@@ -39,6 +45,13 @@ int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b);
  * with the reason in eb (bpf_blob_error()).
  */
 int bpf_blob_running(struct bpf_blob *b, struct errbuf *eb);
+
+/*
+ * Gives b's inflated pages back to the kernel once it is parsed: b->data
+ * becomes NULL (b->arch stays), and the next bpf_blob_for() inflates it
+ * again.
+ */
+void bpf_blob_release(struct bpf_blob *b);
 
 /* eb's line for bpf_blob_for()'s -ENOMEM or -EINVAL about b; err itself. */
 int bpf_blob_error(int err, const struct bpf_blob *b, struct errbuf *eb);

@@ -2,7 +2,10 @@
 #include "tool/bpf_blob.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "loader/kernel/karch.h"
@@ -12,40 +15,75 @@
 extern const unsigned char ext4dist_bpf_obj_gz[], ext4dist_bpf_obj64_gz[];
 extern const uint32_t ext4dist_bpf_obj_gz_len, ext4dist_bpf_obj64_gz_len;
 extern const uint32_t ext4dist_bpf_obj_cap, ext4dist_bpf_obj64_cap;
+extern const uint32_t ext4dist_bpf_obj_lines[2], ext4dist_bpf_obj64_lines[2];
 extern unsigned char ext4dist_bpf_obj_room[], ext4dist_bpf_obj64_room[];
-/* The second object of a 32-bit ARM build, inflated. */
-extern const char ext4dist_bpf_obj64[];
+
+/* What a room holds. */
+enum { NOT_YET, WHOLE, NO_LINES, FAILED };
 
 struct packed {
 	const unsigned char *gz;
 	const uint32_t *gz_len;
 	unsigned char *room;
 	const uint32_t *cap;
-	int state;		/* 0 not yet, 1 inflated, -1 failed */
+	const uint32_t *lines;	/* offset and length of .BTF, .BTF.ext */
+	int state;
 };
 
 static struct packed own = {
 	ext4dist_bpf_obj_gz, &ext4dist_bpf_obj_gz_len, ext4dist_bpf_obj_room,
-	&ext4dist_bpf_obj_cap, 0
+	&ext4dist_bpf_obj_cap, ext4dist_bpf_obj_lines, NOT_YET
 };
 static struct packed other = {
 	ext4dist_bpf_obj64_gz, &ext4dist_bpf_obj64_gz_len,
-	ext4dist_bpf_obj64_room, &ext4dist_bpf_obj64_cap, 0
+	ext4dist_bpf_obj64_room, &ext4dist_bpf_obj64_cap,
+	ext4dist_bpf_obj64_lines, NOT_YET
 };
 
 /*
- * Inflates p once into its room: its size, 0 when it does not fit, or
- * -ENOMEM when zlib had no memory for its state (tried again next time).
+ * Inflates the next len bytes of z into out, or, out NULL, through a
+ * scratch buffer that keeps none of them: zlib's answer.
  */
-static long inflated(struct packed *p)
+static int inflate_to(z_stream *z, unsigned char *out, size_t len)
 {
+	unsigned char scratch[4096];
+	int ret = Z_OK;
+
+	while (len && ret == Z_OK) {
+		size_t n = out ? len : len < sizeof(scratch) ? len :
+			   sizeof(scratch);
+		uLong before = z->total_out;
+
+		z->next_out = out ? out : scratch;
+		z->avail_out = (uInt)n;
+		ret = inflate(z, Z_NO_FLUSH);
+		n = z->total_out - before;
+		len -= n;
+		if (out)
+			out += n;
+	}
+	return ret;
+}
+
+/*
+ * Inflates p into its room, whole or (lines 0) with the bytes of its
+ * source lines left out: their pages are never written, so they take no
+ * memory.  Returns its size, 0 when it does not inflate to exactly that,
+ * or -ENOMEM when zlib had no memory for its state (tried again next
+ * time).
+ */
+static long inflated(struct packed *p, int lines)
+{
+	size_t off = p->lines[0], skip = lines ? 0 : p->lines[1];
 	z_stream z;
 	int ret;
 
-	if (p->state)
-		return p->state > 0 ? (long)*p->cap : 0;
-	if (!*p->gz_len || !*p->cap) {
-		p->state = -1;
+	if (p->state == WHOLE || (p->state == NO_LINES && !lines))
+		return (long)*p->cap;
+	if (p->state == FAILED)
+		return 0;
+	if (!*p->gz_len || !*p->cap || off > *p->cap || skip > *p->cap - off) {
+		p->state = FAILED;
 		return 0;
 	}
 	memset(&z, 0, sizeof(z));
@@ -53,28 +91,35 @@ static long inflated(struct packed *p)
 	ret = inflateInit2(&z, 16 + MAX_WBITS);
 	if (ret == Z_MEM_ERROR)
 		return -ENOMEM;
-	p->state = -1;
+	p->state = FAILED;
 	if (ret != Z_OK)
 		return 0;
 	z.next_in = (unsigned char *)p->gz;
 	z.avail_in = *p->gz_len;
-	z.next_out = p->room;
-	z.avail_out = *p->cap;
-	ret = inflate(&z, Z_FINISH);
+	if (!skip)
+		off = *p->cap;
+	ret = inflate_to(&z, p->room, off);
+	if (ret == Z_OK)
+		ret = inflate_to(&z, NULL, skip);
+	if (ret == Z_OK)
+		ret = inflate_to(&z, p->room + off + skip,
+				 *p->cap - off - skip);
 	/* Exactly the recorded size, and the stream's end: nothing else. */
+	if (ret == Z_OK)
+		ret = inflate(&z, Z_FINISH);
 	if (ret == Z_STREAM_END && z.total_out == *p->cap)
-		p->state = 1;
+		p->state = skip ? NO_LINES : WHOLE;
 	inflateEnd(&z);
 	if (ret == Z_MEM_ERROR) {
-		p->state = 0;
+		p->state = NOT_YET;
 		return -ENOMEM;
 	}
-	return p->state > 0 ? (long)*p->cap : 0;
+	return p->state != FAILED ? (long)*p->cap : 0;
 }
 
 size_t ext4dist_bpf_obj_size(void)
 {
-	long n = inflated(&own);
+	long n = inflated(&own, 1);
 
 	return n > 0 ? (size_t)n : 0;
 }
@@ -99,10 +144,10 @@ const char *bpf_blob_own_arch(void)
 }
 
 /* b set up over p's object, inflated: 0, -EINVAL or -ENOMEM. */
-static int blob_of(struct packed *p, const char *arch, const char *data,
-		   struct bpf_blob *b)
+static int blob_of(struct packed *p, const char *arch, char *data,
+		   int lines, struct bpf_blob *b)
 {
-	long n = inflated(p);
+	long n = inflated(p, lines);
 
 	b->arch = arch;
 	b->data = data;
@@ -110,15 +155,55 @@ static int blob_of(struct packed *p, const char *arch, const char *data,
 	return n > 0 ? 0 : n < 0 ? (int)n : -EINVAL;
 }
 
-int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b)
+static int blob_pick(const char *bpf_arch, int lines, struct bpf_blob *b)
 {
 	if (!bpf_arch)
 		return -ENOENT;
 	if (strcmp(bpf_arch, EXT4DIST_BPF_ARCH) == 0)
-		return blob_of(&own, EXT4DIST_BPF_ARCH, ext4dist_bpf_obj, b);
+		return blob_of(&own, EXT4DIST_BPF_ARCH,
+			       (char *)ext4dist_bpf_obj_room, lines, b);
 	if (strcmp(bpf_arch, "arm64") == 0 && ext4dist_bpf_obj64_gz_len)
-		return blob_of(&other, "arm64", ext4dist_bpf_obj64, b);
+		return blob_of(&other, "arm64", (char *)ext4dist_bpf_obj64_room,
+			       lines, b);
 	return -ENOENT;
+}
+
+int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b)
+{
+	return blob_pick(bpf_arch, 1, b);
+}
+
+int bpf_blob_for_run(const char *bpf_arch, struct bpf_blob *b)
+{
+	return blob_pick(bpf_arch, 0, b);
+}
+
+/*
+ * The whole pages of p's room go back to the kernel (a later read finds
+ * them zero-filled, the .bss being private anonymous memory); the two
+ * partial pages at its ends stay, inflated again like the rest.
+ */
+static void release(struct packed *p)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p->room + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p->room + *p->cap) & ~(page - 1);
+
+	if (p->state != WHOLE && p->state != NO_LINES)
+		return;
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	p->state = NOT_YET;
+}
+
+void bpf_blob_release(struct bpf_blob *b)
+{
+	if (b->data == (char *)ext4dist_bpf_obj_room)
+		release(&own);
+	else if (b->data && b->data == (char *)ext4dist_bpf_obj64_room)
+		release(&other);
+	b->data = NULL;
+	b->size = 0;
 }
 
 int bpf_blob_running(struct bpf_blob *b, struct errbuf *eb)

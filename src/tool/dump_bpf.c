@@ -54,6 +54,7 @@ static void print_maps(FILE *out, const struct bpf_obj *obj)
 
 int dump_bpf(FILE *out, struct errbuf *eb)
 {
+	static const struct obj_parse_opts with_lines = { .lines = 1 };
 	struct bpf_obj obj;
 	struct bpf_blob blob;
 	size_t i;
@@ -63,7 +64,8 @@ int dump_bpf(FILE *out, struct errbuf *eb)
 	err = bpf_blob_running(&blob, eb);
 	if (err)
 		return err;
-	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
+	err = bpf_obj_parse_in(blob.data, blob.size, &with_lines, &obj, eb);
+	bpf_blob_release(&blob);
 	if (err)
 		return err;
 	fprintf(out, "license: %.127s\n", obj.license);

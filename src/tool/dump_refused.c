@@ -62,8 +62,18 @@ static int load_refused(FILE *out, struct bpf_obj *obj, struct obj_prog *p,
 	return err;
 }
 
+/* The refused program alone is kept: none of the others is listed. */
+static int refused_only(const char *section, void *arg)
+{
+	(void)arg;
+	return !strcmp(section, "kprobe/" REFUSED_TARGET "/" REFUSED_VARIANT);
+}
+
 int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 {
+	static const struct obj_parse_opts refused_alone = {
+		1, refused_only, NULL
+	};
 	struct bpf_blob blob;
 	struct bpf_obj obj;
 	struct obj_prog *p;
@@ -72,7 +82,8 @@ int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	err = bpf_blob_running(&blob, eb);
 	if (err)
 		return err;
-	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
+	err = bpf_obj_parse_in(blob.data, blob.size, &refused_alone, &obj, eb);
+	bpf_blob_release(&blob);
 	if (err)
 		return err;
 	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, REFUSED_TARGET, REFUSED_VARIANT);

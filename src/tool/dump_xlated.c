@@ -216,6 +216,7 @@ static void map_ids(struct xl *x)
 int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 {
 	static const char *const base_name[] = { "__bpf_call_base" };
+	static const struct obj_parse_opts no_lines = { 0 };
 	struct xl x = { .out = out, .eb = eb };
 	struct tracer *t = tracer_new();
 	struct bpf_blob blob;
@@ -230,7 +231,9 @@ int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	err = bpf_blob_running(&blob, eb);
 	if (err)
 		goto out;
-	err = bpf_obj_parse(blob.data, blob.size, &x.pristine, eb);
+	err = bpf_obj_parse_in(blob.data, blob.size, &no_lines, &x.pristine,
+			       eb);
+	bpf_blob_release(&blob);
 	if (err)
 		goto out;
 	if (kallsyms_lookup(cfg->kallsyms_path, base_name, 1, 0, &base,

@@ -43,7 +43,7 @@ static int pick_object(struct tracer *t, struct bpf_blob *blob,
 
 	err = karch_running(&k);
 	if (!err)
-		err = bpf_blob_for(k.bpf_arch, blob);
+		err = bpf_blob_for_run(k.bpf_arch, blob);
 	if (err == -ENOMEM || err == -EINVAL) {
 		bpf_blob_error(err, blob, eb);
 		return err;
@@ -100,6 +100,36 @@ static void size_slow_maps(struct tracer *t, const struct tracer_config *cfg)
 		ev->def.max_entries = (unsigned int)t->ncpus;
 }
 
+/* Whether word is one of the '.'-separated words of the variant v. */
+static int variant_has(const char *v, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; v; v = strchr(v, '.'), v = v ? v + 1 : NULL)
+		if (!strncmp(v, word, n) && (v[n] == '.' || !v[n]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The programs a run of this mode may load, on any path it may take
+ * (the fallbacks too): slow mode's and name discovery's ("peek") in
+ * slow mode, the histogram ones otherwise, the f_op scan in both, never
+ * --dump-bpf=refused's.  The object's others are not kept.
+ */
+static int run_loads(const char *section, void *arg)
+{
+	const char *t = strchr(section, '/'), *v = t ? strchr(t + 1, '/') : NULL;
+	const struct tracer *tr = arg;
+
+	v = v ? v + 1 : "";
+	if (variant_has(v, "refused"))
+		return 0;
+	if (variant_has(v, "scan_release"))
+		return 1;
+	return tr->slow == (variant_has(v, PROG_SLOW) || variant_has(v, "peek"));
+}
+
 static size_t maps_created(const struct bpf_obj *obj)
 {
 	size_t i, n = 0;
@@ -113,18 +143,27 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		       struct errbuf *eb)
 {
 	struct bpf_blob blob = { NULL, NULL, 0 };
+	const struct obj_parse_opts keep = { 0, run_loads, t };
 	unsigned int code = 0, self = 0;
 	const char *source;
+	size_t size;
 	int err, n;
 
 	err = pick_object(t, &blob, eb);
 	if (err)
 		return err;
-	err = bpf_obj_parse(blob.data, blob.size, &t->obj, eb);
+	/*
+	 * Parsed where it was inflated, only this mode's programs kept, and
+	 * the inflated object given back before maps and programs are made.
+	 */
+	t->slow = cfg->slow;
+	err = bpf_obj_parse_in(blob.data, blob.size, &keep, &t->obj, eb);
+	size = blob.size;
+	bpf_blob_release(&blob);
 	if (err)
 		return err;
-	vlog(1, "embedded BPF object %s: %zu bytes, license \"%s\", %zu programs, %zu maps",
-	     t->rec.object, blob.size, t->obj.license, t->obj.nr_progs,
+	vlog(1, "embedded BPF object %s: %zu bytes, license \"%s\", %zu programs for this mode, %zu maps",
+	     t->rec.object, size, t->obj.license, t->obj.nr_progs,
 	     t->obj.nr_maps);
 	t->lo = cfg->load;
 	/* kern_version must match the running kernel before 5.0. */

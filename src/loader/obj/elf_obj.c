@@ -35,6 +35,7 @@ struct elf_walk {
 	size_t maps_size;
 	size_t *map_sym_off;	/* st_value of each map, obj->maps order */
 	Elf_Scn *btf, *btf_ext;	/* .BTF and .BTF.ext, NULL if absent */
+	const struct obj_parse_opts *opts;
 	struct errbuf *eb;
 };
 
@@ -263,6 +264,8 @@ static int walk_sections(struct elf_walk *w, struct bpf_obj *obj,
 			w->strtabndx = sh.sh_link;
 		} else if (is_prog_section(name) &&
 			   (sh.sh_flags & SHF_EXECINSTR)) {
+			if (w->opts->keep && !w->opts->keep(name, w->opts->arg))
+				continue;
 			err = add_prog(w, obj, scn, &sh, name);
 			if (err)
 				return err;
@@ -524,12 +527,11 @@ static void name_progs(struct elf_walk *w, struct bpf_obj *obj)
 	}
 }
 
-int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
-		  struct errbuf *eb)
+int bpf_obj_parse_in(void *data, size_t size, const struct obj_parse_opts *o,
+		     struct bpf_obj *obj, struct errbuf *eb)
 {
-	struct elf_walk w = { .eb = eb };
+	struct elf_walk w = { .opts = o, .eb = eb };
 	int have_license = 0;
-	char *copy = NULL;
 	int err;
 
 	memset(obj, 0, sizeof(*obj));
@@ -540,17 +542,10 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		return errbuf_set(eb, -EINVAL,
 				  "BPF object: truncated (%zu bytes, an ELF header alone is %zu)",
 				  size, sizeof(Elf64_Ehdr));
-	/* libelf may convert data in place: give it a private copy. */
-	copy = malloc(size);
-	if (!copy)
-		return no_memory(eb, "a copy of it for libelf", "");
-	memcpy(copy, data, size);
-	w.elf = elf_memory(copy, size);
-	if (!w.elf) {
-		err = errbuf_set(eb, -EINVAL, "BPF object: libelf cannot read it: %s",
-				 elf_errmsg(-1));
-		goto out;
-	}
+	w.elf = elf_memory(data, size);
+	if (!w.elf)
+		return errbuf_set(eb, -EINVAL, "BPF object: libelf cannot read it: %s",
+				  elf_errmsg(-1));
 	err = check_header(&w, size);
 	if (err)
 		goto out;
@@ -563,7 +558,8 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		goto out;
 	}
 	if (!obj->nr_progs) {
-		err = errbuf_set(eb, -EINVAL,
+		err = errbuf_set(eb, -EINVAL, o->keep ?
+				 "BPF object: none of its programs is one wanted here" :
 				 "BPF object: no kprobe/, kretprobe/, kprobe.multi/ or kretprobe.multi/ program sections");
 		goto out;
 	}
@@ -574,16 +570,39 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 	if (err)
 		goto out;
 	name_progs(&w, obj);
+	if (!o->lines) {
+		snprintf(obj->lines_note, sizeof(obj->lines_note),
+			 "not read: only the listings print them");
+		goto out;
+	}
 	err = read_lines(&w, obj);
 	if (err == -ENOMEM)
 		no_memory(eb, "its source lines (.BTF.ext)", "");
 out:
-	if (w.elf)
-		elf_end(w.elf);
+	elf_end(w.elf);
 	free(w.map_sym_off);
-	free(copy);
 	if (err)
 		bpf_obj_free(obj);
+	return err;
+}
+
+int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
+		  struct errbuf *eb)
+{
+	static const struct obj_parse_opts all = { .lines = 1 };
+	char *copy;
+	int err;
+
+	memset(obj, 0, sizeof(*obj));
+	if (!data || size < sizeof(Elf64_Ehdr))
+		return bpf_obj_parse_in(NULL, size, &all, obj, eb);
+	/* libelf may convert data in place: give it a private copy. */
+	copy = malloc(size);
+	if (!copy)
+		return no_memory(eb, "a copy of it for libelf", "");
+	memcpy(copy, data, size);
+	err = bpf_obj_parse_in(copy, size, &all, obj, eb);
+	free(copy);
 	return err;
 }
 

@@ -89,10 +89,24 @@ struct bpf_obj {
 	char lines_note[160];	/* why the programs have no lines, else "" */
 };
 
+/* What bpf_obj_parse_in() keeps of an object. */
+struct obj_parse_opts {
+	int lines;	/* the programs' source lines (the listings print them) */
+	/* The programs to keep, by section name; NULL: all of them. */
+	int (*keep)(const char *section, void *arg);
+	void *arg;
+};
+
 /*
- * Parses size bytes at data (copied: the caller's buffer is not kept).
- * On failure returns -EINVAL (or -ENOMEM) with the reason in eb.
+ * Parses size bytes at data in place: libelf reads them where they are
+ * (and may convert them there), no copy is made, and nothing of obj
+ * points into them once it returns (each kept program's instructions
+ * are copied).  On failure returns -EINVAL (or -ENOMEM) with the reason
+ * in eb.
  */
+int bpf_obj_parse_in(void *data, size_t size, const struct obj_parse_opts *o,
+		     struct bpf_obj *obj, struct errbuf *eb);
+/* The same on a private copy of data: every program, with its lines. */
 int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		  struct errbuf *eb);
 /* Closes every fd the object holds and frees it. */
