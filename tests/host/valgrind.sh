@@ -11,8 +11,11 @@ BIN=build/ext4dist-dyn
 vg() {
 	local name=$1 want_rc=$2 log="$TMP/vg.log" leaked_fds
 	shift 2
+	# The children (own_mount.c's, which mount in a namespace of their
+	# own and _exit) are not judged: their fds and memory go with them.
 	valgrind -q --leak-check=full --show-leak-kinds=all \
 		--errors-for-leak-kinds=all --error-exitcode=99 --track-fds=yes \
+		--child-silent-after-fork=yes \
 		--log-file="$log" "$BIN" "$@" > /dev/null 2>&1 < /dev/null
 	RC=$?
 	expect_eq "valgrind $name: exit status" "$RC" "$want_rc"
