@@ -303,7 +303,7 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 		t->btf_obj_fd = fd;
 	}
 	snprintf(t->rec.fentry_ids, sizeof(t->rec.fentry_ids),
-		 "the kernel's BTF has every traced function: ids from %.280s%s; the trampolines are made at attach (a refusal there: kprobes instead, unless --attach=fentry)",
+		 "the kernel's BTF has every traced function: ids from %.280s%s; the trampolines are made at attach, which may still refuse them",
 		 t->fids.source, t->fids.in_module ?
 		 ", named to the verifier with an fd of the module's BTF object" :
 		 "");
