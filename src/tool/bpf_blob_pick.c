@@ -15,7 +15,7 @@
 extern const unsigned char ext4dist_bpf_obj_gz[], ext4dist_bpf_obj64_gz[];
 extern const uint32_t ext4dist_bpf_obj_gz_len, ext4dist_bpf_obj64_gz_len;
 extern const uint32_t ext4dist_bpf_obj_cap, ext4dist_bpf_obj64_cap;
-extern const uint32_t ext4dist_bpf_obj_lines[2], ext4dist_bpf_obj64_lines[2];
+extern const uint32_t ext4dist_bpf_obj_lines[4], ext4dist_bpf_obj64_lines[4];
 extern unsigned char ext4dist_bpf_obj_room[], ext4dist_bpf_obj64_room[];
 
 /* What a room holds. */
@@ -26,7 +26,11 @@ struct packed {
 	const uint32_t *gz_len;
 	unsigned char *room;
 	const uint32_t *cap;
-	const uint32_t *lines;	/* offset and length of .BTF, .BTF.ext */
+	/*
+	 * Offset and length of .BTF and .BTF.ext, and the compressed
+	 * lengths of the gzip members before them and of theirs.
+	 */
+	const uint32_t *lines;
 	int state;
 };
 
@@ -41,79 +45,65 @@ static struct packed other = {
 };
 
 /*
- * Inflates the next len bytes of z into out, or, out NULL, through a
- * scratch buffer that keeps none of them: zlib's answer.
+ * Inflates one gzip member of gz_len bytes into exactly len bytes at out:
+ * zlib's Z_STREAM_END, or another answer (Z_MEM_ERROR without memory).
  */
-static int inflate_to(z_stream *z, unsigned char *out, size_t len)
+static int inflate_member(const unsigned char *gz, size_t gz_len,
+			  unsigned char *out, size_t len)
 {
-	unsigned char scratch[4096];
-	int ret = Z_OK;
+	z_stream z;
+	int ret;
 
-	while (len && ret == Z_OK) {
-		size_t n = out ? len : len < sizeof(scratch) ? len :
-			   sizeof(scratch);
-		uLong before = z->total_out;
-
-		z->next_out = out ? out : scratch;
-		z->avail_out = (uInt)n;
-		ret = inflate(z, Z_NO_FLUSH);
-		n = z->total_out - before;
-		len -= n;
-		if (out)
-			out += n;
-	}
+	memset(&z, 0, sizeof(z));
+	/* 16 + MAX_WBITS: a gzip header and trailer, not a zlib one. */
+	ret = inflateInit2(&z, 16 + MAX_WBITS);
+	if (ret != Z_OK)
+		return ret;
+	z.next_in = (unsigned char *)gz;
+	z.avail_in = (uInt)gz_len;
+	z.next_out = out;
+	z.avail_out = (uInt)len;
+	ret = inflate(&z, Z_FINISH);
+	/* Exactly len bytes, the stream's end, no input left. */
+	if (ret == Z_STREAM_END && (z.total_out != len || z.avail_in))
+		ret = Z_DATA_ERROR;
+	inflateEnd(&z);
 	return ret;
 }
 
 /*
- * Inflates p into its room, whole or (lines 0) with the bytes of its
- * source lines left out: their pages are never written, so they take no
- * memory.  Returns its size, 0 when it does not inflate to exactly that,
- * or -ENOMEM when zlib had no memory for its state (tried again next
- * time).
+ * Inflates p into its room, whole or (lines 0) without the gzip member
+ * of its source lines: those bytes are never written, so their pages take
+ * no memory and their inflating no time.  Returns its size, 0 when it
+ * does not inflate to exactly that, or -ENOMEM when zlib had no memory
+ * for its state (tried again next time).
  */
 static long inflated(struct packed *p, int lines)
 {
-	size_t off = p->lines[0], skip = lines ? 0 : p->lines[1];
-	z_stream z;
+	size_t off = p->lines[0], len = p->lines[1];
+	size_t gz0 = p->lines[2], gz1 = p->lines[3];
 	int ret;
 
 	if (p->state == WHOLE || (p->state == NO_LINES && !lines))
 		return (long)*p->cap;
 	if (p->state == FAILED)
 		return 0;
-	if (!*p->gz_len || !*p->cap || off > *p->cap || skip > *p->cap - off) {
+	if (!len)
+		off = *p->cap;
+	if (!*p->gz_len || !*p->cap || off > *p->cap || len > *p->cap - off ||
+	    gz0 > *p->gz_len || gz1 > *p->gz_len - gz0) {
 		p->state = FAILED;
 		return 0;
 	}
-	memset(&z, 0, sizeof(z));
-	/* 16 + MAX_WBITS: a gzip header and trailer, not a zlib one. */
-	ret = inflateInit2(&z, 16 + MAX_WBITS);
+	ret = inflate_member(p->gz, gz0, p->room, off);
+	if (ret == Z_STREAM_END && lines)
+		ret = inflate_member(p->gz + gz0, gz1, p->room + off, len);
+	if (ret == Z_STREAM_END)
+		ret = inflate_member(p->gz + gz0 + gz1, *p->gz_len - gz0 - gz1,
+				     p->room + off + len, *p->cap - off - len);
 	if (ret == Z_MEM_ERROR)
 		return -ENOMEM;
-	p->state = FAILED;
-	if (ret != Z_OK)
-		return 0;
-	z.next_in = (unsigned char *)p->gz;
-	z.avail_in = *p->gz_len;
-	if (!skip)
-		off = *p->cap;
-	ret = inflate_to(&z, p->room, off);
-	if (ret == Z_OK)
-		ret = inflate_to(&z, NULL, skip);
-	if (ret == Z_OK)
-		ret = inflate_to(&z, p->room + off + skip,
-				 *p->cap - off - skip);
-	/* Exactly the recorded size, and the stream's end: nothing else. */
-	if (ret == Z_OK)
-		ret = inflate(&z, Z_FINISH);
-	if (ret == Z_STREAM_END && z.total_out == *p->cap)
-		p->state = skip ? NO_LINES : WHOLE;
-	inflateEnd(&z);
-	if (ret == Z_MEM_ERROR) {
-		p->state = NOT_YET;
-		return -ENOMEM;
-	}
+	p->state = ret != Z_STREAM_END ? FAILED : lines ? WHOLE : NO_LINES;
 	return p->state != FAILED ? (long)*p->cap : 0;
 }
 
