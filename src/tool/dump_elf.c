@@ -123,7 +123,7 @@ int dump_elf(FILE *out, struct errbuf *eb)
 	struct obj_load_opts o = { 0 };
 	struct bpf_obj obj, pristine;
 	struct errbuf meb = { "" };
-	static const struct obj_parse_opts no_lines = { 0 };
+	static const struct obj_parse_opts borrowed = { .borrow = 1 };
 	struct bpf_blob blob;
 	Elf *elf = NULL;
 	int err;
@@ -132,10 +132,10 @@ int dump_elf(FILE *out, struct errbuf *eb)
 	err = bpf_blob_running(&blob, eb);
 	if (err)
 		return err;
-	err = bpf_obj_parse_in(blob.data, blob.size, &no_lines, &obj, eb);
+	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &obj, eb);
 	if (err)
 		goto out_blob;
-	err = bpf_obj_parse_in(blob.data, blob.size, &no_lines, &pristine, eb);
+	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &pristine, eb);
 	if (err)
 		goto out_obj;
 	elf_version(EV_CURRENT);

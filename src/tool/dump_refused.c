@@ -72,7 +72,7 @@ static int refused_only(const char *section, void *arg)
 int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 {
 	static const struct obj_parse_opts refused_alone = {
-		1, refused_only, NULL
+		.lines = 1, .borrow = 1, .keep = refused_only
 	};
 	struct bpf_blob blob;
 	struct bpf_obj obj;
@@ -83,9 +83,8 @@ int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	if (err)
 		return err;
 	err = bpf_obj_parse_in(blob.data, blob.size, &refused_alone, &obj, eb);
-	bpf_blob_release(&blob);
 	if (err)
-		return err;
+		goto out_blob;
 	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, REFUSED_TARGET, REFUSED_VARIANT);
 	if (!p)
 		err = errbuf_set(eb, -ENOENT,
@@ -95,5 +94,7 @@ int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	if (!err && (fflush(out) == EOF || ferror(out)))
 		err = errbuf_set(eb, -EIO, "--dump-bpf=refused: cannot write the listing");
 	bpf_obj_free(&obj);
+out_blob:
+	bpf_blob_release(&blob);
 	return err;
 }

@@ -216,10 +216,10 @@ static void map_ids(struct xl *x)
 int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 {
 	static const char *const base_name[] = { "__bpf_call_base" };
-	static const struct obj_parse_opts no_lines = { 0 };
+	static const struct obj_parse_opts borrowed = { .borrow = 1 };
 	struct xl x = { .out = out, .eb = eb };
 	struct tracer *t = tracer_new();
-	struct bpf_blob blob;
+	struct bpf_blob blob = { NULL, NULL, 0 };
 	struct ksym_result base;
 	int err;
 
@@ -231,9 +231,9 @@ int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	err = bpf_blob_running(&blob, eb);
 	if (err)
 		goto out;
-	err = bpf_obj_parse_in(blob.data, blob.size, &no_lines, &x.pristine,
+	/* The pristine instructions stay in the inflated object. */
+	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &x.pristine,
 			       eb);
-	bpf_blob_release(&blob);
 	if (err)
 		goto out;
 	if (kallsyms_lookup(cfg->kallsyms_path, base_name, 1, 0, &base,
@@ -249,6 +249,7 @@ int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 		err = errbuf_set(eb, -EIO, "--dump-bpf=xlated: cannot write the listing");
 out:
 	bpf_obj_free(&x.pristine);
+	bpf_blob_release(&blob);
 	tracer_free(t);
 	return err;
 }

@@ -143,7 +143,7 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		       struct errbuf *eb)
 {
 	struct bpf_blob blob = { NULL, NULL, 0 };
-	const struct obj_parse_opts keep = { 0, run_loads, t };
+	const struct obj_parse_opts keep = { .keep = run_loads, .arg = t };
 	unsigned int code = 0, self = 0;
 	const char *source;
 	size_t size;

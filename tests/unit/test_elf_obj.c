@@ -320,7 +320,8 @@ static int asked;
 
 static void test_run_parse(void)
 {
-	const struct obj_parse_opts opts = { 0, plain_kprobes, &asked };
+	const struct obj_parse_opts opts = { .keep = plain_kprobes,
+					     .arg = &asked };
 	struct bpf_obj whole, run;
 	struct errbuf eb = { "" };
 	struct bpf_blob blob;

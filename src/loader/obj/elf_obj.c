@@ -36,6 +36,8 @@ struct elf_walk {
 	size_t *map_sym_off;	/* st_value of each map, obj->maps order */
 	Elf_Scn *btf, *btf_ext;	/* .BTF and .BTF.ext, NULL if absent */
 	const struct obj_parse_opts *opts;
+	const char *data;	/* the bytes parsed, size of them */
+	size_t size;
 	struct errbuf *eb;
 };
 
@@ -174,11 +176,18 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 	p = &obj->progs[obj->nr_progs];
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
-	p->insns = malloc(d->d_size);
+	/* libelf hands out the parsed bytes themselves (same byte order). */
+	if (w->opts->borrow && ((const char *)d->d_buf < w->data ||
+				(const char *)d->d_buf + d->d_size > w->data + w->size))
+		return errbuf_set(w->eb, -EINVAL,
+				  "BPF object: libelf gave program %s's bytes from elsewhere: they cannot be borrowed",
+				  name);
+	p->insns = w->opts->borrow ? d->d_buf : malloc(d->d_size);
 	if (!p->insns)
 		return no_memory(w->eb, "the instructions of ", name);
 	obj->nr_progs++;
-	memcpy(p->insns, d->d_buf, d->d_size);
+	if (!w->opts->borrow)
+		memcpy(p->insns, d->d_buf, d->d_size);
 	p->insn_cnt = d->d_size / sizeof(struct bpf_insn);
 	strcpy(p->section, name);
 	p->multi = strstr(name, ".multi/") != NULL;
@@ -530,11 +539,12 @@ static void name_progs(struct elf_walk *w, struct bpf_obj *obj)
 int bpf_obj_parse_in(void *data, size_t size, const struct obj_parse_opts *o,
 		     struct bpf_obj *obj, struct errbuf *eb)
 {
-	struct elf_walk w = { .opts = o, .eb = eb };
+	struct elf_walk w = { .opts = o, .data = data, .size = size, .eb = eb };
 	int have_license = 0;
 	int err;
 
 	memset(obj, 0, sizeof(*obj));
+	obj->borrowed = o->borrow;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return errbuf_set(eb, -EINVAL, "libelf is too old: %s",
 				  elf_errmsg(-1));
@@ -615,7 +625,8 @@ void bpf_obj_free(struct bpf_obj *obj)
 			kcall_close(obj->progs[i].fd,
 				    "program %s: the object is freed (the kernel keeps the program while an event or link holds it)",
 				    obj->progs[i].section);
-		free(obj->progs[i].insns);
+		if (!obj->borrowed)
+			free(obj->progs[i].insns);
 		free(obj->progs[i].relocs);
 		free(obj->progs[i].lines);
 	}

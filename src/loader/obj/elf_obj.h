@@ -87,11 +87,18 @@ struct bpf_obj {
 	size_t nr_progs;
 	char *line_strs;	/* .BTF's strings, which obj_line points into */
 	char lines_note[160];	/* why the programs have no lines, else "" */
+	int borrowed;		/* the instructions are the parsed bytes' */
 };
 
 /* What bpf_obj_parse_in() keeps of an object. */
 struct obj_parse_opts {
 	int lines;	/* the programs' source lines (the listings print them) */
+	/*
+	 * The instructions left where they are in the parsed bytes, not
+	 * copied: those must then outlive the object, and whatever patches
+	 * the instructions writes into them (the listings).
+	 */
+	int borrow;
 	/* The programs to keep, by section name; NULL: all of them. */
 	int (*keep)(const char *section, void *arg);
 	void *arg;
@@ -101,7 +108,7 @@ struct obj_parse_opts {
  * Parses size bytes at data in place: libelf reads them where they are
  * (and may convert them there), no copy is made, and nothing of obj
  * points into them once it returns (each kept program's instructions
- * are copied).  On failure returns -EINVAL (or -ENOMEM) with the reason
+ * are copied), unless o->borrow.  On failure returns -EINVAL (or -ENOMEM) with the reason
  * in eb.
  */
 int bpf_obj_parse_in(void *data, size_t size, const struct obj_parse_opts *o,
