@@ -32,11 +32,15 @@ struct bpf_blob {
  */
 int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b);
 /*
- * The same without the bytes of its source lines (.BTF, .BTF.ext: left
- * zero or stale, their pages untouched where the build could say where
- * they lie): what a run parses (bpf_obj_parse_in() without lines).
+ * The same without the bytes of its source lines (.BTF, .BTF.ext) nor,
+ * with keep, of the programs keep(section, arg) refuses: those bytes are
+ * left zero or stale and their pages untouched (where the build could
+ * say where the lines lie).  What a run parses, with bpf_obj_parse_in()
+ * and the same keep, without lines.
  */
-int bpf_blob_for_run(const char *bpf_arch, struct bpf_blob *b);
+int bpf_blob_for_run(const char *bpf_arch,
+		     int (*keep)(const char *section, void *arg), void *arg,
+		     struct bpf_blob *b);
 
 /*
  * The object for the running kernel, as a run would load it; this

@@ -30,6 +30,8 @@ static int find_map(struct tracer *t, const char *name, size_t value_size,
 	return m->fd;
 }
 
+static int run_loads(const char *section, void *arg);
+
 /*
  * The embedded object for the kernel's architecture, not this binary's:
  * a 32-bit ARM ext4dist on a 64-bit ARM kernel needs the programs that
@@ -43,7 +45,7 @@ static int pick_object(struct tracer *t, struct bpf_blob *blob,
 
 	err = karch_running(&k);
 	if (!err)
-		err = bpf_blob_for_run(k.bpf_arch, blob);
+		err = bpf_blob_for_run(k.bpf_arch, run_loads, t, blob);
 	if (err == -ENOMEM || err == -EINVAL) {
 		bpf_blob_error(err, blob, eb);
 		return err;
@@ -149,14 +151,15 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	size_t size;
 	int err, n;
 
+	/*
+	 * Only this mode's programs inflated and kept, parsed where they
+	 * were inflated, and the inflated object given back before maps and
+	 * programs are made.
+	 */
+	t->slow = cfg->slow;
 	err = pick_object(t, &blob, eb);
 	if (err)
 		return err;
-	/*
-	 * Parsed where it was inflated, only this mode's programs kept, and
-	 * the inflated object given back before maps and programs are made.
-	 */
-	t->slow = cfg->slow;
 	err = bpf_obj_parse_in(blob.data, blob.size, &keep, &t->obj, eb);
 	size = blob.size;
 	bpf_blob_release(&blob);

@@ -326,6 +326,7 @@ static void test_run_parse(void)
 	struct errbuf eb = { "" };
 	struct bpf_blob blob;
 	size_t i, btf_off, btf_len = 0, ext_off, ext_len = 0, zero = 0;
+	size_t prog_off, prog_len = 0;
 	char *copy;
 	size_t size;
 	int err;
@@ -344,14 +345,27 @@ static void test_run_parse(void)
 	if (!check_int("inflated whole", bpf_blob_for(bpf_blob_own_arch(), &blob), 0))
 		goto out;
 	bpf_blob_release(&blob);
-	if (!check_int("inflated for a run", bpf_blob_for_run(bpf_blob_own_arch(), &blob), 0))
+	if (!check_int("inflated for a run",
+		       bpf_blob_for_run(bpf_blob_own_arch(), plain_kprobes,
+					&asked, &blob), 0))
 		goto out;
 	check_int("its size", (long long)blob.size, (long long)size);
-	/* What lies outside .BTF and .BTF.ext is the object's; they are not. */
-	check_int("before .BTF", memcmp(blob.data, copy, btf_off), 0);
+	/*
+	 * After .BTF.ext (the section headers, symbols, relocations) and
+	 * the programs kept are the object's; the programs refused, .BTF
+	 * and .BTF.ext were never written.
+	 */
 	check_int("after .BTF.ext",
 		  memcmp(blob.data + ext_off + ext_len, copy + ext_off + ext_len,
 			 size - ext_off - ext_len), 0);
+	prog_off = section_offset(copy, size, "kprobe/ext4_file_open", &prog_len);
+	check_int("a program kept: its bytes",
+		  prog_len && !memcmp(blob.data + prog_off, copy + prog_off, prog_len), 1);
+	prog_off = section_offset(copy, size, "fentry/ext4_file_open", &prog_len);
+	for (i = 0; i < prog_len; i++)
+		zero += !blob.data[prog_off + i];
+	check_int("a program refused: never written", prog_len && zero == prog_len, 1);
+	zero = 0;
 	for (i = btf_off; i < ext_off + ext_len; i++)
 		zero += !blob.data[i];
 	check_int(".BTF and .BTF.ext never written",
