@@ -45,10 +45,13 @@ int bpf_blob_for_run(const char *bpf_arch,
 /*
  * The object for the running kernel, as a run would load it; this
  * binary's own where uname cannot say or none is for that kernel.  For
- * the dumps, which print an object whatever the kernel.  0, or -errno
- * with the reason in eb (bpf_blob_error()).
+ * the dumps, which print an object whatever the kernel: with its source
+ * lines (lines 1) or without, and with keep (NULL: all) only the
+ * programs it keeps, as bpf_blob_for_run() leaves the others out.  0, or
+ * -errno with the reason in eb (bpf_blob_error()).
  */
-int bpf_blob_running(struct bpf_blob *b, struct errbuf *eb);
+int bpf_blob_running(int lines, int (*keep)(const char *section, void *arg),
+		     void *arg, struct bpf_blob *b, struct errbuf *eb);
 
 /*
  * Gives b's inflated pages back to the kernel once it is parsed: b->data

@@ -236,8 +236,8 @@ static long inflated(struct packed *p, int lines,
 				     NULL, 0);
 	if (ret == Z_MEM_ERROR)
 		return -ENOMEM;
-	p->state = ret != Z_STREAM_END ? FAILED : lines ? WHOLE :
-		   rg.n ? SOME : NO_LINES;
+	p->state = ret != Z_STREAM_END ? FAILED : rg.n ? SOME :
+		   lines ? WHOLE : NO_LINES;
 	return p->state != FAILED ? (long)*p->cap : 0;
 }
 
@@ -336,13 +336,15 @@ void bpf_blob_release(struct bpf_blob *b)
 	b->size = 0;
 }
 
-int bpf_blob_running(struct bpf_blob *b, struct errbuf *eb)
+int bpf_blob_running(int lines, int (*keep)(const char *section, void *arg),
+		     void *arg, struct bpf_blob *b, struct errbuf *eb)
 {
 	struct karch k;
-	int err = karch_running(&k) ? -ENOENT : bpf_blob_for(k.bpf_arch, b);
+	int err = karch_running(&k) ? -ENOENT :
+		  blob_pick(k.bpf_arch, lines, keep, arg, b);
 
 	if (err && err != -ENOMEM)
-		err = bpf_blob_for(bpf_blob_own_arch(), b);
+		err = blob_pick(bpf_blob_own_arch(), lines, keep, arg, b);
 	return bpf_blob_error(err, b, eb);
 }
 

@@ -102,7 +102,7 @@ int dump_bpf(FILE *out, struct errbuf *eb)
 	 * The running kernel's object, as a run would load it, read where
 	 * it is inflated: the instructions are not copied.
 	 */
-	err = bpf_blob_running(&blob, eb);
+	err = bpf_blob_running(1, NULL, NULL, &blob, eb);
 	if (err)
 		return err;
 	err = bpf_obj_parse_in(blob.data, blob.size, &list, &obj, eb);

@@ -129,7 +129,7 @@ int dump_elf(FILE *out, struct errbuf *eb)
 	int err;
 
 	/* All three read the inflated object where it is. */
-	err = bpf_blob_running(&blob, eb);
+	err = bpf_blob_running(0, NULL, NULL, &blob, eb);
 	if (err)
 		return err;
 	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &obj, eb);

@@ -79,7 +79,7 @@ int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	struct obj_prog *p;
 	int err;
 
-	err = bpf_blob_running(&blob, eb);
+	err = bpf_blob_running(1, refused_only, NULL, &blob, eb);
 	if (err)
 		return err;
 	err = bpf_obj_parse_in(blob.data, blob.size, &refused_alone, &obj, eb);

@@ -228,7 +228,7 @@ int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	err = tracer_prepare(t, cfg, eb);
 	if (err)
 		goto out;
-	err = bpf_blob_running(&blob, eb);
+	err = bpf_blob_running(0, NULL, NULL, &blob, eb);
 	if (err)
 		goto out;
 	/* The pristine instructions stay in the inflated object. */

@@ -2,6 +2,9 @@
 #include "tool/tracer_priv.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1272,6 +1275,19 @@ static void note_unseen(struct tracer *t)
 	}
 }
 
+/*
+ * Every program is in the kernel: their instructions go, and the heap
+ * they and the start-up's other buffers took goes back to the kernel
+ * (glibc keeps freed memory inside its heap until asked).
+ */
+static void give_back(struct tracer *t)
+{
+	bpf_obj_drop_insns(&t->obj);
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
+
 static int start(struct tracer *t, const struct tracer_config *cfg,
 		 struct errbuf *eb)
 {
@@ -1333,6 +1349,8 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 		err = fentry_refused(t, cfg, eb);
 	if (!err)
 		note_unseen(t);
+	if (!err)
+		give_back(t);
 	return err;
 }
 

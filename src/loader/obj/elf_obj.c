@@ -641,6 +641,28 @@ void bpf_obj_free(struct bpf_obj *obj)
 	memset(obj, 0, sizeof(*obj));
 }
 
+void bpf_obj_drop_insns(struct bpf_obj *obj)
+{
+	size_t i;
+
+	for (i = 0; i < obj->nr_progs; i++) {
+		struct obj_prog *p = &obj->progs[i];
+
+		if (!obj->borrowed)
+			free(p->insns);
+		free(p->relocs);
+		free(p->lines);
+		p->insns = NULL;
+		p->insn_cnt = 0;
+		p->relocs = NULL;
+		p->nr_relocs = 0;
+		p->lines = NULL;
+		p->nr_lines = 0;
+	}
+	free(obj->line_strs);
+	obj->line_strs = NULL;
+}
+
 struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
 				   const char *target, const char *variant)
 {

@@ -118,6 +118,12 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		  struct errbuf *eb);
 /* Closes every fd the object holds and frees it. */
 void bpf_obj_free(struct bpf_obj *obj);
+/*
+ * Frees the programs' instructions, relocations and lines once nothing
+ * will load them again (every program a run needs is in the kernel):
+ * their fds, names and the maps stay.
+ */
+void bpf_obj_drop_insns(struct bpf_obj *obj);
 
 /* variant NULL or "" = the plain "kprobe/<target>" program. */
 struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
