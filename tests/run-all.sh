@@ -12,6 +12,10 @@
 #     valgrind  build/ext4dist-dyn's host paths under valgrind
 #     fuzz      a libFuzzer smoke of every target (tests/fuzz/run.sh smoke)
 #     lint      cppcheck and clang-tidy (tests/lint.sh)
+#     budget    one icount boot of Debian's 6.12: start-up against the
+#               kernel's floor, peak and steady RSS, BPF instructions per
+#               event, binary sizes, held against tests/bench/budget
+#               (tests/budget/run.sh)
 #     vm        the VM scenarios (tests/vm/run.sh; README for its variables)
 #     vm-arm64  the arm64 VM scenarios (tests/vm-arm64/run.sh)
 #     vm-armhf  the armhf binary on Debian's armmp 6.1 with the JIT on
@@ -20,7 +24,7 @@
 set -u
 cd "$(dirname "$0")/.."
 
-all_suites=(unit host asan valgrind fuzz lint vm vm-arm64 vm-armhf)
+all_suites=(unit host asan valgrind fuzz lint budget vm vm-arm64 vm-armhf)
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=("${all_suites[@]}")
 # Every name checked before any suite runs: a typo must not cost a VM run.
@@ -102,6 +106,9 @@ for s in "${suites[@]}"; do
 		;;
 	lint)
 		run_suite lint bash tests/lint.sh
+		;;
+	budget)
+		run_suite budget bash tests/budget/run.sh
 		;;
 	vm)
 		run_suite vm bash tests/vm/run.sh
