@@ -39,6 +39,8 @@ static long (*bpf_perf_event_output)(void *ctx, void *map, __u64 flags,
 	(void *)BPF_FUNC_perf_event_output;
 static long (*bpf_get_current_comm)(void *buf, __u32 size) =
 	(void *)BPF_FUNC_get_current_comm;
+/* The lessons' number the verifier knows nothing about. */
+static __u32 (*bpf_get_prandom_u32)(void) = (void *)BPF_FUNC_get_prandom_u32;
 
 #include "legacy_map_def.h"
 

@@ -141,7 +141,22 @@ INLINE __u64 fexit_rc(const void *ctx, __u32 op)
 	return CTX_WORD(ctx, 5);
 }
 
-#define RC(ctx, op, tr) ((tr) ? fexit_rc(ctx, op) : REGS_RC(ctx))
+/*
+ * A tracepoint program's context is the event's record, laid out as the
+ * event's format file says; the load of the exit event's "ret" (an int)
+ * carries a placeholder offset that the loader replaces with the one the
+ * running kernel's format file gives.
+ */
+#define TP_RET(ctx) ({							\
+	__u32 v_;							\
+	asm volatile("%0 = *(u32 *)(%1 + %2)" : "=r"(v_) :		\
+		     "r"(ctx), "i"(PATCH_OFF_TP_RET));			\
+	(__u64)(__s64)(__s32)v_;					\
+})
+
+/* tr: 0 a kprobe's pt_regs, 1 fentry/fexit's words, 2 a tracepoint's record. */
+#define RC(ctx, op, tr) ((tr) == 2 ? TP_RET(ctx) :			\
+			 (tr) ? fexit_rc(ctx, op) : REGS_RC(ctx))
 
 INLINE __u64 start_record(__u32 tid)
 {
@@ -631,6 +646,23 @@ TRACING_TWO("fexit/generic_file_read_iter", fexit_generic_file_read_iter, {
 #endif
 
 /*
+ * ext4's own tracepoints around fsync, ext4:ext4_sync_file_enter and
+ * ext4:ext4_sync_file_exit (--attach=tracepoint): fsync on kernels
+ * without kprobes.  ext4_sync_file() fires both on every call but one
+ * made on a file system that is shut down, which it refuses before the
+ * first.  Per-CPU maps only: tracepoint programs (4.7) came after them.
+ */
+SEC("tracepoint/ext4/ext4_sync_file_enter") int tp_fsync_enter(void *ctx)
+{
+	return trace_entry(ctx, OP_FSYNC, 0, 0, 2);
+}
+
+SEC("tracepoint/ext4/ext4_sync_file_exit") int tp_fsync_exit(void *ctx)
+{
+	return trace_return(ctx, OP_FSYNC, 0, 0, 2);
+}
+
+/*
  * f_op offset discovery (struct open_scan): put on the ->release(inode,
  * file) of the file system's directories, which __fput calls with
  * file->f_op still the inode's i_fop, as do_dentry_open set it.  (Not the
@@ -729,19 +761,110 @@ SEC("kprobe/noop_fsync/peek") int peek_file(void *ctx)
 }
 
 /*
- * Broken on purpose, for --dump-bpf=refused (no run loads it): a store one
- * word past the end of ctl's 8-byte value, which the verifier must refuse
- * ("invalid access to map value").  What it guards is what makes every
- * other program here loadable: each pointer into a map value checked
- * against the value's size before it is used.
+ * The lessons: programs broken on purpose, which no run loads;
+ * --dump-bpf=refused loads each one alone and prints the verifier's
+ * refusal (src/tool/lessons.c says what each one must show, and
+ * docs/learn.md why).  Each refusal depends on no cleverness of the
+ * verifier, but null_array's, which is there to show one: 6.14 learnt
+ * that an array lookup with a constant key in range cannot fail.
  */
-SEC("kprobe/ext4_file_open/refused") int refused_store(void *ctx)
+struct lesson_value {
+	__u64 w[4];
+};
+
+/* A hash map: a lookup can always miss, whatever the key. */
+struct legacy_map_def lesson_hash SEC("maps") = {
+	.type = BPF_MAP_TYPE_HASH,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(struct lesson_value),
+	.max_entries = 1,
+};
+
+/* A store one word past the end of ctl's 8-byte value. */
+SEC("kprobe/lesson/past_end") int lesson_past_end(void *ctx)
 {
 	__u32 key = 0;
 	__u64 *v = bpf_map_lookup_elem(&ctl, &key);
 
 	if (v)
 		v[1] = 1;	/* ctl's value is one __u64: v[1] is past its end */
+	return 0;
+}
+
+/* A hash lookup used without checking it found something. */
+SEC("kprobe/lesson/null_hash") int lesson_null_hash(void *ctx)
+{
+	__u32 key = 0;
+	struct lesson_value *v = bpf_map_lookup_elem(&lesson_hash, &key);
+
+	return (int)v->w[0];	/* v is NULL when the key is not there */
+}
+
+/* The same on an array with a constant key: refused before 6.14 only. */
+SEC("kprobe/lesson/null_array") int lesson_null_array(void *ctx)
+{
+	__u32 key = 0;
+	struct ctl *c = bpf_map_lookup_elem(&ctl, &key);
+
+	return (int)c->epoch;
+}
+
+/* An index the verifier knows nothing about. */
+SEC("kprobe/lesson/unchecked_index") int lesson_unchecked_index(void *ctx)
+{
+	__u32 key = 0, i = bpf_get_prandom_u32();
+	struct lesson_value *v = bpf_map_lookup_elem(&lesson_hash, &key);
+
+	if (v)
+		v->w[i] = 1;
+	return 0;
+}
+
+/* An index checked with <= where < was meant. */
+SEC("kprobe/lesson/off_by_one") int lesson_off_by_one(void *ctx)
+{
+	__u32 key = 0, i = bpf_get_prandom_u32();
+	struct lesson_value *v = bpf_map_lookup_elem(&lesson_hash, &key);
+
+	if (v && i <= 4)
+		v->w[i] = 1;	/* w[] has 4 words: w[4] is past its end */
+	return 0;
+}
+
+/* A jump back to itself while n is 0, which it stays: a loop that never ends. */
+SEC("kprobe/lesson/endless_loop") int lesson_endless_loop(void *ctx)
+{
+	__u64 n = 0;
+
+	asm volatile("l_%=: if %0 == 0 goto l_%=" : "+r"(n));
+	return (int)n;
+}
+
+/* An exit with nothing in r0, the return value. */
+SEC("kprobe/lesson/no_return") int lesson_no_return(void *ctx)
+{
+	asm volatile("exit");
+	__builtin_unreachable();
+}
+
+/*
+ * A GPL-only helper: loaded as this object says ("GPL") it passes;
+ * --dump-bpf=refused loads it under another licence.
+ */
+SEC("kprobe/lesson/gpl_helper") int lesson_gpl_helper(void *ctx)
+{
+	__u64 w = 0;
+
+	bpf_probe_read(&w, sizeof(w), ctx);
+	return (int)w;
+}
+
+/* A plain array where bpf_perf_event_output needs a perf event array. */
+SEC("kprobe/lesson/wrong_map") int lesson_wrong_map(void *ctx)
+{
+	__u64 w = 1;
+
+	bpf_perf_event_output(ctx, &ctl, BPF_F_CURRENT_CPU, &w, sizeof(w));
 	return 0;
 }
 

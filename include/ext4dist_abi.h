@@ -147,6 +147,13 @@ struct start_slot {
  * word after them.
  */
 #define PATCH_NARGS_BASE 0x7e57000000000020ULL
+/*
+ * A field's offset in a tracepoint's record, patched into the 16-bit
+ * offset of the 32-bit load that reads it (BPF_LDX | BPF_MEM | BPF_W),
+ * from the event's format file: the exit tracepoint's "ret".  No record
+ * is that long (PERF_MAX_TRACE_SIZE is 8192).
+ */
+#define PATCH_OFF_TP_RET 0x7ff0
 
 /*
  * The f_op discovery: a probe on a file system's ->release(inode, file)

@@ -49,6 +49,7 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->tgid = a->pid;
 	cfg->factor = a->milliseconds ? 1000000ULL : 1000ULL;
 	cfg->ops_mask = a->ops_mask;
+	cfg->ops_given = a->ops_given;
 	cfg->attach = a->attach;
 	cfg->maxactive = a->maxactive;
 	cfg->read_generic = a->read_path == READ_PATH_GENERIC;
@@ -61,8 +62,10 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->slow_ns = a->min_ms ? (a->min_ms * 1000ULL + 1) * 1000ULL : 0;
 	cfg->slow_pages = a->ring_pages;
 	cfg->verifier_log = a->verifier_log;
+	cfg->prog_glob = a->prog_glob;
 	cfg->dump_maps = a->dump_maps;
-	cfg->load.log_always = a->verifier_log;
+	cfg->load.log_always = !!a->verifier_log;
+	cfg->load.log_level = (unsigned int)a->verifier_log;
 }
 
 static void report_error(const struct tracer *t, const struct errbuf *eb,
@@ -241,12 +244,7 @@ int main(int argc, char **argv)
 	privileges_raise_nofile();
 	config_from_args(&args, &cfg, &tracefs);
 	if (args.dump_bpf) {
-		err = args.dump_bpf == DUMP_BPF_XLATED ?
-		      dump_xlated(stdout, &cfg, &eb) :
-		      args.dump_bpf == DUMP_BPF_ELF ? dump_elf(stdout, &eb) :
-		      args.dump_bpf == DUMP_BPF_REFUSED ?
-		      dump_refused(stdout, &cfg, &eb) :
-		      dump_bpf(stdout, &eb);
+		err = dump_bpf_mode(args.dump_bpf, stdout, &cfg, &eb);
 		if (err)
 			fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
 		return err ? 1 : 0;

@@ -52,7 +52,7 @@ static const char help_head[] =
 	"                        read,write,open,fsync)\n"
 	"  --prometheus FILE     also keep FILE up to date in Prometheus text\n"
 	"                        format (replaced atomically at each output)\n"
-	"  --attach {auto,pmu,tracefs,multi,fentry}\n"
+	"  --attach {auto,pmu,tracefs,multi,fentry,tracepoint}\n"
 	"                        how to create probes: perf kprobe PMU,\n"
 	"                        tracefs kprobe_events, kprobe_multi links\n"
 	"                        (5.18+) or fentry/fexit (BTF, 5.5+) (default:\n"
@@ -61,7 +61,9 @@ static const char help_head[] =
 	"                        kprobe_multi links\n"
 	"                        where the kernel makes them, else tracefs\n"
 	"                        where it can size return probes (4.12+),\n"
-	"                        else the PMU, else tracefs)\n";
+	"                        else the PMU, else tracefs); tracepoint: fsync\n"
+	"                        alone, through ext4's own tracepoints (ext4\n"
+	"                        only), no kprobes needed (only when asked for)\n";
 static const char help_read_path[] =
 	"  --read-path {auto,generic}\n"
 	"                        generic: probe generic_file_read_iter filtered\n"
@@ -90,12 +92,21 @@ static const char help_tail[] =
 	"  --check               report what this kernel supports, then exit\n"
 	"  --dump-bpf[=WHAT]     print the embedded BPF programs, then exit;\n"
 	"                        WHAT: text (default), xlated (also as the\n"
-	"                        kernel translated each one once loaded), elf\n"
+	"                        kernel translated each one once loaded), jited\n"
+	"                        (the machine code the kernel's JIT made), elf\n"
 	"                        (sections, relocations, the bytes they change),\n"
-	"                        refused (a program broken on purpose, and the\n"
-	"                        verifier's refusal)\n"
-	"  --verifier-log        print the verifier's log of every program\n"
-	"                        loaded, also of those it accepts\n"
+	"                        refused (the programs broken on purpose, and\n"
+	"                        the verifier's refusals); with --ops, only the\n"
+	"                        programs a run of those operations may load\n"
+	"  --prog GLOB           with --dump-bpf or --verifier-log: only the\n"
+	"                        programs whose section, function or lesson\n"
+	"                        name matches GLOB (kretprobe/ext4_sync_file*)\n"
+	"  --verifier-log[=LEVEL]\n"
+	"                        print the verifier's log of every program\n"
+	"                        loaded, also of those it accepts; LEVEL is the\n"
+	"                        kernel's log_level: 1 the path it walked, 2\n"
+	"                        its state at every instruction (default), 4\n"
+	"                        its statistics alone\n"
 	"  --dump-maps           at each output, print on stderr each CPU's\n"
 	"                        counts of the histogram map and their sum\n"
 	"  --version             show program's version number and exit\n"
@@ -111,6 +122,7 @@ static const char help_tail[] =
 	"                          # keep a Prometheus textfile up to date\n"
 	"    ./ext4dist --check    # can this kernel run ext4dist?\n"
 	"    ./ext4dist --slower 1 # each operation slower than 1 ms\n"
+
 	"    ./ext4dist -v --pretend=no-multi,no-percpu\n"
 	"                          # kprobes and a plain array, as before 4.6\n";
 
@@ -133,7 +145,9 @@ static const struct argparse_opt opt_defs[] = {
 	{ 0, "pretend", "--pretend", 1, OPT_PRETEND },
 	{ 0, "check", "--check", 0, OPT_CHECK },
 	{ 0, "dump-bpf", "--dump-bpf", ARGPARSE_OPTIONAL, OPT_DUMP_BPF },
-	{ 0, "verifier-log", "--verifier-log", 0, OPT_VERIFIER_LOG },
+	{ 0, "verifier-log", "--verifier-log", ARGPARSE_OPTIONAL,
+	  OPT_VERIFIER_LOG },
+	{ 0, "prog", "--prog", 1, OPT_PROG },
 	{ 0, "dump-maps", "--dump-maps", 0, OPT_DUMP_MAPS },
 	{ 0, "version", "--version", 0, OPT_VERSION },
 	{ 0, "slower", "--slower", 1, OPT_SLOWER },
@@ -161,6 +175,7 @@ static const char *const attach_choices[] = {
 	[ATTACH_TRACEFS] = "tracefs",
 	[ATTACH_MULTI] = "multi",
 	[ATTACH_FENTRY] = "fentry",
+	[ATTACH_TRACEPOINT] = "tracepoint",
 };
 
 static const char *const read_path_choices[] = {
@@ -174,7 +189,11 @@ static const char *const dump_choices[] = {
 	[DUMP_BPF_XLATED - 1] = "xlated",
 	[DUMP_BPF_ELF - 1] = "elf",
 	[DUMP_BPF_REFUSED - 1] = "refused",
+	[DUMP_BPF_JITED - 1] = "jited",
 };
+
+/* --verifier-log=LEVEL: the kernel's log_level values. */
+static const char *const log_level_choices[] = { "1", "2", "4" };
 
 static const char *const op_choices[NR_OPS] = {
 	[OP_READ] = "read",
@@ -463,6 +482,18 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 		if (!err)
 			a->dump_bpf = (enum dump_bpf_mode)(v + 1);
 		return err;
+	case OPT_VERIFIER_LOG:
+		err = get_enum(ap, o->shown, val, log_level_choices,
+			       NR_CHOICES(log_level_choices), &v);
+		if (!err)
+			a->verifier_log = 1 << v;
+		return err;
+	case OPT_PROG:
+		if (!*val)
+			return argparse_error(ap, "argument %s: expected a "
+					      "pattern\n", o->shown);
+		a->prog_glob = val;
+		return 0;
 	default:
 #ifdef EXT4DIST_TEST_HOOKS
 		return test_hook(ap, o, val);
@@ -545,7 +576,7 @@ int args_flag(struct argparse *ap, const struct argparse_opt *o)
 		a->dump_maps = 1;
 		break;
 	case OPT_VERIFIER_LOG:
-		a->verifier_log = 1;
+		a->verifier_log = 2;
 		break;
 	default:
 		return -EINVAL;	/* not reached */
@@ -627,6 +658,13 @@ int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 	ret = args_finish_fs(&c, usage, err);
 	if (ret)
 		return ret;
+	a->ops_given = c.ops_given;
+	if (a->prog_glob && !a->dump_bpf && !a->verifier_log) {
+		fputs(usage, err);
+		args_put_named(err, "ext4dist: error: argument --prog: only with --dump-bpf or --verifier-log (it picks the programs they show)\n",
+			       c.named);
+		return ARGS_ERR_USAGE;
+	}
 	if (a->slower && c.hist_only) {
 		fputs(usage, err);
 		args_put_named(err, "ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, interval or count (the histogram mode's)\n",

@@ -7,11 +7,12 @@
 #include <stdio.h>
 
 enum attach_mode {
-	ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI, ATTACH_FENTRY
+	ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI, ATTACH_FENTRY,
+	ATTACH_TRACEPOINT
 };
 enum read_path_mode { READ_PATH_AUTO = 0, READ_PATH_GENERIC };
 enum dump_bpf_mode { DUMP_BPF_OFF = 0, DUMP_BPF_TEXT, DUMP_BPF_XLATED,
-		     DUMP_BPF_ELF, DUMP_BPF_REFUSED };
+		     DUMP_BPF_ELF, DUMP_BPF_REFUSED, DUMP_BPF_JITED };
 
 struct fs_table;
 
@@ -32,12 +33,18 @@ struct ext4dist_args {
 	int json;			/* -j/--json */
 	int extended;			/* -e/--extended */
 	int check;			/* --check */
-	enum dump_bpf_mode dump_bpf;	/* --dump-bpf[=text|xlated|elf] */
-	int verifier_log;		/* --verifier-log */
+	enum dump_bpf_mode dump_bpf;	/* --dump-bpf[=WHAT] */
+	int verifier_log;		/* --verifier-log[=LEVEL]: the level */
+	/*
+	 * --prog GLOB: the programs the dumps and the verifier log show
+	 * (a section, a function or a lesson's name); NULL = all
+	 */
+	const char *prog_glob;
+	int ops_given;			/* --ops was given: the dumps keep them */
 	int dump_maps;			/* --dump-maps */
 	const char *prometheus;		/* --prometheus FILE, NULL = off */
 	unsigned int ops_mask;		/* --ops, bit per enum ext4dist_op */
-	enum attach_mode attach;	/* --attach=pmu|tracefs|multi|fentry */
+	enum attach_mode attach;	/* --attach=pmu|tracefs|multi|fentry|tracepoint */
 	enum read_path_mode read_path;	/* --read-path=generic */
 	unsigned int maxactive;		/* --maxactive N, 0 = kernel default */
 	unsigned long long fops_addr;	/* --fops-addr ADDR, 0 = look it up */
@@ -100,8 +107,9 @@ enum args_pretend {
  *   other -errno         1, no message printed: -ENOMEM, or the error of
  *                        the write of -h's or --version's text to out
  * Re-entrant: no state is kept between calls.  Only validated numbers,
- * enums and flags are taken from argv, except the --prometheus path (and
- * the test build's --test-* paths), which point into argv as given.
+ * enums and flags are taken from argv, except the --prometheus path, the
+ * --prog pattern (and the test build's --test-* paths), which point into
+ * argv as given.
  */
 #define ARGS_EXIT_OK 1
 #define ARGS_ERR_USAGE (-EINVAL)

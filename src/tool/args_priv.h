@@ -38,6 +38,7 @@ enum opt_id {
 	OPT_CSV,		/* ext4slower's -j */
 	OPT_JSON_LONG,		/* ext4slower's --json */
 	OPT_TYPE,		/* -t/--type: the file system */
+	OPT_PROG,		/* --prog GLOB: the programs shown */
 #ifdef EXT4DIST_TEST_HOOKS
 	OPT_TEST_KALLSYMS,
 	OPT_TEST_SYSFS_KPROBE,

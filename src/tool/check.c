@@ -82,6 +82,8 @@ static void print_caps(FILE *out, const struct tracer_record *rec)
 	cap_row(out, "kprobe_events", &caps->c[CAP_KPROBE_EVENTS], "");
 	cap_row(out, "maxactive", &caps->c[CAP_MAXACTIVE],
 		"kprobe_events sizes return probes: \"rN:\"");
+	cap_row(out, "tracepoints", &caps->c[CAP_TRACEPOINT],
+		rec->tracepoints);
 	if (caps->c[CAP_NO_PREEMPT].state == CAP_YES &&
 	    rec->preemption == PREEMPT_MODEL_UNKNOWN)
 		row(out, "preemption", "%s; taken as none: fentry/fexit is not passed over, and the calls it would skip are reported as unseen",
@@ -233,7 +235,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	const struct tracer_record *rec;
 	struct tracer *t = tracer_new();
 	struct utsname u;
-	int err, verr, sig;
+	int err, verr, sig, tp_only;
 
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cfg->fs->tool);
@@ -272,10 +274,16 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 		print_traced(out, cfg);
 		print_plan(out, cfg->fs, rec);
 	}
+	/* No attach path, but the fsync tracepoints: what can be done. */
+	tp_only = !rec->planned && cfg->attach == ATTACH_AUTO &&
+		  rec->caps.c[CAP_TRACEPOINT].state == CAP_YES;
 	tracer_free(t);
 	if (err) {
 		row(out, "verdict", "%s cannot trace here: %s", cfg->fs->tool,
 		    eb.msg[0] ? eb.msg : strerror(-err));
+		if (tp_only)
+			row(out, "", "fsync alone can be traced here, through the file system's tracepoints: %s --attach=tracepoint --ops fsync",
+			    cfg->fs->tool);
 		return 1;
 	}
 	row(out, "verdict", "%s can trace here", cfg->fs->tool);

@@ -4,8 +4,10 @@
  * every section with its type, flags and size, then every relocation of
  * a program with the 16 bytes of the ld_imm64 it points at, before and
  * after the loader's rewrite (obj_load.c, bpf_obj_reloc_insn()).  The
- * maps are created for the "after" bytes when this process may (root);
- * otherwise the fd shows as -1.  Compare: llvm-objdump -h -r.
+ * maps a histogram run creates are created for the "after" bytes when
+ * this process may (root), so their fds are a run's; the others (slow
+ * mode's, the lessons') and every map without root show fd -1.
+ * Compare: llvm-objdump -h -r.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -110,17 +112,34 @@ static void print_relocs(FILE *out, const struct bpf_obj *obj,
 			print_bytes(out, in);
 			fprintf(out, "  %s\n    after:  ", before_text);
 			print_bytes(out, after);
-			fprintf(out, "  %s  (src_reg %u -> %u BPF_PSEUDO_MAP_FD, imm %d -> fd %d)\n",
+			fprintf(out, "  %s  (src_reg %u -> %u BPF_PSEUDO_MAP_FD, imm %d -> fd %d%s)\n",
 				after_text, in->src_reg, after->src_reg, in->imm,
-				after->imm);
+				after->imm, m->fd < 0 ? ": not created" : "");
 		}
 	}
 }
 
-int dump_elf(FILE *out, struct errbuf *eb)
+/* Which maps were created, and why the others were not. */
+static void print_created(FILE *out, const struct bpf_obj *obj)
+{
+	size_t i;
+	int first = 1;
+
+	fprintf(out, "\nmaps created, as a histogram run creates them:");
+	for (i = 0; i < obj->nr_maps; i++)
+		if (obj->maps[i].fd >= 0) {
+			fprintf(out, "%s %s fd %d", first ? "" : ",",
+				obj->maps[i].name, obj->maps[i].fd);
+			first = 0;
+		}
+	fprintf(out, "%s; the others are slow mode's and the lessons' (fd -1 below)\n",
+		first ? " none" : "");
+}
+
+int dump_elf(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 {
 	struct obj_load_state st = { 0 };
-	struct obj_load_opts o = { 0 };
+	struct obj_load_opts o = cfg->load;
 	struct bpf_obj obj, pristine;
 	struct errbuf meb = { "" };
 	static const struct obj_parse_opts borrowed = { .borrow = 1 };
@@ -152,9 +171,14 @@ int dump_elf(FILE *out, struct errbuf *eb)
 		errbuf_set(eb, err, "--dump-bpf=elf: unreadable section headers");
 		goto out;
 	}
-	/* The maps' real fds for the bytes after the rewrite, where allowed. */
+	/* A run's maps and fds for the bytes after the rewrite, where allowed. */
+	o.skip_maps = tracer_maps_skipped(0);
+	o.log_always = 0;
+	privileges_raise_memlock();
 	if (bpf_obj_create_maps(&obj, &o, &st, &meb))
 		fprintf(out, "\n(maps not created, %s: fds show as -1)\n", meb.msg);
+	else
+		print_created(out, &obj);
 	print_relocs(out, &obj, &pristine);
 	if (fflush(out) == EOF || ferror(out))
 		err = errbuf_set(eb, -EIO, "--dump-bpf=elf: cannot write the listing");

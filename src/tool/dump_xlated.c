@@ -16,6 +16,7 @@
 #include "loader/loader.h"
 #include "tool/bpf_blob.h"
 #include "tool/dump_bpf.h"
+#include "tool/prog_select.h"
 #include "tool/tracer.h"
 
 #define LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
@@ -26,9 +27,12 @@ struct xl {
 	FILE *out;
 	const struct bpf_obj *obj;	/* loaded: maps with fds */
 	struct bpf_obj pristine;	/* as embedded: the placeholders */
+	struct bpf_blob blob;		/* pristine's instructions */
 	uint32_t map_id[16];		/* obj->maps[i]'s kernel id */
 	unsigned long long call_base;	/* __bpf_call_base, 0: unknown */
 	struct errbuf *eb;		/* why err */
+	const char *glob;		/* --prog */
+	size_t shown;
 	int err;
 };
 
@@ -57,17 +61,37 @@ static uint64_t imm64(const struct bpf_insn *in)
 	return (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in->imm;
 }
 
+/* p as embedded, before any patching; NULL if it is not there. */
+static const struct obj_prog *pristine_of(const struct xl *x,
+					  const struct obj_prog *p)
+{
+	size_t k;
+
+	for (k = 0; k < x->pristine.nr_progs; k++)
+		if (!strcmp(x->pristine.progs[k].section, p->section))
+			return &x->pristine.progs[k];
+	return NULL;
+}
+
+/* 1 when insn i of p had the tracepoint field's placeholder offset. */
+static int off_patched_at(const struct xl *x, const struct obj_prog *p,
+			  size_t i)
+{
+	const struct obj_prog *q = pristine_of(x, p);
+
+	return q && i < q->insn_cnt &&
+	       q->insns[i].code == (BPF_LDX | BPF_MEM | BPF_W) &&
+	       q->insns[i].off == PATCH_OFF_TP_RET;
+}
+
 /* The placeholder the embedded object had at insn i of p, or NULL. */
 static const char *placeholder_at(const struct xl *x, const struct obj_prog *p,
 				  size_t i)
 {
-	const struct obj_prog *q = NULL;
+	const struct obj_prog *q = pristine_of(x, p);
 	const struct bpf_disasm_name *names;
 	size_t k, n;
 
-	for (k = 0; k < x->pristine.nr_progs; k++)
-		if (!strcmp(x->pristine.progs[k].section, p->section))
-			q = &x->pristine.progs[k];
 	if (!q || i + 1 >= q->insn_cnt || q->insns[i].code != LD_IMM64 ||
 	    q->insns[i].src_reg)
 		return NULL;
@@ -100,6 +124,9 @@ static void print_sent(struct xl *x, const struct obj_prog *p)
 		else if (ph && n == 2)
 			snprintf(note, sizeof(note), "; %s patched: %llu", ph,
 				 (unsigned long long)imm64(in));
+		else if (off_patched_at(x, p, i))
+			snprintf(note, sizeof(note), "; the field's offset, from the event's format file (the object has %d)",
+				 PATCH_OFF_TP_RET);
 		fprintf(x->out, "  %4zu: %-40s %s\n", i, text, note);
 	}
 }
@@ -157,8 +184,9 @@ static void dump_one(void *arg, const struct obj_prog *p)
 	size_t cnt, calls = 0, sent_calls;
 	char tag[17];
 
-	if (x->err)
+	if (x->err || !prog_selected(p, x->glob))
 		return;
+	x->shown++;
 	fprintf(x->out, "\nprogram %s: kernel id %u, tag %s, JIT %u bytes\n",
 		p->section, p->kinfo.id,
 		bpf_tag_text(p->kinfo.tag, tag, sizeof(tag)), p->kinfo.jited_len);
@@ -213,43 +241,42 @@ static void map_ids(struct xl *x)
 	}
 }
 
-int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
+/* Once the maps are made: the pristine object, __bpf_call_base, map ids. */
+static int xl_setup(void *arg, struct tracer *t, const struct tracer_config *cfg,
+		    struct errbuf *eb)
 {
 	static const char *const base_name[] = { "__bpf_call_base" };
 	static const struct obj_parse_opts borrowed = { .borrow = 1 };
-	struct xl x = { .out = out, .eb = eb };
-	struct tracer *t = tracer_new();
-	struct bpf_blob blob = { NULL, NULL, 0 };
+	struct xl *x = arg;
 	struct ksym_result base;
 	int err;
 
-	if (!t)
-		return errbuf_set(eb, -ENOMEM, "out of memory");
-	err = tracer_prepare(t, cfg, eb);
+	err = bpf_blob_running(0, NULL, NULL, &x->blob, eb);
 	if (err)
-		goto out;
-	err = bpf_blob_running(0, NULL, NULL, &blob, eb);
-	if (err)
-		goto out;
+		return err;
 	/* The pristine instructions stay in the inflated object. */
-	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &x.pristine,
-			       eb);
+	err = bpf_obj_parse_in(x->blob.data, x->blob.size, &borrowed,
+			       &x->pristine, eb);
 	if (err)
-		goto out;
+		return err;
 	if (kallsyms_lookup(cfg->kallsyms_path, base_name, 1, 0, &base,
 			    NULL) > 0 && base.found)
-		x.call_base = base.addr;
-	x.obj = tracer_obj(t);
-	map_ids(&x);
-	fprintf(out, "The programs a run loads here, patched as it patches them: first as sent, then as the kernel keeps them.\n");
-	err = tracer_verify_each(t, cfg, dump_one, &x, eb);
+		x->call_base = base.addr;
+	x->obj = tracer_obj(t);
+	map_ids(x);
+	fprintf(x->out, "The programs a run loads here, patched as it patches them: first as sent, then as the kernel keeps them.\n");
+	return 0;
+}
+
+int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
+{
+	struct xl x = { .out = out, .eb = eb, .glob = cfg->prog_glob };
+	int err = dump_each_loaded(out, cfg, "xlated", xl_setup, dump_one, &x,
+				   &x.shown, eb);
+
 	if (!err)
 		err = x.err;
-	if (!err && (fflush(out) == EOF || ferror(out)))
-		err = errbuf_set(eb, -EIO, "--dump-bpf=xlated: cannot write the listing");
-out:
 	bpf_obj_free(&x.pristine);
-	bpf_blob_release(&blob);
-	tracer_free(t);
+	bpf_blob_release(&x.blob);
 	return err;
 }

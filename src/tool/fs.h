@@ -16,6 +16,18 @@ struct fs_op {
 	const char *since;	/* the kernel that added func, for messages */
 };
 
+/*
+ * A file system's own tracepoints around fsync (--attach=tracepoint):
+ * group:enter and group:exit, the exit event's field with the return
+ * value.  group NULL: none.
+ */
+struct fs_tracepoints {
+	const char *group;		/* "ext4" */
+	const char *enter;		/* "ext4_sync_file_enter" */
+	const char *exit;		/* "ext4_sync_file_exit" */
+	const char *ret_field;		/* "ret" */
+};
+
 struct fs_table {
 	const char *name;		/* "ext4", as /proc/filesystems says */
 	const char *tool;		/* "ext4dist": the name it answers to */
@@ -44,6 +56,7 @@ struct fs_table {
 	const char *fops_symbol;
 	const char *dir_release;
 	const char *dir_fops_symbol;
+	struct fs_tracepoints fsync_tp;
 };
 
 extern const struct fs_table fs_ext4, fs_xfs, fs_btrfs, fs_f2fs;

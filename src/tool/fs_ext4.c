@@ -33,4 +33,10 @@ const struct fs_table fs_ext4 = {
 	.fops_symbol = "ext4_file_operations",
 	.dir_release = "ext4_release_dir",
 	.dir_fops_symbol = "ext4_dir_operations",
+	/*
+	 * ext4_sync_file() fires them around its work on every call but
+	 * one on a file system that is shut down (refused before either).
+	 */
+	.fsync_tp = { "ext4", "ext4_sync_file_enter", "ext4_sync_file_exit",
+		      "ret" },
 };

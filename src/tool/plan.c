@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ext4dist_abi.h"
+
 #define MAXACTIVE_MIN	64
 #define MAXACTIVE_MAX	4096	/* KRETPROBE_MAXACTIVE_MAX */
 
@@ -30,6 +32,8 @@ const char *plan_path_name(enum attach_mode path)
 		return "pmu";
 	case ATTACH_FENTRY:
 		return "fentry";
+	case ATTACH_TRACEPOINT:
+		return "tracepoint";
 	default:
 		return "none";
 	}
@@ -190,6 +194,40 @@ static int plan_auto(const struct attach_want *w,
 	}
 }
 
+/*
+ * The file system's own tracepoints around fsync: a call's start and end,
+ * where there are no kprobes.  Forced only.
+ */
+static int plan_forced_tracepoint(const struct attach_want *w,
+				  const struct attach_caps *caps,
+				  struct attach_choice *choice,
+				  enum cap_id *need, struct errbuf *eb)
+{
+	if (!w->tracepoints)
+		return errbuf_set(eb, -EOPNOTSUPP,
+				  "--attach=tracepoint: ext4dist knows no tracepoints of %s (only ext4's, around fsync)",
+				  w->fs_name);
+	if (w->ops_mask != 1u << OP_FSYNC)
+		return errbuf_set(eb, -EINVAL,
+				  "--attach=tracepoint traces fsync alone, through %s: %s fires no such pair around its reads, writes, opens or getattr; use --ops fsync",
+				  w->tracepoints, w->fs_name);
+	if (w->slow)
+		return errbuf_set(eb, -EINVAL,
+				  "--attach=tracepoint has no slow mode: an event names the call's file, and the tracepoints' records hold only its device and inode number");
+	if (w->maxactive)
+		return errbuf_set(eb, -EINVAL,
+				  "--maxactive sizes kretprobes, and a tracepoint has no return probe to run out of: drop --maxactive or --attach=tracepoint");
+	if (w->generic_read)
+		return errbuf_set(eb, -EINVAL,
+				  "--read-path=generic traces reads, and --attach=tracepoint fsync alone: drop one of them");
+	NEED(CAP_TRACEPOINT);
+	if (!has(caps, CAP_TRACEPOINT))
+		return errbuf_set(eb, -EOPNOTSUPP, "--attach=tracepoint: %s",
+				  caps->c[CAP_TRACEPOINT].why);
+	return choose(choice, ATTACH_TRACEPOINT, 0,
+		      "forced by --attach=tracepoint: the file system's own tracepoints around fsync, no kprobes needed");
+}
+
 int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 		struct attach_choice *choice, enum cap_id *need,
 		struct errbuf *eb)
@@ -229,6 +267,8 @@ int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 		return plan_forced_pmu(caps, choice, need, eb);
 	case ATTACH_TRACEFS:
 		return plan_forced_tracefs(w, caps, choice, need, eb);
+	case ATTACH_TRACEPOINT:
+		return plan_forced_tracepoint(w, caps, choice, need, eb);
 	default:
 		return plan_auto(w, caps, choice, need, eb);
 	}

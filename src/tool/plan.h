@@ -31,6 +31,12 @@ enum cap_id {
 	 * (5.12+): calls go unseen, by the thousand under contention.
 	 */
 	CAP_NO_PREEMPT,
+	/*
+	 * The file system's own tracepoints around fsync, in tracefs, with
+	 * the exit event's return value where the program reads it
+	 * (--attach=tracepoint alone: never chosen automatically).
+	 */
+	CAP_TRACEPOINT,
 	NR_CAPS,
 };
 
@@ -53,10 +59,18 @@ struct attach_want {
 	unsigned int maxactive;		/* --maxactive, 0 = not given */
 	int generic_read;		/* --read-path=generic */
 	unsigned int possible_cpus;	/* sizes the default maxactive */
+	unsigned int ops_mask;		/* --ops, bit per enum ext4dist_op */
+	int slow;			/* slow mode (ext4slower) */
+	const char *fs_name;		/* "ext4", for messages */
+	/*
+	 * "ext4:ext4_sync_file_enter and ext4:ext4_sync_file_exit": the file
+	 * system's tracepoints around fsync; NULL when it has none.
+	 */
+	const char *tracepoints;
 };
 
 struct attach_choice {
-	enum attach_mode path;		/* ATTACH_FENTRY, _MULTI, _TRACEFS, _PMU */
+	enum attach_mode path;		/* ATTACH_FENTRY, _MULTI, _TRACEFS, _PMU, _TRACEPOINT */
 	unsigned int maxactive;		/* tracefs "rN:", 0 = kernel default */
 	char why[600];
 };
@@ -77,13 +91,16 @@ unsigned int plan_default_maxactive(unsigned int possible_cpus);
  * Automatic order: fentry/fexit (the cheapest dispatch) where the kernel
  * never preempts a program; else kprobe_multi links (cheapest to arm); else
  * kprobe_events with ext4dist's own "rN:", the only way to size the
- * return probes; else the kprobe PMU; else kprobe_events as it is.
+ * return probes; else the kprobe PMU; else kprobe_events as it is.  The
+ * tracepoints only when --attach=tracepoint asks: they see fsync alone,
+ * so a run that left them out of the order can never trace less than
+ * its --ops say.
  */
 int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 		struct attach_choice *choice, enum cap_id *need,
 		struct errbuf *eb);
 
-/* "fentry", "kprobe_multi", "tracefs", "pmu". */
+/* "fentry", "kprobe_multi", "tracefs", "pmu", "tracepoint". */
 const char *plan_path_name(enum attach_mode path);
 
 #endif

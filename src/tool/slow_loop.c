@@ -230,6 +230,12 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 		}
 		if (fds[pb->n].revents)
 			stopped = stop_signal(sfd);
+		/*
+		 * Taken from the signalfd, the stop is gone for outq's own
+		 * look for one: from here on no write may wait for room.
+		 */
+		if (stopped)
+			outq_stopping();
 		err = drain_events(t, &p, &st);
 		if (err)
 			break;

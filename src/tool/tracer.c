@@ -16,6 +16,7 @@
 #include "tool/fentry.h"
 #include "tool/name_discover.h"
 #include "tool/pid_filter.h"
+#include "tool/prog_select.h"
 #include "tool/read_path.h"
 
 #define TOOL_NAME "ext4dist"
@@ -83,10 +84,20 @@ static const char *variant_of(const struct tracer *t, int ip)
 	return names[!!ip][!!t->slow][!t->percpu];
 }
 
-/* The maps only slow mode uses: not created in the histogram mode. */
-static const char *const slow_maps[] = {
-	"events", "slow_start", "slow_stats", "peek", NULL
+/*
+ * The maps a run does not create: the lessons' (only --dump-bpf=refused
+ * loads their programs), and in the histogram mode those only slow mode
+ * uses.
+ */
+static const char *const hist_skips[] = {
+	"events", "slow_start", "slow_stats", "peek", "lesson_hash", NULL
 };
+static const char *const slow_skips[] = { "lesson_hash", NULL };
+
+const char *const *tracer_maps_skipped(int slow)
+{
+	return slow ? slow_skips : hist_skips;
+}
 
 /*
  * Slow mode's maps: the perf event array gets an index per possible CPU
@@ -97,10 +108,9 @@ static void size_slow_maps(struct tracer *t, const struct tracer_config *cfg)
 	struct obj_map *ev = bpf_obj_find_map(&t->obj, "events");
 
 	t->slow = cfg->slow;
-	if (!t->slow) {
-		t->lo.skip_maps = slow_maps;
+	t->lo.skip_maps = tracer_maps_skipped(t->slow);
+	if (!t->slow)
 		return;
-	}
 	if (ev)
 		ev->def.max_entries = (unsigned int)t->ncpus;
 }
@@ -120,16 +130,17 @@ static int variant_has(const char *v, const char *word)
  * The programs a run of this mode may load, on any path it may take
  * (the fallbacks too): slow mode's and name discovery's ("peek") in
  * slow mode, the histogram ones otherwise, the f_op scan in both, never
- * --dump-bpf=refused's.  The object's others are not kept.
+ * the lessons (--dump-bpf=refused's).  The object's others are not kept.
  */
 static int run_loads(const char *section, void *arg)
 {
 	const char *t = strchr(section, '/'), *v = t ? strchr(t + 1, '/') : NULL;
 	const struct tracer *tr = arg;
 
-	v = v ? v + 1 : "";
-	if (variant_has(v, "refused"))
+	if (t && v && (size_t)(v - t - 1) == strlen(LESSON_TARGET) &&
+	    !strncmp(t + 1, LESSON_TARGET, v - t - 1))
 		return 0;
+	v = v ? v + 1 : "";
 	if (variant_has(v, "scan_release"))
 		return 1;
 	return tr->slow == (variant_has(v, PROG_SLOW) || variant_has(v, "peek"));
@@ -317,6 +328,49 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 	return 0;
 }
 
+int tracer_probe_tracepoints(struct tracer *t, struct errbuf *why)
+{
+	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	const struct tp_event *x = &t->tp[1];
+	int err;
+
+	if (!tp->group)
+		return errbuf_set(why, -EOPNOTSUPP,
+				  "ext4dist knows no tracepoints of %s (only ext4's, around fsync)",
+				  t->fs->name);
+	if (!t->percpu)
+		return errbuf_set(why, -EOPNOTSUPP,
+				  "the counters are plain arrays (no per-CPU maps): the tracepoint programs have no atomic twins");
+	err = attach_probe_tracepoint(&t->actx, tp->group, tp->enter, NULL,
+				      &t->tp[0], why);
+	if (!err)
+		err = attach_probe_tracepoint(&t->actx, tp->group, tp->exit,
+					      tp->ret_field, &t->tp[1], why);
+	if (err)
+		return err;
+	/* The program reads an int: "int ret" since the event exists. */
+	if (x->field_size != 4 || !x->field_signed)
+		return errbuf_set(why, -EINVAL,
+				  "%s:%s's field %s is %d bytes, %s, where the program reads a signed 4-byte int",
+				  x->group, x->event, x->field, x->field_size,
+				  x->field_signed ? "signed" : "unsigned");
+	snprintf(t->rec.tracepoints, sizeof(t->rec.tracepoints),
+		 "%s:%s id %d and %s:%s id %d, %s at offset %d of its record (its format file); fsync alone: --attach=tracepoint --ops fsync",
+		 t->tp[0].group, t->tp[0].event, t->tp[0].id, x->group,
+		 x->event, x->id, x->field, x->field_off);
+	return 0;
+}
+
+void tracer_patch_tracepoints(struct tracer *t)
+{
+	int n = bpf_obj_patch_off16(&t->obj, PATCH_OFF_TP_RET,
+				    (int16_t)t->tp[1].field_off);
+
+	vlog(1, "tracepoint %s:%s: offset %d of field %s patched into %d load%s of the program (the placeholder %d was there)",
+	     t->tp[1].group, t->tp[1].event, t->tp[1].field_off,
+	     t->tp[1].field, n, n == 1 ? "" : "s", PATCH_OFF_TP_RET);
+}
+
 /* Asks the kernel one thing the plan needs, and records the answer. */
 static void probe_cap(struct tracer *t, enum cap_id id)
 {
@@ -349,6 +403,9 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 	case CAP_FENTRY:
 		err = probe_fentry(t, &why);
 		break;
+	case CAP_TRACEPOINT:
+		err = tracer_probe_tracepoints(t, &why);
+		break;
 	case CAP_NO_PREEMPT:
 		/* Not known: taken as none (check.c says so). */
 		t->rec.preemption = kernel_preemption(NULL, why.msg,
@@ -374,17 +431,25 @@ static void probe_cap(struct tracer *t, enum cap_id id)
 static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 			 struct errbuf *eb)
 {
+	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	char tps[160];
 	struct attach_want w = {
 		.mode = cfg->attach,
 		.maxactive = cfg->maxactive,
 		.generic_read = cfg->read_generic,
 		.possible_cpus = (unsigned int)t->ncpus,
+		.ops_mask = cfg->ops_mask,
+		.slow = cfg->slow,
+		.fs_name = t->fs->name,
+		.tracepoints = tp->group ? tps : NULL,
 	};
 	enum cap_id need;
 	int err;
 
 	/* Planned again after a refusal at attach: undecided until it is. */
 	t->rec.planned = 0;
+	snprintf(tps, sizeof(tps), "%s:%s and %s:%s", tp->group, tp->enter,
+		 tp->group, tp->exit);
 	snprintf(t->rec.caps.pmu_dir, sizeof(t->rec.caps.pmu_dir), "%s",
 		 t->actx.sysfs_kprobe);
 	for (;;) {
@@ -1109,6 +1174,52 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 	return 0;
 }
 
+/* One tracepoint's program loaded and put on its perf event. */
+static int attach_tp_prog(struct tracer *t, struct obj_prog *p,
+			  const struct tp_event *tp, struct errbuf *eb)
+{
+	int err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
+
+	if (err)
+		return err;
+	tracer_note_load(t, p);
+	err = attach_tracepoint(tp, p->fd, &t->links[t->nr_links], eb);
+	if (err) {
+		bpf_obj_unload_prog(p);
+		return err;
+	}
+	t->nr_links++;
+	return 0;
+}
+
+/*
+ * fsync through the file system's own tracepoints (--attach=tracepoint):
+ * the exit first, as a kretprobe before its kprobe (attach_pair()).
+ */
+static int attach_tracepoints(struct tracer *t, struct errbuf *eb)
+{
+	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	struct obj_prog *ret = bpf_obj_find_tracepoint(&t->obj, tp->group,
+						       tp->exit);
+	struct obj_prog *ent = bpf_obj_find_tracepoint(&t->obj, tp->group,
+						       tp->enter);
+	int err;
+
+	if (!ret || !ent)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no programs for the tracepoints %s:%s and %s:%s",
+				  tp->group, tp->exit, tp->group, tp->enter);
+	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
+		 "none needed: a tracepoint is named by its id");
+	tracer_patch_tracepoints(t);
+	err = attach_tp_prog(t, ret, &t->tp[1], eb);
+	if (!err)
+		err = attach_tp_prog(t, ent, &t->tp[0], eb);
+	if (!err)
+		t->entry_prog[OP_FSYNC] = ent;
+	return err;
+}
+
 static void set_ops(struct tracer *t)
 {
 	switch (t->rec.attach.path) {
@@ -1156,6 +1267,8 @@ static int attach_chosen(struct tracer *t, const struct tracer_config *cfg,
 	}
 	if (t->rec.attach.path == ATTACH_MULTI)
 		return attach_multi(t, eb);
+	if (t->rec.attach.path == ATTACH_TRACEPOINT)
+		return attach_tracepoints(t, eb);
 	return attach_kprobes(t, cfg, eb);
 }
 
@@ -1199,6 +1312,8 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 		 (int)sizeof(c->why) - 1, eb->msg);
 	t->rec.read_path[0] = t->rec.addresses[0] = '\0';
 	eb->msg[0] = '\0';
+	/* Undecided again: --check must not print a path no plan chose. */
+	t->rec.planned = 0;
 	err = decide_attach(t, cfg, eb);
 	if (err)
 		return err;
@@ -1230,6 +1345,7 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 	if (err)
 		return err;
 	t->verifier_log = cfg->verifier_log;
+	t->prog_glob = cfg->prog_glob;
 	t->dump_maps = cfg->dump_maps;
 	t->unit = cfg->factor == 1000000ULL ? "msecs" : "usecs";
 	if (privileges_check())
@@ -1267,11 +1383,13 @@ static void note_unseen(struct tracer *t)
 	else if (t->rec.attach.path != ATTACH_FENTRY &&
 		 kversion_running(&code, &source) == 0 &&
 		 code < kversion_code(6, 7, 0))
-		vlog(1, "unseen calls: not counted (the kernel counts skipped kprobe programs from 6.7; they run with preemption off, so only an interrupting one is skipped)");
+		vlog(1, "unseen calls: not counted (the kernel counts skipped kprobe and tracepoint programs from 6.7; they run with preemption off, so only an interrupting one is skipped)");
 	else {
 		t->unseen_counted = 1;
 		vlog(1, "unseen calls: counted (each %s program's recursion_misses)",
-		     t->rec.attach.path == ATTACH_FENTRY ? "fentry" : "kprobe");
+		     t->rec.attach.path == ATTACH_FENTRY ? "fentry" :
+		     t->rec.attach.path == ATTACH_TRACEPOINT ? "tracepoint" :
+		     "kprobe");
 	}
 }
 
@@ -1456,6 +1574,9 @@ const char *tracer_missed_reason(const struct tracer *t)
 		return "kprobe_multi return hooks exhausted: --attach=tracefs --maxactive N allows more";
 	case ATTACH_PMU:
 		return "kretprobe instances exhausted: the kprobe PMU cannot raise them; --attach=tracefs --maxactive N can";
+	case ATTACH_TRACEPOINT:
+		/* Nothing to run out of: the exit event fires at every return. */
+		return "a tracepoint has no instances to run out of: the exit event did not fire for it";
 	default:
 		if (t->rec.caps.c[CAP_MAXACTIVE].state == CAP_NO)
 			return "kretprobe instances exhausted: kprobe_events cannot raise the kernel's default before 4.12";

@@ -18,6 +18,7 @@ struct tracer_config {
 	unsigned int tgid;		/* 0 = every process */
 	unsigned long long factor;	/* ns per output unit */
 	unsigned int ops_mask;		/* bit per enum ext4dist_op */
+	int ops_given;			/* --ops given: the dumps keep to them */
 	enum attach_mode attach;	/* --attach */
 	unsigned int maxactive;		/* --maxactive, 0 = not given */
 	int read_generic;		/* force the generic read path */
@@ -32,6 +33,7 @@ struct tracer_config {
 	unsigned long long slow_ns;
 	unsigned int slow_pages;
 	int verifier_log;		/* --verifier-log: every load's log */
+	const char *prog_glob;		/* --prog: the programs whose log shows */
 	int dump_maps;			/* --dump-maps: each CPU's counts */
 	/* Test-only overrides of system paths; NULL = the real ones. */
 	const char *kallsyms_path;
@@ -71,12 +73,19 @@ struct tracer_record {
 	char missing[256];		/* an operation this kernel lacks */
 	char names[320];		/* slow mode: where file names come from */
 	char fentry_ids[600];		/* fentry: where the BTF ids came from */
+	char tracepoints[600];		/* the tracepoints' ids and field */
 	enum preempt_model preemption;	/* CAP_NO_PREEMPT's finding */
 };
 
 /* Private: tool/tracer_priv.h.  tracer_new() makes one. */
 struct tracer;
 
+
+/*
+ * The object's maps a run does not create (NULL-ended): in the histogram
+ * mode (slow 0) slow mode's and the lessons', in slow mode the lessons'.
+ */
+const char *const *tracer_maps_skipped(int slow);
 
 /* An empty tracer, or NULL without memory. */
 struct tracer *tracer_new(void);

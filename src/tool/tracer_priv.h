@@ -16,6 +16,7 @@ struct tracer {
 	unsigned int pretend;		/* bit per enum args_pretend */
 	const char *sys_module;		/* NULL = /sys/module */
 	int verifier_log;		/* print each load's verifier log */
+	const char *prog_glob;		/* ... of these programs (--prog) */
 	int dump_maps;			/* print each drained buffer per CPU */
 	const char *unit;		/* "usecs" or "msecs", for dump_maps */
 	struct bpf_obj obj;
@@ -66,11 +67,21 @@ struct tracer {
 	char sysmap_path[300];		/* the map the addresses came from */
 	int read_generic;		/* --read-path=generic */
 	struct fentry_ids fids;		/* fentry/fexit: the BTF ids */
+	struct tp_event tp[2];		/* the fsync tracepoints: enter, exit */
 	int btf_obj_fd;			/* the module's BTF object, or -1 */
 	struct tracer_record rec;
 };
 
 /* verify.c: one more program through the verifier, in the record. */
 void tracer_note_load(struct tracer *t, const struct obj_prog *p);
+
+/*
+ * The file system's fsync tracepoints, their ids and the exit event's
+ * return value field, into t->tp (CAP_TRACEPOINT's question); 0 or
+ * -errno with why.
+ */
+int tracer_probe_tracepoints(struct tracer *t, struct errbuf *why);
+/* Their programs: the field's offset patched in (t->tp[1]). */
+void tracer_patch_tracepoints(struct tracer *t);
 
 #endif

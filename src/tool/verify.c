@@ -13,11 +13,13 @@
 #include <stdio.h>
 
 #include "loader/loader.h"
+#include "tool/prog_select.h"
 #include "tool/tracer_priv.h"
 
 void tracer_note_load(struct tracer *t, const struct obj_prog *p)
 {
-	if (t->verifier_log && t->load.verifier_log)
+	if (t->verifier_log && t->load.verifier_log &&
+	    prog_selected(p, t->prog_glob))
 		fprintf(stderr, "--- verifier log of %s (accepted: %zu instructions given, %u processed) ---\n%s--- end of the verifier log of %s ---\n",
 			p->section, p->insn_cnt, p->kinfo.verified_insns,
 			t->load.verifier_log, p->section);
@@ -68,6 +70,28 @@ static int verify_multi(struct tracer *t, const struct verify_each *each,
 					PROBE_ENTRY, "ext4", twin(t)), each, eb);
 }
 
+/*
+ * The fsync tracepoints' programs: their field's offset asked of the
+ * kernel where start-up did not (the dumps), and patched in.
+ */
+static int verify_tracepoints(struct tracer *t, const struct verify_each *each,
+			      struct errbuf *eb)
+{
+	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	int err;
+
+	if (!t->tp[1].id) {
+		err = tracer_probe_tracepoints(t, eb);
+		if (err)
+			return err;
+	}
+	tracer_patch_tracepoints(t);
+	err = verify_one(t, bpf_obj_find_tracepoint(&t->obj, tp->group,
+						    tp->exit), each, eb);
+	return err ? err : verify_one(t, bpf_obj_find_tracepoint(&t->obj,
+					tp->group, tp->enter), each, eb);
+}
+
 int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
 			     struct errbuf *eb)
 {
@@ -88,6 +112,10 @@ int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
 	t->rec.verified_only = 1;
 	if (t->rec.planned && t->rec.attach.path == ATTACH_MULTI)
 		return verify_multi(t, &each, eb);
+	/* Planned, or asked for by the dumps, which plan nothing. */
+	if ((t->rec.planned && t->rec.attach.path == ATTACH_TRACEPOINT) ||
+	    (!t->rec.planned && cfg->attach == ATTACH_TRACEPOINT))
+		return verify_tracepoints(t, &each, eb);
 	/*
 	 * The generic read path's f_op constants come from its probe,
 	 * which needs an attach path: 0 here, as harmless to the verifier

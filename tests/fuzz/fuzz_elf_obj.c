@@ -31,7 +31,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    p->insns[p->relocs[j].insn].code !=
 				    (BPF_LD | BPF_IMM | BPF_DW))
 					abort();
-			if ((p->multi ?
+			if ((p->tracepoint ?
+			     bpf_obj_find_tracepoint(&obj, p->target,
+						     p->variant) :
+			     p->multi ?
 			     bpf_obj_find_multi(&obj, p->kind, p->target,
 						p->variant) :
 			     p->tracing ?

@@ -29,9 +29,10 @@ run_both() {
 }
 
 # new_lines BASE FILE: the lines of FILE that BASE lacks, numbers, kernel
-# addresses and tags masked in both (they differ from run to run).
+# addresses and tags masked in both (they differ from run to run), runs of
+# spaces made one (a column padded after a PID past 0xffff is wider).
 new_lines() {
-	local mask='s/0x[0-9a-f]*/H/g; s/[0-9a-f]\{16\}/T/g; s/[0-9][0-9]*/N/g'
+	local mask='s/0x[0-9a-f]*/H/g; s/[0-9a-f]\{16\}/T/g; s/[0-9][0-9]*/N/g; s/  */ /g'
 
 	sed -e "$mask" "$1" > "$TMP/new_lines.base"
 	sed -e "$mask" "$2" | grep -vxFf "$TMP/new_lines.base"

@@ -37,6 +37,12 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 fi
 vg "--check" $([ -e /sys/bus/event_source/devices/kprobe/type ] && echo 0 || echo 1) --check
 vg "--dump-bpf" 0 --dump-bpf
+vg "--dump-bpf --ops --prog" 0 --dump-bpf --ops fsync --prog 'kretprobe/*'
+vg "--dump-bpf=refused" 0 --dump-bpf=refused
+vg "--dump-bpf=jited" 0 --dump-bpf=jited --ops fsync
+vg "--dump-bpf=xlated on the tracepoints" 0 --dump-bpf=xlated --attach=tracepoint --ops fsync
+vg "--dump-bpf=elf" 0 --dump-bpf=elf
+vg "--check --verifier-log=1" $([ -e /sys/bus/event_source/devices/kprobe/type ] && echo 0 || echo 1) --check --verifier-log=1 --ops open
 vg "--prometheus refused" 1 --prometheus /dev/null
 if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 	vg "--prometheus checked, -p checked" 1 --prometheus "$TMP/x.prom" -p $$ 1 1

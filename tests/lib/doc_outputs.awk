@@ -1,33 +1,86 @@
 # The output blocks of the documentation, held against what the binary
 # prints now.  A block (fenced with ``` and no language, or indented by 4
 # spaces after a blank line) is marked on the line before it with
-#   <!-- output NAME -->          NAME: a capture, "host/check", "vm-6.1/pmu-vv"
-#   <!-- output NAME exact -->    the same, its lines unmasked and in order
+#   <!-- output NAME -->          NAME: a run, "host/check", "vm-6.1/pmu-vv"
+#   <!-- output NAME exact -->    its lines unmasked
+#   <!-- output NAME excerpt -->  some of the run's lines (also "exact excerpt")
 #   <!-- not output: WHY -->      a diagram, a command list...
 # Fenced blocks with a language (```sh) are commands, never output.
 #
+# A block that is not an excerpt is the whole run: every line the run
+# prints is in it, in the run's order, and nothing else (empty lines
+# aside; a histogram's bucket rows, as many as the run filled, count as
+# one).  An excerpt's lines must each be a line of the run, in the same
+# order (bucket rows found anywhere); "..." marks what it leaves out and
+# belongs to excerpts alone.  Lines "$ command" say what was run: never
+# compared, in the block or in the run's capture.
+#
+# Both sides are masked alike (not in exact blocks): what changes from run
+# to run becomes N (fds, PIDs, ids, addresses and other hex words, times,
+# latencies, kernel versions and the numbers of the kernel's own: the
+# JIT's bytes, the verifier's walk), histogram bars S, runs of blank space
+# one, a JSON list of buckets B.  The counts of what ext4dist itself is
+# made of and does stay compared: a number followed by programs, maps,
+# bytes (not the JIT's), instructions, insns, functions, entries or
+# lessons, and key_size=, value_size=, max_entries=, insn_cnt=.
+#
 #   awk -v want=NAME -v capture=FILE -v label=L -f doc_outputs.awk DOC...
-#     the lines of every block marked NAME must be lines of FILE (stdout
-#     and stderr of the run), in the same order but for a histogram's
-#     bucket lines (found anywhere: their number varies), both masked alike: numbers (fds,
-#     PIDs, counts, addresses, versions, sizes) and hex words as N, the
-#     stars of a histogram bar as S, runs of blank space as one, a JSON
-#     list of buckets as B.  Lines
-#     "...", "$ command" and empty ones are the documentation's own.
-#     Prints "PASS L: DOC:LINE" or "FAIL L: DOC:LINE ..." per block
-#     (-v show=1: and every line not printed now, before it).
+#     prints "PASS L: DOC:LINE (N lines)" or "FAIL L: DOC:LINE: why" per
+#     block marked NAME (-v show=1: and the lines that differ, before it).
 #   awk -v list=1 -f doc_outputs.awk DOC...
 #     prints "DOC:LINE NAME" per marked block, "DOC:LINE -" per unmarked
 #     one, "DOC:LINE not-output" per block marked not output.
 # Plain POSIX awk (busybox awk in the VM guest).
+
+BEGIN {
+	keep_counts = "[0-9][0-9]* (programs?|maps?|bytes|instructions|insns|functions|entries|lessons)([^a-z]|$)"
+	keep_fields = "(key_size|value_size|max_entries|insn_cnt)=[0-9][0-9]*"
+	split("0 1 2 3 4 5 6 7 8 9", digit, " ")
+	for (i = 1; i <= 10; i++)
+		hidden[digit[i]] = sprintf("%c", 16 + i)
+	for (d in hidden)
+		shown[hidden[d]] = d
+}
+
+# s with its digits in the segments matching re made invisible to the
+# masking below (control characters), and back (hide 0).
+function hide(s, re,    out, seg, j, c) {
+	out = ""
+	while (match(s, re)) {
+		seg = substr(s, RSTART, RLENGTH)
+		out = out substr(s, 1, RSTART - 1)
+		for (j = 1; j <= length(seg); j++) {
+			c = substr(seg, j, 1)
+			if (c in hidden)
+				c = hidden[c]
+			out = out c
+		}
+		s = substr(s, RSTART + RLENGTH)
+	}
+	return out s
+}
+
+function unhide(s,    out, j, c) {
+	out = ""
+	for (j = 1; j <= length(s); j++) {
+		c = substr(s, j, 1)
+		if (c in shown)
+			c = shown[c]
+		out = out c
+	}
+	return out
+}
 
 function mask(s,    out, hex) {
 	gsub(/\r/, "", s)
 	gsub(/\|\**  *\|/, "|S|", s)
 	gsub(/\|\*\**\|/, "|S|", s)
 	gsub(/0x[0-9a-fA-F][0-9a-fA-F]*/, "0xN", s)
-	# Tags and other hex words of 8 or more digits: numbers too (a
-	# number of 8 digits is one), as any other number.
+	# The kernel's own numbers, not ext4dist's: masked as any other.
+	gsub(/JIT [0-9][0-9]* bytes/, "JIT N bytes", s)
+	s = hide(s, keep_counts)
+	s = hide(s, keep_fields)
+	# Tags and other hex words of 8 or more digits: numbers too.
 	hex = "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]*"
 	out = ""
 	while (match(s, hex)) {
@@ -44,32 +97,115 @@ function mask(s,    out, hex) {
 	gsub(/[ \t][ \t]*/, " ", s)
 	sub(/^ /, "", s)
 	sub(/ $/, "", s)
-	return s
+	return unhide(s)
 }
 
-# A block's line: the next line of lines (the capture, cap, or its
-# masked copy, mcap) equal to it, after the one its previous line
-# matched (lines in the same order).
-function in_order(lines, line,    i) {
+function is_bucket(m) {
+	return m ~ /^N -> N : N( [|]S[|])?$/
+}
+
+# A line as compared: masked (not in exact blocks), a bucket row "<rows>".
+function norm(line, m) {
+	m = exact ? line : mask(line)
+	return !exact && is_bucket(m) ? "<rows>" : m
+}
+
+# An excerpt's line: the next line of the run equal to it, after the one
+# its previous line matched (lines in the same order).
+function in_order(line,    i) {
 	for (i = pos + 1; i <= ncap; i++)
-		if (lines[i] == line) {
+		if ((exact ? cap[i] : mcap[i]) == line) {
 			pos = i
 			return 1
 		}
 	return 0
 }
 
-function block_end() {
+function block_line(line,    m) {
+	if (list || name != want || line ~ /^\$ / || line ~ /^[ \t]*$/)
+		return
+	if (line == "...") {
+		ellipsis++
+		return
+	}
+	checked++
+	if (excerpt) {
+		m = exact ? line : mask(line)
+		if (!exact && is_bucket(m)) {
+			if (m in seen)
+				return
+		} else if (in_order(m))
+			return
+		if (!bad)
+			first_bad = line
+		bad++
+		if (show)
+			print "  not printed now: " line
+		return
+	}
+	m = norm(line)
+	# Consecutive bucket rows are one item, as in the run.
+	if (m == "<rows>" && nblk && blk[nblk] == "<rows>")
+		return
+	blk[++nblk] = m
+	blkraw[nblk] = line
+}
+
+# The run, as a whole block compares it: its items, rows collapsed.
+function run_items(    i, m) {
+	nrun = 0
+	for (i = 1; i <= ncap; i++) {
+		if (cap[i] ~ /^[ \t]*$/ || cap[i] ~ /^\$ /)
+			continue
+		m = exact ? cap[i] : (is_bucket(mcap[i]) ? "<rows>" : mcap[i])
+		if (m == "<rows>" && nrun && run[nrun] == "<rows>")
+			continue
+		run[++nrun] = m
+		runraw[nrun] = cap[i]
+	}
+}
+
+function whole_verdict(    i, n, diff, why) {
+	if (ellipsis)
+		return "\"...\" leaves lines out: mark the block as an excerpt (<!-- output " want " excerpt -->)"
+	run_items()
+	n = nblk > nrun ? nblk : nrun
+	for (i = 1; i <= n; i++)
+		if (i > nblk || i > nrun || blk[i] != run[i]) {
+			diff = i
+			break
+		}
+	if (!diff)
+		return ""
+	if (show)
+		for (i = diff; i <= n && i < diff + 5; i++) {
+			if (i <= nblk && (i > nrun || blk[i] != run[i]))
+				print "  not printed now: " blkraw[i]
+			if (i <= nrun && (i > nblk || blk[i] != run[i]))
+				print "  printed, not in the block: " runraw[i]
+		}
+	if (diff > nblk)
+		why = "the run prints " (nrun - nblk) " line(s) more, the first: " runraw[diff]
+	else if (diff > nrun)
+		why = "the block has " (nblk - nrun) " line(s) the run does not print, the first: " blkraw[diff]
+	else
+		why = "line " diff " differs: the block has " blkraw[diff] "; the run prints " runraw[diff]
+	return why
+}
+
+function block_end(    why) {
 	if (!inblock)
 		return
 	if (list)
 		print where " " (name == "" ? "-" : name)
 	else if (name == want) {
-		if (bad)
+		if (!checked)
+			printf "FAIL %s: %s: no line to check\n", label, where
+		else if (excerpt && bad)
 			printf "FAIL %s: %s: %d of %d lines not printed now, the first: %s\n",
 				label, where, bad, checked, first_bad
-		else if (!checked)
-			printf "FAIL %s: %s: no line to check\n", label, where
+		else if (!excerpt && (why = whole_verdict()) != "")
+			printf "FAIL %s: %s: %s\n", label, where, why
 		else
 			printf "PASS %s: %s (%d lines)\n", label, where, checked
 	}
@@ -77,34 +213,19 @@ function block_end() {
 	name = ""
 }
 
-function check_line(line,    m, ok) {
-	if (list || name != want || line == "..." || line ~ /^\$ / || line ~ /^[ \t]*$/)
-		return
-	checked++
-	# A histogram's bucket lines: as many as the run filled, so found
-	# anywhere; the lines around them (operation, header) in order.
-	if (exact)
-		ok = in_order(cap, line)
-	else {
-		m = mask(line)
-		if (m ~ /^N -> N : N( [|]S[|])?$/)
-			ok = (m in seen)
-		else
-			ok = in_order(mcap, m)
-	}
-	if (!ok) {
-		if (!bad)
-			first_bad = line
-		bad++
-		if (show)
-			print "  not printed now: " line
-	}
+function block_start() {
+	inblock = 1
+	where = FILENAME ":" FNR
+	name = marker
+	exact = marker_exact
+	excerpt = marker_excerpt
+	marker = ""
+	bad = checked = pos = nblk = ellipsis = 0
 }
 
 BEGIN {
 	if (capture != "")
-		while ((getline line < capture) > 0)
-{
+		while ((getline line < capture) > 0) {
 			cap[++ncap] = line
 			mcap[ncap] = mask(line)
 			seen[mcap[ncap]] = 1
@@ -118,13 +239,13 @@ fenced {
 		fenced = 0
 		block_end()
 	} else if (inblock)
-		check_line($0)
+		block_line($0)
 	next
 }
 
 inblock && indented {
 	if ($0 ~ /^    /) {
-		check_line(substr($0, 5))
+		block_line(substr($0, 5))
 		next
 	}
 	if ($0 ~ /^[ \t]*$/)
@@ -138,29 +259,25 @@ inblock && indented {
 		marker = ""
 		next
 	}
-	inblock = 1
+	block_start()
 	indented = 0
-	where = FILENAME ":" FNR
-	name = marker
-	exact = marker_exact
-	marker = ""
-	bad = checked = pos = 0
 	next
 }
 
 blank && /^    [^ ]/ && !inblock {
-	inblock = 1
+	block_start()
 	indented = 1
-	where = FILENAME ":" FNR
-	name = marker
-	exact = marker_exact
-	marker = ""
-	bad = checked = pos = 0
-	check_line(substr($0, 5))
+	block_line(substr($0, 5))
 	next
 }
 
-/^<!-- output [^ ]* (exact )?-->$/ { marker = $3; marker_exact = $4 == "exact"; blank = 0; next }
+/^<!-- output [^ ]*( exact)?( excerpt)? -->$/ {
+	marker = $3
+	marker_exact = $0 ~ / exact /
+	marker_excerpt = $0 ~ / excerpt /
+	blank = 0
+	next
+}
 /^<!-- not output: .* -->$/ { marker = "not-output"; blank = 0; next }
 
 {

@@ -272,7 +272,7 @@ static void check_object(const char *arch)
 	struct errbuf eb = { "" };
 	struct bpf_blob blob;
 	struct bpf_obj obj;
-	unsigned int plain = 0, twins = 0;
+	unsigned int plain = 0, twins = 0, lessons = 0;
 	char name[256], why[64];
 	size_t i;
 
@@ -285,8 +285,11 @@ static void check_object(const char *arch)
 		struct obj_prog *p = &obj.progs[i];
 		char twin[64];
 
-		/* fentry/fexit: per-CPU maps always (5.5+), no twins. */
-		if (p->tracing)
+		/*
+		 * fentry/fexit and tracepoint programs: per-CPU maps always
+		 * (5.5+, 4.7+), no twins.
+		 */
+		if (p->tracing || p->tracepoint)
 			continue;
 		if (is_atomic_twin(p)) {
 			twins++;
@@ -299,9 +302,12 @@ static void check_object(const char *arch)
 		if (!CHECK(jit32_ok(p, why, sizeof(why)), name))
 			printf("  %s\n", why);
 		if (strcmp(p->variant, "scan_release") == 0 ||
-		    strcmp(p->variant, "peek") == 0 ||
-		    strcmp(p->variant, "refused") == 0)
+		    strcmp(p->variant, "peek") == 0)
 			continue;
+		if (strcmp(p->target, "lesson") == 0) {
+			lessons++;
+			continue;
+		}
 		snprintf(twin, sizeof(twin), "%s%s%s", p->variant,
 			 p->variant[0] ? "." : "", PROG_ATOMIC);
 		snprintf(name, sizeof(name), "%s: %s has its atomic twin", arch,
@@ -314,8 +320,10 @@ static void check_object(const char *arch)
 	}
 	snprintf(name, sizeof(name), "%s: one atomic twin per counting program",
 		 arch);
-	/* Not the f_op scan, the name peek, the program broken on purpose. */
-	check_int(name, twins, plain - 3);
+	/* Not the f_op scan, the name peek, the programs broken on purpose. */
+	check_int(name, twins, plain - 2 - lessons);
+	snprintf(name, sizeof(name), "%s: the 9 lessons", arch);
+	check_int(name, lessons, 9);
 	bpf_obj_free(&obj);
 }
 

@@ -340,12 +340,34 @@ static void test_own_options(void)
 	run_args(&r, "--dump-bpf=xlated", "--verifier-log", NULL);
 	if (ok("--dump-bpf=xlated --verifier-log", &r)) {
 		check_int("dump xlated", r.a.dump_bpf, DUMP_BPF_XLATED);
-		check_int("verifier log flag", r.a.verifier_log, 1);
+		check_int("verifier log flag: level 2", r.a.verifier_log, 2);
 	}
 	run_free(&r);
 	run_args(&r, "--dump-bpf=elf", NULL);
 	if (ok("--dump-bpf=elf", &r))
 		check_int("dump elf", r.a.dump_bpf, DUMP_BPF_ELF);
+	run_free(&r);
+	run_args(&r, "--dump-bpf=jited", "--prog", "kprobe/*", NULL);
+	if (ok("--dump-bpf=jited --prog", &r)) {
+		check_int("dump jited", r.a.dump_bpf, DUMP_BPF_JITED);
+		check_str("--prog's pattern", r.a.prog_glob, "kprobe/*");
+		check_int("no --ops given", r.a.ops_given, 0);
+	}
+	run_free(&r);
+	run_args(&r, "--check", "--verifier-log=4", "--prog=past_end", "--ops",
+		 "fsync", NULL);
+	if (ok("--verifier-log=4", &r)) {
+		check_int("verifier log level 4", r.a.verifier_log, 4);
+		check_int("--ops given", r.a.ops_given, 1);
+	}
+	run_free(&r);
+	run_args(&r, "--verifier-log=1", NULL);
+	if (ok("--verifier-log=1", &r))
+		check_int("verifier log level 1", r.a.verifier_log, 1);
+	run_free(&r);
+	run_args(&r, "--attach=tracepoint", "--ops", "fsync", NULL);
+	if (ok("--attach=tracepoint", &r))
+		check_int("attach tracepoint", r.a.attach, ATTACH_TRACEPOINT);
 	run_free(&r);
 }
 
@@ -495,10 +517,12 @@ static void test_value_errors(void)
 	FAILS("--ops missing", "argument --ops: expected one argument",
 	      "--ops");
 	FAILS("--attach unknown", "argument --attach: invalid choice: "
-	      "'uprobe' (choose from 'auto', 'pmu', 'tracefs', 'multi', 'fentry')",
+	      "'uprobe' (choose from 'auto', 'pmu', 'tracefs', 'multi', 'fentry', "
+	      "'tracepoint')",
 	      "--attach=uprobe");
 	FAILS("--attach prefix is no choice", "argument --attach: invalid "
-	      "choice: 'pm' (choose from 'auto', 'pmu', 'tracefs', 'multi', 'fentry')",
+	      "choice: 'pm' (choose from 'auto', 'pmu', 'tracefs', 'multi', 'fentry', "
+	      "'tracepoint')",
 	      "--attach", "pm");
 	FAILS("--read-path unknown", "argument --read-path: invalid choice: "
 	      "'ext4' (choose from 'auto', 'generic')", "--read-path", "ext4");
@@ -521,6 +545,13 @@ static void test_value_errors(void)
 	      "--fops-addr", "0x10000000000000000");
 	FAILS("--prometheus empty", "argument --prometheus: expected a file "
 	      "name", "--prometheus=");
+	FAILS("--verifier-log level 3", "argument --verifier-log: invalid "
+	      "choice: '3' (choose from '1', '2', '4')", "--verifier-log=3");
+	FAILS("--prog empty", "argument --prog: expected a pattern",
+	      "--dump-bpf", "--prog=");
+	FAILS("--prog without a dump", "argument --prog: only with --dump-bpf "
+	      "or --verifier-log (it picks the programs they show)", "--prog",
+	      "kprobe/*");
 	FAILS("--prometheus missing", "argument --prometheus: expected one "
 	      "argument", "--prometheus");
 }
@@ -545,7 +576,7 @@ static void test_syntax_errors(void)
 	FAILS("short flag with =", "argument -m/--milliseconds: ignored "
 	      "explicit argument 'yes'", "-m=yes");
 	FAILS("ambiguous prefix", "ambiguous option: --p could match --pid, "
-	      "--prometheus, --pretend", "--p", "5");
+	      "--prometheus, --pretend, --prog", "--p", "5");
 	/* --dump meant --dump-bpf until --dump-maps, as argparse has it. */
 	FAILS("ambiguous --dump", "ambiguous option: --dump could match "
 	      "--dump-bpf, --dump-maps", "--dump");

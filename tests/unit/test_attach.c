@@ -204,6 +204,126 @@ static void test_nofile(void)
 	attach_ctx_release(&ctx);
 }
 
+/* Debian 6.1's and this host's 6.18 x86_64 format of the exit event. */
+static const char exit_format_64[] =
+	"name: ext4_sync_file_exit\n"
+	"ID: 1231\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:ino_t ino;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:int ret;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"dev %d,%d ino %lu ret %d\", ((unsigned int) ((REC->dev) >> 20)), REC->ret\n";
+
+/* The same on a 32-bit kernel: ino_t is 4 bytes, ret moves to 16. */
+static const char exit_format_32[] =
+	"format:\n"
+	"\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:ino_t ino;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:int ret;\toffset:16;\tsize:4;\tsigned:1;\n";
+
+static void test_tp_format(void)
+{
+	int off = -1, size = -1, sign = -1;
+
+	check_int("ret in the 64-bit format",
+		  tp_format_field(exit_format_64, "ret", &off, &size, &sign), 0);
+	check_int("ret at 24", off, 24);
+	check_int("ret 4 bytes", size, 4);
+	check_int("ret signed", sign, 1);
+	check_int("ino in the 64-bit format",
+		  tp_format_field(exit_format_64, "ino", &off, &size, &sign), 0);
+	check_int("ino at 16, 8 bytes, unsigned", off * 100 + size * 10 + sign,
+		  1680);
+	check_int("ret in the 32-bit format",
+		  tp_format_field(exit_format_32, "ret", &off, &size, &sign), 0);
+	check_int("ret at 16 on a 32-bit kernel", off, 16);
+	check_int("a common field", tp_format_field(exit_format_64, "common_pid",
+						    &off, &size, &sign), 0);
+	check_int("common_pid at 4", off, 4);
+	check_int("a name that only ends one", tp_format_field(exit_format_64,
+			"pid", &off, &size, &sign), -ENOENT);
+	check_int("a name that only starts one", tp_format_field(exit_format_64,
+			"re", &off, &size, &sign), -ENOENT);
+	check_int("an array field by its name",
+		  tp_format_field("\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n",
+				  "comm", &off, &size, &sign), 0);
+	check_int("comm at 8, 16 bytes", off * 100 + size, 816);
+	check_int("no such field",
+		  tp_format_field(exit_format_64, "datasync", &off, &size, &sign),
+		  -ENOENT);
+	check_int("a line without its offset",
+		  tp_format_field("\tfield:int ret;\tsize:4;\tsigned:1;\n", "ret",
+				  &off, &size, &sign), -ENOENT);
+	check_int("a size of 0",
+		  tp_format_field("\tfield:int ret;\toffset:8;\tsize:0;\tsigned:1;\n",
+				  "ret", &off, &size, &sign), -EINVAL);
+	check_int("an empty format", tp_format_field("", "ret", &off, &size,
+						      &sign), -ENOENT);
+}
+
+/* The tracepoints' ids and field from a tracing dir laid out as tracefs. */
+static void test_tracepoint_probe(void)
+{
+	struct tracefs_paths paths;
+	char tracing[300], want[500];
+	struct attach_ctx ctx;
+	struct errbuf eb = { "" };
+	struct tp_event tp;
+
+	path_of(tracing, sizeof(tracing), "tptracing");
+	paths.tracing = tracing;
+	paths.debugfs = tracing;
+	dir("tptracing");
+	put("tptracing/available_events", "");
+	attach_ctx_init(&ctx, "ext4dist", NULL, &paths);
+	check_int("no such event", attach_probe_tracepoint(&ctx, "ext4",
+			"ext4_sync_file_enter", NULL, &tp, &eb), -ENOENT);
+	snprintf(want, sizeof(want),
+		 "no tracepoint ext4:ext4_sync_file_enter (%s/events/ext4/ext4_sync_file_enter/id: No such file or directory)",
+		 tracing);
+	check_str("no such event: why", eb.msg, want);
+	dir("tptracing/events");
+	dir("tptracing/events/ext4");
+	dir("tptracing/events/ext4/ext4_sync_file_enter");
+	dir("tptracing/events/ext4/ext4_sync_file_exit");
+	put("tptracing/events/ext4/ext4_sync_file_enter/id", "1232\n");
+	put("tptracing/events/ext4/ext4_sync_file_exit/id", "1231\n");
+	check_int("the enter event", attach_probe_tracepoint(&ctx, "ext4",
+			"ext4_sync_file_enter", NULL, &tp, &eb), 0);
+	check_int("its id", tp.id, 1232);
+	check_str("its group", tp.group, "ext4");
+	check_str("no field asked", tp.field, "");
+	check_int("the exit event without its format",
+		  attach_probe_tracepoint(&ctx, "ext4", "ext4_sync_file_exit",
+					  "ret", &tp, &eb), -ENOENT);
+	snprintf(want, sizeof(want),
+		 "cannot read %s/events/ext4/ext4_sync_file_exit/format: No such file or directory",
+		 tracing);
+	check_str("the exit event without its format: why", eb.msg, want);
+	put("tptracing/events/ext4/ext4_sync_file_exit/format", exit_format_32);
+	check_int("the exit event, 32-bit", attach_probe_tracepoint(&ctx, "ext4",
+			"ext4_sync_file_exit", "ret", &tp, &eb), 0);
+	check_int("its id", tp.id, 1231);
+	check_str("its field", tp.field, "ret");
+	check_int("ret where the format says", tp.field_off, 16);
+	check_int("a field it lacks", attach_probe_tracepoint(&ctx, "ext4",
+			"ext4_sync_file_exit", "datasync", &tp, &eb), -ENOENT);
+	snprintf(want, sizeof(want),
+		 "%s/events/ext4/ext4_sync_file_exit/format has no field \"datasync\"",
+		 tracing);
+	check_str("a field it lacks: why", eb.msg, want);
+	put("tptracing/events/ext4/ext4_sync_file_exit/id", "junk\n");
+	check_int("an id that is no number", attach_probe_tracepoint(&ctx, "ext4",
+			"ext4_sync_file_exit", NULL, &tp, &eb), -EINVAL);
+	attach_ctx_release(&ctx);
+}
+
 static void test_pmu_probe(void)
 {
 	struct tracefs_paths paths;
@@ -412,6 +532,8 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(event_lines),
 	TEST_CASE(event_names),
 	TEST_CASE(tracefs_open),
+	TEST_CASE(tp_format),
+	TEST_CASE(tracepoint_probe),
 	TEST_CASE(pmu_probe),
 	TEST_CASE(maxactive_probe),
 	TEST_CASE(stale_sweep),

@@ -466,21 +466,51 @@ static void test_golden(void)
 	bpf_obj_free(&obj);
 }
 
-static void test_dump_bpf(void)
+/* --dump-bpf's text into *text; its return value. */
+static int dump_text(const struct tracer_config *cfg, char **text,
+		     struct errbuf *eb)
 {
-	struct errbuf eb = { "" };
 	size_t len = 0;
-	char *text = NULL, *golden;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f = open_memstream(text, &len);
 	int err;
 
-	if (!CHECK(f, "open_memstream"))
-		return;
-	err = dump_bpf(f, &eb);
+	*text = NULL;
+	if (!f)
+		return -ENOMEM;
+	err = dump_bpf_mode(DUMP_BPF_TEXT, f, cfg, eb);
 	fclose(f);
+	return err;
+}
+
+/* How many programs a listing holds. */
+static size_t listed(const char *text)
+{
+	const char *p = text;
+	size_t n = 0;
+
+	while ((p = strstr(p, ": section ")) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+static void test_dump_bpf(void)
+{
+	struct tracer_config cfg = { 0 };
+	struct errbuf eb = { "" };
+	char *text = NULL, *golden, want[128];
+	FILE *f;
+	int err;
+
+	err = dump_text(&cfg, &text, &eb);
+	if (!CHECK(text, "open_memstream"))
+		return;
 	check_int("dump_bpf returns 0", err, 0);
 	CHECK(strncmp(text, "license: GPL\n", 13) == 0, "dump: license first");
-	CHECK(strstr(text, "\nmaps: 9\n"), "dump: nine maps");
+	CHECK(strstr(text, "\nmaps: 10\n"), "dump: ten maps");
+	CHECK(strstr(text, "\n  lesson_hash  hash           key 4, value 32, entries 1\n"),
+	      "dump: the lessons' map");
 	CHECK(strstr(text, "\n  start        array          key 4, value 40, entries 32768\n"),
 	      "dump: map start");
 	CHECK(strstr(text, "\n  calls        percpu_array   key 4, value 16, entries 5\n"),
@@ -491,7 +521,15 @@ static void test_dump_bpf(void)
 	      "dump: map ctl");
 	CHECK(strstr(text, "\n  open_scan    array          key 4, value 1296, entries 1\n"),
 	      "dump: map open_scan");
-	CHECK(strstr(text, "\nprograms: 85\n"), "dump: eighty-five programs");
+	if (!strcmp(bpf_blob_own_arch(), "arm"))
+		CHECK(strstr(text, "\nprograms: 73: 44 kprobe and kretprobe, 16 kprobe_multi, 2 tracepoint, 2 helpers, 9 lessons\n"),
+		      "dump: the programs of each family (no fentry/fexit on 32-bit ARM)");
+	else
+		CHECK(strstr(text, "\nprograms: 95: 44 kprobe and kretprobe, 16 kprobe_multi, 22 fentry and fexit, 2 tracepoint, 2 helpers, 9 lessons\n"),
+		      "dump: the programs of each family");
+	check_int("dump: every program listed", listed(text),
+		  strcmp(bpf_blob_own_arch(), "arm") ? 95 : 73);
+	CHECK(!strstr(text, "\nshown: "), "dump: no selection said without one");
 	CHECK(strstr(text, "call bpf_get_func_ip#173\n"),
 	      "dump: a 5.x helper by name");
 	CHECK(strstr(text, "\nscan_release: section kprobe/ext4_release_dir/scan_release, "),
@@ -514,9 +552,51 @@ static void test_dump_bpf(void)
 	free(golden);
 	free(text);
 
+	/* --ops fsync: fsync's own programs, kprobe_multi's, the peek. */
+	cfg.ops_given = 1;
+	cfg.ops_mask = 1u << OP_FSYNC;
+	err = dump_text(&cfg, &text, &eb);
+	check_int("dump --ops fsync returns 0", err, 0);
+	check_int("dump --ops fsync: the programs a fsync run may load",
+		  text ? listed(text) : 0,
+		  strcmp(bpf_blob_own_arch(), "arm") ? 31 : 27);
+	snprintf(want, sizeof(want), "\nshown: %d of them: those a run tracing fsync may load\n",
+		 strcmp(bpf_blob_own_arch(), "arm") ? 31 : 27);
+	CHECK(text && strstr(text, want), "dump --ops fsync: says what it shows");
+	CHECK(text && strstr(text, ": section tracepoint/ext4/ext4_sync_file_exit, ") &&
+	      strstr(text, ": section kprobe.multi/ext4/ip, ") &&
+	      !strstr(text, ": section kprobe/ext4_file_open, ") &&
+	      !strstr(text, ": section kprobe/lesson/"),
+	      "dump --ops fsync: fsync's, kprobe_multi's, no open's, no lesson");
+	free(text);
+	/* --prog: a glob on the section, the function or a lesson's name. */
+	cfg.ops_given = 0;
+	cfg.prog_glob = "kretprobe/ext4_sync_file*";
+	dump_text(&cfg, &text, &eb);
+	check_int("dump --prog on sections", text ? listed(text) : 0, 4);
+	free(text);
+	cfg.prog_glob = "return_ext4_sync_file";
+	dump_text(&cfg, &text, &eb);
+	check_int("dump --prog on a function name", text ? listed(text) : 0, 1);
+	free(text);
+	cfg.prog_glob = "null_*";
+	dump_text(&cfg, &text, &eb);
+	check_int("dump --prog on lesson names", text ? listed(text) : 0, 2);
+	free(text);
+	cfg.ops_given = 1;
+	cfg.prog_glob = "*past_end";
+	err = dump_text(&cfg, &text, &eb);
+	check_int("dump --ops and --prog that match nothing: -ENOENT", err,
+		  -ENOENT);
+	check_str("dump --ops and --prog that match nothing: message", eb.msg,
+		  "--dump-bpf: no program matches --prog *past_end");
+	free(text);
+	cfg.ops_given = 0;
+	cfg.prog_glob = NULL;
+
 	f = fopen("/dev/full", "w");
 	if (f) {
-		err = dump_bpf(f, &eb);
+		err = dump_bpf_mode(DUMP_BPF_TEXT, f, &cfg, &eb);
 		fclose(f);
 		check_int("dump to /dev/full: -EIO", err, -EIO);
 		check_str("dump to /dev/full: message", eb.msg,

@@ -10,6 +10,7 @@
 
 #include "ext4dist_abi.h"
 #include "loader/obj/elf_obj.h"
+#include "loader/obj/obj_load.h"
 #include "test.h"
 #include "tool/bpf_blob.h"
 
@@ -94,11 +95,15 @@ static void test_real_object(void)
 	 * entry and return by cookie and by address (ip), each with its
 	 * atomic twin, + f_op scan; the slow mode's twins of all but
 	 * getattr's (28), + its name discovery's peek; fentry and fexit of
-	 * the same 6 functions, with slow mode's twins but getattr's (22).
+	 * the same 6 functions, with slow mode's twins but getattr's (22);
+	 * the 2 fsync tracepoints'; the 9 lessons, broken on purpose.
 	 */
-	check_int("program count", (long long)obj.nr_progs, 85);
-	/* start, calls, hist, ctl, open_scan; events, slow_start, slow_stats, peek */
-	check_int("map count", (long long)obj.nr_maps, 9);
+	check_int("program count", (long long)obj.nr_progs, 95);
+	/*
+	 * start, calls, hist, ctl, open_scan; events, slow_start,
+	 * slow_stats, peek; lesson_hash
+	 */
+	check_int("map count", (long long)obj.nr_maps, 10);
 	m = bpf_obj_find_map(&obj, "hist");
 	CHECK(m, "hist map found");
 	if (m) {
@@ -138,6 +143,21 @@ static void test_real_object(void)
 	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_open", NULL);
 	CHECK(p && strcmp(p->name, "entry_ext4_file_open") == 0,
 	      "plain kprobe/ext4_file_open is not the variant");
+	/* "tracepoint/<group>/<event>": neither a kprobe nor a return. */
+	p = bpf_obj_find_tracepoint(&obj, "ext4", "ext4_sync_file_exit");
+	CHECK(p && p->tracepoint && p->kind == PROBE_ENTRY && !p->tracing &&
+	      !strcmp(p->name, "tp_fsync_exit"),
+	      "tracepoint/ext4/ext4_sync_file_exit: group ext4, event ext4_sync_file_exit");
+	CHECK(!bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4", "ext4_sync_file_exit") &&
+	      !bpf_obj_find_prog(&obj, PROBE_RETURN, "ext4", "ext4_sync_file_exit"),
+	      "a tracepoint is no kprobe's variant");
+	CHECK(!bpf_obj_find_tracepoint(&obj, "ext4", "ext4_sync_fs"),
+	      "no program for another tracepoint");
+	/* Its load of "ret" carries the placeholder offset, once. */
+	check_int("the tracepoint's placeholder offset",
+		  bpf_obj_patch_off16(&obj, PATCH_OFF_TP_RET, 24), 1);
+	check_int("patched: no placeholder offset left",
+		  bpf_obj_patch_off16(&obj, PATCH_OFF_TP_RET, 24), 0);
 	CHECK(!bpf_obj_find_prog(&obj, PROBE_ENTRY, "vfs_read", NULL),
 	      "no program for an unknown target");
 	p = bpf_obj_find_multi(&obj, PROBE_RETURN, "ext4", NULL);
@@ -377,8 +397,8 @@ static void test_run_parse(void)
 		printf("  error: %s\n", eb.msg);
 		goto out;
 	}
-	check_int("every program section asked about", asked, 85);
-	check_int("only the kprobe/ and kretprobe/ programs kept", (long long)run.nr_progs, 47);
+	check_int("every program section asked about", asked, 95);
+	check_int("only the kprobe/ and kretprobe/ programs kept", (long long)run.nr_progs, 55);
 	check_str("no lines", run.lines_note, "not read: only the listings print them");
 	for (i = 0; i < run.nr_progs; i++) {
 		const struct obj_prog *p = &run.progs[i];

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ext4dist_abi.h"
 #include "tool/plan.h"
 #include "test.h"
 
@@ -15,6 +16,7 @@ struct kernel {
 static const char cap_letter[NR_CAPS] = {
 	[CAP_MULTI] = 'M', [CAP_KPROBE_EVENTS] = 'E', [CAP_MAXACTIVE] = 'A',
 	[CAP_PMU] = 'P', [CAP_FENTRY] = 'F', [CAP_NO_PREEMPT] = 'R',
+	[CAP_TRACEPOINT] = 'T',
 };
 
 /*
@@ -228,6 +230,63 @@ static void test_forced(void)
 	       "--attach=multi cannot be combined with --maxactive or --read-path=generic");
 }
 
+/*
+ * The fsync tracepoints: only when asked for, fsync alone, and never
+ * asked about by the automatic order (a kernel without kprobes stays
+ * "no kprobes" there, with the tracepoints or without).
+ */
+static void test_tracepoint(void)
+{
+	const struct kernel host = { { [CAP_TRACEPOINT] = 1 } };
+	const struct kernel k61 = { { [CAP_KPROBE_EVENTS] = 1,
+				      [CAP_MAXACTIVE] = 1, [CAP_PMU] = 1,
+				      [CAP_TRACEPOINT] = 1 } };
+	const struct kernel none = { { 0 } };
+	struct attach_want w = {
+		.mode = ATTACH_TRACEPOINT, .possible_cpus = 1,
+		.ops_mask = 1u << OP_FSYNC, .fs_name = "ext4",
+		.tracepoints = "ext4:a and ext4:b",
+	};
+	const char forced[] = "forced by --attach=tracepoint: the file system's own tracepoints around fsync, no kprobes needed";
+
+	expect("tracepoint, no kprobes", &host, &w, 0, ATTACH_TRACEPOINT, 0,
+	       "T", forced);
+	expect("tracepoint, with kprobes", &k61, &w, 0, ATTACH_TRACEPOINT, 0,
+	       "T", forced);
+	expect("tracepoint where there is none", &none, &w, -EOPNOTSUPP,
+	       ATTACH_AUTO, 0, "T", "--attach=tracepoint: why T");
+	w.ops_mask |= 1u << OP_READ;
+	expect("tracepoint with read", &host, &w, -EINVAL, ATTACH_AUTO, 0, "",
+	       "--attach=tracepoint traces fsync alone, through ext4:a and ext4:b: ext4 fires no such pair around its reads, writes, opens or getattr; use --ops fsync");
+	w.ops_mask = 1u << OP_FSYNC;
+	w.slow = 1;
+	expect("tracepoint in slow mode", &host, &w, -EINVAL, ATTACH_AUTO, 0, "",
+	       "--attach=tracepoint has no slow mode: an event names the call's file, and the tracepoints' records hold only its device and inode number");
+	w.slow = 0;
+	w.maxactive = 4;
+	expect("tracepoint with --maxactive", &host, &w, -EINVAL, ATTACH_AUTO,
+	       0, "",
+	       "--maxactive sizes kretprobes, and a tracepoint has no return probe to run out of: drop --maxactive or --attach=tracepoint");
+	w.maxactive = 0;
+	w.generic_read = 1;
+	expect("tracepoint with the generic read path", &host, &w, -EINVAL,
+	       ATTACH_AUTO, 0, "",
+	       "--read-path=generic traces reads, and --attach=tracepoint fsync alone: drop one of them");
+	w.generic_read = 0;
+	w.tracepoints = NULL;
+	w.fs_name = "xfs";
+	expect("tracepoint of a file system without", &host, &w, -EOPNOTSUPP,
+	       ATTACH_AUTO, 0, "",
+	       "--attach=tracepoint: ext4dist knows no tracepoints of xfs (only ext4's, around fsync)");
+	w.mode = ATTACH_AUTO;
+	w.tracepoints = "ext4:a and ext4:b";
+	w.fs_name = "ext4";
+	expect("automatic never takes the tracepoints", &host, &w, -EOPNOTSUPP,
+	       ATTACH_AUTO, 0, "MEPF", no_kprobes);
+	check_str("the tracepoint path's name", plan_path_name(ATTACH_TRACEPOINT),
+		  "tracepoint");
+}
+
 static void test_default_maxactive(void)
 {
 	check_int("default maxactive, 0 CPUs", plan_default_maxactive(0), 64);
@@ -237,6 +296,7 @@ static void test_default_maxactive(void)
 static const struct test_case test_cases[] = {
 	TEST_CASE(automatic),
 	TEST_CASE(forced),
+	TEST_CASE(tracepoint),
 	TEST_CASE(default_maxactive),
 	{ NULL, NULL }
 };

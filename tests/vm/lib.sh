@@ -22,7 +22,7 @@
 #                        (default <top>/../shared/kernels, else
 #                        /work/shared/kernels)
 #   EXT4DIST_VM_BUILD    build products (default <top>/build/vm)
-#   EXT4DIST_VM_TIMEOUT  hard limit for one boot in seconds (default 600)
+#   EXT4DIST_VM_TIMEOUT  hard limit for one boot in seconds (default 900)
 #   EXT4DIST_VM_KVM=1    use KVM instead of TCG
 #   EXT4DIST_VM_JOBS     guests booted at once by run.sh (default: nproc)
 #   EXT4DIST_BIN         binary to test (default <top>/ext4dist)
@@ -39,7 +39,7 @@ VM_TOP=$(cd "$VM_DIR/../.." && pwd)
 # /var/cache (not root), under the user's cache directory.
 VM_CACHE=$(ext4dist_cache_root)
 VM_BUILD=${EXT4DIST_VM_BUILD:-$VM_TOP/build/vm}
-VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-600}
+VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-900}
 
 # The kernel series run.sh boots by default, oldest first: those the
 # Debian archive provides.
@@ -725,7 +725,7 @@ vm_results() { tr -d '\r' < "$1" 2>/dev/null; }
 # stopped early, or no PASS at all.  Returns 1 when anything failed.
 vm_judge() {
 	local results=$1 rc=$2 kver=$3 console=$4 end why status=0
-	printf '%s\n' "$results" | grep -E '^(PASS|FAIL) |^    ' || true
+	printf '%s\n' "$results" | grep -E '^(PASS|FAIL|SKIP) |^    ' || true
 	grep -q '^FAIL ' <<< "$results" && status=1
 	end=$(grep '^EXT4DIST-VM-END ' <<< "$results" || true)
 	if [ -z "$end" ]; then

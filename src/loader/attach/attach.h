@@ -73,6 +73,47 @@ extern const struct attach_ops attach_tracefs_ops;
  * spec->func, spec->kind entry or return; the link fd is in perf_fd.
  */
 extern const struct attach_ops attach_tracing_ops;
+/*
+ * A kernel tracepoint's perf event (attach_tracepoint() makes the link,
+ * this table's detach undoes it; its attach is NULL: a tracepoint is
+ * named by group and event, not by a probe_spec).
+ */
+extern const struct attach_ops attach_tp_ops;
+
+/* A kernel tracepoint, and one field of its record (its format file). */
+struct tp_event {
+	char group[32];			/* "ext4" */
+	char event[64];			/* "ext4_sync_file_exit" */
+	int id;				/* events/GROUP/EVENT/id */
+	char field[32];			/* "ret", "" when none was asked */
+	int field_off;			/* its offset in the record */
+	int field_size;			/* bytes */
+	int field_signed;
+};
+
+/*
+ * 0 when tracefs (mounted for this process where none is) has the
+ * tracepoint group:event, with its id in tp; with field, also that
+ * field's place in the record, from the event's format file.  Else
+ * -errno, and why says what is missing.
+ */
+int attach_probe_tracepoint(struct attach_ctx *ctx, const char *group,
+			    const char *event, const char *field,
+			    struct tp_event *tp, struct errbuf *why);
+/*
+ * The tracepoint as a perf event (PERF_TYPE_TRACEPOINT, config its id),
+ * prog_fd (a BPF_PROG_TYPE_TRACEPOINT program) set on it and enabled;
+ * link holds it.  probe_detach() closes it.
+ */
+int attach_tracepoint(const struct tp_event *tp, int prog_fd,
+		      struct probe_link *link, struct errbuf *eb);
+/*
+ * The offset, size and signedness of field in a tracepoint's format file
+ * text ("\tfield:int ret;\toffset:24;\tsize:4;\tsigned:1;"): 0, or
+ * -ENOENT when it has no such field, -EINVAL when its line is malformed.
+ */
+int tp_format_field(const char *format, const char *field, int *off,
+		    int *size, int *is_signed);
 
 /*
  * Fills ctx with what no probing needs: the event name prefix and our pid,

@@ -30,21 +30,22 @@ static int tracing_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
 		  kind, spec->func);
 	fd = bpf_link_create_tracing(spec->prog_fd, type);
 	if (fd == -EINVAL) {
-		/* Before BPF_LINK_CREATE took tracing programs (5.10 says EINVAL). */
+		/* BPF_LINK_CREATE took tracing programs in 5.19 (5.10 says EINVAL). */
 		kcall_why("%s %s: the same link the older way (this kernel's BPF_LINK_CREATE does not take tracing programs)",
 			  kind, spec->func);
 		how = "BPF_RAW_TRACEPOINT_OPEN";
 		fd = bpf_raw_tp_open(spec->prog_fd);
 	}
 	/*
-	 * Debian's arm64 6.1 and 5.10 (no ftrace direct calls) load the
-	 * program and refuse its link.
+	 * A trampoline is called from the function's ftrace site by a
+	 * "direct call"; arm64 has them from 6.4, so its 6.1 and 5.10 load
+	 * the program and refuse its link.
 	 */
 	if (errbuf_nofile(eb, fd, "cannot attach %s %s", kind, spec->func))
 		return fd;
 	if (fd == -ENOTSUPP_KERNEL)
 		return errbuf_set(eb, fd,
-				  "cannot attach %s %s: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: built without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS?)",
+				  "cannot attach %s %s: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: its ftrace has no direct calls, CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, which arm64 gained in 6.4)",
 				  kind, spec->func);
 	if (fd < 0)
 		return errbuf_set(eb, fd, "cannot attach %s %s (%s): %s", kind,

@@ -79,7 +79,9 @@ static void narrate_prog_load(const union bpf_attr *a, long ret)
 			   a->prog_type == BPF_PROG_TYPE_TRACING ?
 			   "BPF_PROG_TYPE_TRACING" :
 			   a->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT ?
-			   "BPF_PROG_TYPE_RAW_TRACEPOINT" : "?";
+			   "BPF_PROG_TYPE_RAW_TRACEPOINT" :
+			   a->prog_type == BPF_PROG_TYPE_TRACEPOINT ?
+			   "BPF_PROG_TYPE_TRACEPOINT" : "?";
 	char insns[24], log[24], eat[96] = "";
 
 	/* strace names 0 after the first enum value: left out then. */

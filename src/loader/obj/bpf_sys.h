@@ -54,7 +54,8 @@ int bpf_prog_run_ctx(int prog_fd, void *ctx, uint32_t size,
 /*
  * A tracing program's link (fentry, fexit): BPF_LINK_CREATE with
  * attach_type, else BPF_RAW_TRACEPOINT_OPEN with no name, the only way
- * before BPF_LINK_CREATE took tracing programs (5.10 says EINVAL).
+ * before BPF_LINK_CREATE took tracing programs in 5.19 (5.10 says
+ * EINVAL).
  * Returns the link fd.
  */
 int bpf_link_create_tracing(int prog_fd, uint32_t attach_type);

@@ -190,12 +190,17 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 		memcpy(p->insns, d->d_buf, d->d_size);
 	p->insn_cnt = d->d_size / sizeof(struct bpf_insn);
 	strcpy(p->section, name);
-	p->multi = strstr(name, ".multi/") != NULL;
+	p->tracepoint = strncmp(name, "tracepoint/", 11) == 0;
+	p->multi = !p->tracepoint && strstr(name, ".multi/") != NULL;
 	p->tracing = name[0] == 'f';
-	p->kind = name[1] == 'r' || strncmp(name, "fexit/", 6) == 0 ?
+	p->kind = !p->tracepoint && (name[1] == 'r' ||
+				      strncmp(name, "fexit/", 6) == 0) ?
 		  PROBE_RETURN : PROBE_ENTRY;
 	plen = strchr(name, '/') + 1 - name;
-	/* "kprobe/<target>" or "kprobe/<target>/<variant>". */
+	/*
+	 * "kprobe/<target>" or "kprobe/<target>/<variant>";
+	 * "tracepoint/<group>/<event>".
+	 */
 	{
 		const char *t = p->section + plen, *v = strchr(t, '/');
 		size_t tlen = v ? (size_t)(v - t) : strlen(t);
@@ -219,12 +224,13 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 }
 
 /*
- * "kprobe/", "kretprobe/", their kprobe_multi twins (5.18+), and
- * "fentry/", "fexit/" (5.5+).
+ * "kprobe/", "kretprobe/", their kprobe_multi twins (5.18+),
+ * "fentry/", "fexit/" (5.5+), and "tracepoint/" (4.7+).
  */
 static int is_prog_section(const char *name)
 {
 	return strncmp(name, "kprobe/", 7) == 0 ||
+	       strncmp(name, "tracepoint/", 11) == 0 ||
 	       strncmp(name, "fentry/", 7) == 0 ||
 	       strncmp(name, "fexit/", 6) == 0 ||
 	       strncmp(name, "kretprobe/", 10) == 0 ||
@@ -281,7 +287,7 @@ static int walk_sections(struct elf_walk *w, struct bpf_obj *obj,
 		} else if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_size) {
 			/* .text holds bpf-to-bpf callees: unsupported before 4.16. */
 			return errbuf_set(w->eb, -EINVAL,
-					  "BPF object: code in section %s is not a kprobe/, kretprobe/, kprobe.multi/ or kretprobe.multi/ program (bpf-to-bpf calls are not supported; use __always_inline)",
+					  "BPF object: code in section %s is not a kprobe/, kretprobe/, kprobe.multi/, kretprobe.multi/, fentry/, fexit/ or tracepoint/ program (bpf-to-bpf calls are not supported; use __always_inline)",
 					  name);
 		}
 	}
@@ -570,7 +576,7 @@ int bpf_obj_parse_in(void *data, size_t size, const struct obj_parse_opts *o,
 	if (!obj->nr_progs) {
 		err = errbuf_set(eb, -EINVAL, o->keep ?
 				 "BPF object: none of its programs is one wanted here" :
-				 "BPF object: no kprobe/, kretprobe/, kprobe.multi/ or kretprobe.multi/ program sections");
+				 "BPF object: no kprobe/, kretprobe/, kprobe.multi/, kretprobe.multi/, fentry/, fexit/ or tracepoint/ program sections");
 		goto out;
 	}
 	err = read_maps(&w, obj);
@@ -672,7 +678,7 @@ struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,
 		variant = "";
 	for (i = 0; i < obj->nr_progs; i++)
 		if (obj->progs[i].kind == kind && !obj->progs[i].multi &&
-		    !obj->progs[i].tracing &&
+		    !obj->progs[i].tracing && !obj->progs[i].tracepoint &&
 		    strcmp(obj->progs[i].target, target) == 0 &&
 		    strcmp(obj->progs[i].variant, variant) == 0)
 			return &obj->progs[i];
@@ -706,6 +712,19 @@ struct obj_prog *bpf_obj_find_multi(struct bpf_obj *obj, enum probe_kind kind,
 		if (obj->progs[i].kind == kind && obj->progs[i].multi &&
 		    strcmp(obj->progs[i].target, label) == 0 &&
 		    strcmp(obj->progs[i].variant, variant) == 0)
+			return &obj->progs[i];
+	return NULL;
+}
+
+struct obj_prog *bpf_obj_find_tracepoint(struct bpf_obj *obj,
+					 const char *group, const char *event)
+{
+	size_t i;
+
+	for (i = 0; i < obj->nr_progs; i++)
+		if (obj->progs[i].tracepoint &&
+		    strcmp(obj->progs[i].target, group) == 0 &&
+		    strcmp(obj->progs[i].variant, event) == 0)
 			return &obj->progs[i];
 	return NULL;
 }

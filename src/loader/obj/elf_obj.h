@@ -2,8 +2,8 @@
 /*
  * A legacy BPF object (ELF, EM_BPF, ET_REL) parsed from memory: license,
  * version, map definitions, kprobe/kretprobe programs (and fentry/fexit
- * ones) and the relocations that point their ld_imm64 instructions at
- * maps.
+ * and tracepoint ones) and the relocations that point their ld_imm64
+ * instructions at maps.
  */
 #ifndef EXT4DIST_LOADER_OBJ_ELF_OBJ_H
 #define EXT4DIST_LOADER_OBJ_ELF_OBJ_H
@@ -66,6 +66,12 @@ struct obj_prog {
 	int tracing;
 	uint32_t attach_btf_id;
 	int attach_btf_obj_fd;
+	/*
+	 * "tracepoint/<group>/<event>": BPF_PROG_TYPE_TRACEPOINT (4.7+),
+	 * whose context is the event's record; target is the group,
+	 * variant the event, kind PROBE_ENTRY.
+	 */
+	int tracepoint;
 	char target[96];	/* "ext4_file_open" */
 	char variant[32];	/* "kprobe/f/variant": "variant", else "" */
 	struct bpf_insn *insns;
@@ -135,6 +141,9 @@ struct obj_prog *bpf_obj_find_tracing(struct bpf_obj *obj,
 /* The "kprobe.multi/<label>[/<variant>]" (or kretprobe.multi) program. */
 struct obj_prog *bpf_obj_find_multi(struct bpf_obj *obj, enum probe_kind kind,
 				    const char *label, const char *variant);
+/* The "tracepoint/<group>/<event>" program. */
+struct obj_prog *bpf_obj_find_tracepoint(struct bpf_obj *obj,
+					 const char *group, const char *event);
 struct obj_map *bpf_obj_find_map(struct bpf_obj *obj, const char *name);
 
 #endif

@@ -61,6 +61,30 @@ int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 	return n;
 }
 
+int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
+			int16_t value)
+{
+	size_t i, j;
+	int n = 0;
+
+	for (i = 0; i < obj->nr_progs; i++) {
+		struct obj_prog *p = &obj->progs[i];
+
+		for (j = 0; j < p->insn_cnt; j++) {
+			struct bpf_insn *in = &p->insns[j];
+
+			if (in->code == (BPF_LDX | BPF_MEM | BPF_W) &&
+			    in->off == placeholder) {
+				in->off = value;
+				n++;
+			}
+			if (in->code == LD_IMM64)
+				j++;	/* its second half is not an instruction */
+		}
+	}
+	return n;
+}
+
 /*
  * The type to try when the kernel refuses one with EINVAL: per-CPU arrays
  * arrived in 4.6.  0 = no fallback.  (Programs that count into a plain
@@ -218,6 +242,8 @@ static int load_with_log(struct bpf_prog_load_req *req,
 			return -ENOMEM;
 		}
 		log = nl;
+		/* What the kernel does not write stays defined (valgrind). */
+		memset(log, 0, size);
 		req->log = log;
 		req->log_size = size;
 		req->log_level = level;
@@ -291,10 +317,12 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 {
 	char jit[64], tag[17];
 	struct bpf_prog_load_req req = {
-		.type = p->tracing ? BPF_PROG_TYPE_TRACING : BPF_PROG_TYPE_KPROBE,
+		.type = p->tracing ? BPF_PROG_TYPE_TRACING :
+			p->tracepoint ? BPF_PROG_TYPE_TRACEPOINT :
+			BPF_PROG_TYPE_KPROBE,
 		.insns = p->insns,
 		.insn_cnt = p->insn_cnt,
-		.license = obj->license,
+		.license = o->license ? o->license : obj->license,
 		.kern_version = o->kern_version,
 		.name = st->names_ok && p->name[0] ? p->name : NULL,
 		.expected_attach_type = p->multi ? BPF_TRACE_KPROBE_MULTI :
@@ -320,18 +348,21 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 			  p->attach_btf_obj_fd > 0 ? "its module's BTF" :
 			  "vmlinux's BTF", p->attach_btf_obj_fd > 0 ?
 			  p->attach_btf_obj_fd : 0);
+	else if (p->tracepoint)
+		kcall_why("program %s: %zu instructions, patched and relocated, through the verifier, for tracepoint %s:%s (its context is the event's record); the license for GPL-only helpers",
+			  p->section, p->insn_cnt, p->target, p->variant);
 	else
 		kcall_why("program %s: %zu instructions, patched and relocated, through the verifier%s; the license for GPL-only helpers, kern_version checked against the running kernel's before 5.0",
 			  p->section, p->insn_cnt, p->multi ?
 			  ", for kprobe_multi links (expected_attach_type, 5.18+)" : "");
 	if (o->log_always)
-		fd = load_with_log(&req, st, "the same, for --verifier-log", 2,
-				   &no_room);
+		fd = load_with_log(&req, st, "the same, for --verifier-log",
+				   o->log_level ? o->log_level : 2, &no_room);
 	else
 		fd = bpf_prog_load_fd(&req);
 	if (!o->log_always && (fd == -EINVAL || fd == -EACCES))
-		fd = load_with_log(&req, st, "the same program again, to say why it was refused", 1,
-				   &no_room);
+		fd = load_with_log(&req, st, "the same program again, to say why it was refused",
+				   o->log_level ? o->log_level : 1, &no_room);
 	if (no_room)
 		return errbuf_set(eb, -ENOMEM,
 				  "out of memory for the verifier's log of BPF program %s (%zu bytes)",
@@ -341,8 +372,11 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 	if (fd < 0) {
 		/*
 		 * EPERM is also what a kernel says that forbids the program
-		 * to root (this project's CI host, 6.18 without ftrace, for
-		 * fentry/fexit): no capability would help there.
+		 * to root: this project's build host (6.18, with ftrace and
+		 * its direct calls, and BPF among its security modules)
+		 * refuses fentry/fexit programs so before its verifier runs,
+		 * a security module's hook the likely cause.  No capability
+		 * would help there.
 		 */
 		if (fd == -EPERM)
 			return errbuf_set(eb, fd,

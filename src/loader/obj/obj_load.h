@@ -19,6 +19,14 @@ struct obj_load_opts {
 	/* Maps not to create (a mode that does not use them), NULL-ended. */
 	const char *const *skip_maps;
 	int log_always;		/* keep the verifier's log of every load */
+	/*
+	 * The verifier log's level (the kernel's log_level): 1 what it
+	 * walked, 2 its state after every instruction (5.2+), 4 its
+	 * statistics only (5.2+); 0: 2 for log_always, 1 for a refusal.
+	 */
+	uint32_t log_level;
+	/* The license sent instead of the object's (a lesson's); NULL: its own. */
+	const char *license;
 };
 
 /* What actually happened, for -v, --check and tests. */
@@ -33,6 +41,15 @@ struct obj_load_state {
  */
 int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 			uint64_t value);
+
+/*
+ * Replaces the 16-bit offset of every 32-bit load (BPF_LDX | BPF_MEM |
+ * BPF_W) whose offset equals placeholder with value: a field's offset in
+ * a record whose layout the kernel says at run time (a tracepoint's
+ * format file).  Returns how many instructions were patched.
+ */
+int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
+			int16_t value);
 
 /*
  * The ld_imm64 in[0..1] as relocation r rewrites it: src_reg
@@ -51,7 +68,8 @@ int bpf_obj_create_maps(struct bpf_obj *obj, const struct obj_load_opts *o,
 
 /*
  * Loads one program as BPF_PROG_TYPE_KPROBE (kprobe_multi ones with
- * their expected attach type).  On a verifier rejection the log is kept
+ * their expected attach type; fentry/fexit ones as
+ * BPF_PROG_TYPE_TRACING, tracepoint ones as BPF_PROG_TYPE_TRACEPOINT).  On a verifier rejection the log is kept
  * in st->verifier_log and eb names the program.  On success p->kinfo
  * holds what the kernel says of it (id, tag, sizes).
  */

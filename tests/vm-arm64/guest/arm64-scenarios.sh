@@ -2,7 +2,7 @@
 # Runs scenarios of the x86 harness's /guest/scenarios.sh (copied unchanged
 # into this initramfs) on arm64: its definitions are everything before its
 # first top-level call; then the scenario functions named in
-# /guest/arm64-scenarios.list (default: the list below, fentry last) or, for "all", its
+# /guest/arm64-scenarios.list (default: the list below) or, for "all", its
 # own sequence; then its closing checks (the lines after its calls).
 # arm64-extra.sh adds arm64-only scenarios (scenario_arm64_*).
 # The host (run.sh) prefixes the kernel of the result lines with "arm64-".
@@ -21,7 +21,7 @@ if [ -z "$first" ]; then
 fi
 extra=/guest/arm64-extra.sh
 want=$(cat /guest/arm64-scenarios.list 2>/dev/null || true)
-[ -n "$want" ] || want="setup_filesystems scenario_pid_filter scenario_attach scenario_interval scenario_signals scenario_arm64_generic_read scenario_fentry"
+[ -n "$want" ] || want="setup_filesystems scenario_pid_filter scenario_attach scenario_interval scenario_signals scenario_arm64_generic_read scenario_fentry scenario_lessons scenario_tracepoint"
 
 {
 	head -n $((first - 1)) "$src"

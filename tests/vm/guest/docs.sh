@@ -31,11 +31,14 @@ doc_run() {
 		doc_fresh
 		ext4dist --check > "$2" 2>&1 || true
 		doc_fresh_end ;;
-	# docs/internals.md's walkthrough: one interval on the PMU path.
+	# docs/internals.md's walkthrough: one interval on the PMU path, the
+	# module's file installed as Debian installs it (kprobes by address).
 	pmu-vv)
+		doc_fresh
 		( sleep 0.4; dd if=/dev/zero of=/mnt/ext4/doc-vv bs=4k count=1 conv=fsync 2>/dev/null ) &
 		ext4dist -vv --attach=pmu --ops read,fsync 1 1 > "$2" 2>&1 || true
-		wait ;;
+		wait
+		doc_fresh_end ;;
 	# -v of a run stopped with Ctrl-C (as README's excerpts).
 	v)
 		doc_fresh
@@ -46,10 +49,14 @@ doc_run() {
 		doc_fresh
 		traced_run doc-v-fsync /mnt/ext4/doc-vf 1 0 1 1 -v --attach=tracefs --ops fsync || { doc_fresh_end; return 1; }
 		doc_fresh_end
-		cat "$OUT" "$ERR" > "$2" ;;
-	# Every operation timed, with -e's line after each histogram.
+		cat "$ERR" > "$2" ;;
+	# Every operation timed, with -e's line after each histogram, and
+	# without it.
 	demo)
 		traced_run doc-demo /mnt/ext4/doc-demo 2 8 8 2 -e || return 1
+		cat "$OUT" "$ERR" > "$2" ;;
+	demo-plain)
+		traced_run doc-demo-plain /mnt/ext4/doc-demo 2 8 8 2 || return 1
 		cat "$OUT" "$ERR" > "$2" ;;
 	# The asynchronous workload: 4 buffered writes, 32 Linux AIO direct
 	# writes, 4 reads into a bad buffer.
@@ -57,15 +64,16 @@ doc_run() {
 		WORKLOAD_OPTS="-a 32 -E 4"
 		case $1 in
 		aio) traced_run doc-aio /mnt/ext4/doc-aio 1 0 4 1 ;;
+		# stdout alone: the JSON line (the banner goes to stderr).
 		aio-json) traced_run doc-aio /mnt/ext4/doc-aio 1 0 4 1 -j ;;
 		aio-prom) traced_run doc-aio /mnt/ext4/doc-aio 1 0 4 1 --prometheus "$WORK/doc-aio.prom" ;;
 		esac || { WORKLOAD_OPTS=""; return 1; }
 		WORKLOAD_OPTS=""
-		if [ "$1" = aio-prom ]; then
-			cat "$WORK/doc-aio.prom" > "$2"
-		else
-			cat "$OUT" "$ERR" > "$2"
-		fi ;;
+		case $1 in
+		aio-prom) cat "$WORK/doc-aio.prom" > "$2" ;;
+		aio-json) cat "$OUT" > "$2" ;;
+		*) cat "$OUT" "$ERR" > "$2" ;;
+		esac ;;
 	# 32 fsyncs at once on the kprobe PMU's return probes.
 	fsync32-pmu)
 		MISSES_NPROC=32 MISSES_NF=1 MISSES_WANT=some
@@ -96,12 +104,22 @@ doc_run() {
 		return $rc ;;
 	# docs/learn.md's experiments (experiments.sh): the output of
 	# scenario_experiments' run, or a run of their own.
-	exp-pretend|exp-kprobe-events|exp-dump-maps|exp-refused)
+	exp-pretend|exp-kprobe-events|exp-dump-maps|exp-kprobe-profile|exp-kprobe-profile-warnings|exp-trampoline)
 		if [ -s "$WORK/$1.txt" ]; then
 			cp "$WORK/$1.txt" "$2"
 		else
-			"$(echo "$1" | tr - _)" "$2"
+			"$(echo "${1%-warnings}" | tr - _)" "$2"
+			[ "$1" = "${1%-warnings}" ] || cp "$WORK/$1.txt" "$2"
 		fi ;;
+	# The lessons' verdicts and reasons (docs/learn.md), as the page's
+	# grep shows them.
+	lessons)
+		[ -s "$WORK/exp-lessons.txt" ] || ext4dist --dump-bpf=refused > "$WORK/exp-lessons.txt" 2>&1
+		grep -E '^(lesson |verdict: |the verifier|                       [A-Za-z])' \
+			"$WORK/exp-lessons.txt" > "$2" ;;
+	# One lesson whole: its listing, the verdict and the log to read.
+	lesson-past-end)
+		ext4dist --dump-bpf=refused --prog past_end > "$2" 2>&1 ;;
 	*)
 		return 2 ;;
 	esac

@@ -5,8 +5,8 @@
 
 MSG_NO_MODULE_BTF="ext4dist: --attach=fentry: ext4 is a module and the kernel has no BTF for modules (no /sys/kernel/btf/ext4: CONFIG_DEBUG_INFO_BTF_MODULES, 5.11+)"
 MSG_NO_BTF="ext4dist: --attach=fentry: no /sys/kernel/btf/vmlinux: the kernel carries no BTF (CONFIG_DEBUG_INFO_BTF, 5.5+)"
-MSG_NO_TRAMPOLINE="ext4dist: cannot attach fexit generic_file_read_iter: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: built without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS?)"
-MSG_NO_TRAMPOLINE_READ="ext4dist: cannot attach fexit ext4_file_read_iter: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: built without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS?)"
+MSG_NO_TRAMPOLINE="ext4dist: cannot attach fexit generic_file_read_iter: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: its ftrace has no direct calls, CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, which arm64 gained in 6.4)"
+MSG_NO_TRAMPOLINE_READ="ext4dist: cannot attach fexit ext4_file_read_iter: this kernel makes no BPF trampolines for kernel functions (error 524, ENOTSUPP: its ftrace has no direct calls, CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, which arm64 gained in 6.4)"
 
 # fentry_fds: ext4dist's descriptors while tracing on the fentry path:
 # 4 operations, a program and a link for each entry and return, the 5

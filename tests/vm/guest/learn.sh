@@ -94,7 +94,25 @@ scenario_kernel_views() {
 	check "$name-map-ids" "$(grep -c '; map start: the kernel keeps its address here and shows its id [0-9]*$' "$WORK/$name.out")" 2 "$WORK/$name.out"
 	check "$name-pid-filter" "$(grep -c '; PATCH_TGID patched: 0$' "$WORK/$name.out")" 2 "$WORK/$name.out"
 	check "$name-decoded" "$(grep -c '\.insn' "$WORK/$name.out")" 0 "$WORK/$name.out"
+	jited_views
 	verifier_views
+}
+
+# --dump-bpf=jited: the machine code of both programs of open where the
+# JIT is on, every byte the kernel says it made; else none, said so.
+jited_views() {
+	local name=jited want
+	ext4dist --dump-bpf=jited --ops open > "$WORK/$name.out" 2> "$WORK/$name.err" ||
+		{ fail "$name" "exit $?" "$WORK/$name.err"; return 0; }
+	if [ "$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null)" = 0 ]; then
+		check "$name-interpreted" "$(grep -c '^  not compiled: the kernel interprets it' "$WORK/$name.out")" 2 "$WORK/$name.out"
+		return 0
+	fi
+	want=$(sed -n 's/^  JIT: \([0-9]*\) bytes of machine code$/\1/p' "$WORK/$name.out" |
+		awk '{ n += $1; k++ } END { print k + 0, n + 0 }')
+	check "$name-programs" "${want% *}" 2 "$WORK/$name.out"
+	check "$name-bytes" "$(awk '/^  [0-9a-f][0-9a-f]( |$)/ { gsub(/ /, ""); n += length($0) / 2 } END { print n + 0 }' "$WORK/$name.out")" \
+		"${want#* }" "$WORK/$name.out"
 }
 
 # --verifier-log and --check's counts (the verifier says what it walked

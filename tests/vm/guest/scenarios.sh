@@ -38,6 +38,8 @@ set -eu
 . /guest/fentry.sh
 # shellcheck source=oldkernels.sh
 . /guest/oldkernels.sh
+# shellcheck source=tracepoint.sh
+. /guest/tracepoint.sh
 
 # ext4slower's threshold (ms) between cached reads and fsyncs of new data.
 SLOW_MS=${SLOW_MS:-1}
@@ -478,6 +480,8 @@ run scenario_family_xfs
 run scenario_family_btrfs
 run scenario_family_f2fs
 run scenario_experiments
+run scenario_lessons
+run scenario_tracepoint
 run scenario_doc_outputs
 run scenario_fentry
 run scenario_fentry_unseen
