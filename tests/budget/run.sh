@@ -14,7 +14,7 @@
 #   tests/budget/run.sh --judge    judge the last boot's records again
 #
 # Environment (besides tests/vm/lib.sh's): BUDGET_SERIES (6.12),
-# BUDGET_RUNS (start-up runs per mode, median; 3), BUDGET_OPS_N (preads
+# BUDGET_RUNS (start-up runs per mode; 5), BUDGET_OPS_N (preads
 # per path; 2000).
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -90,7 +90,7 @@ rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/guest" "$stage/budget"
 cp "$TOP/tests/budget/guest.sh" "$stage/guest/demo.sh"
 cp "$OUT/opbench" "$OUT/bench_probe" "$OUT/bench_floor" "$stage/bin/"
-printf 'RUNS=%s\nOPS_N=%s\n' "${BUDGET_RUNS:-3}" "${BUDGET_OPS_N:-2000}" \
+printf 'RUNS=%s\nOPS_N=%s\n' "${BUDGET_RUNS:-5}" "${BUDGET_OPS_N:-2000}" \
 	> "$stage/budget/params"
 chmod 755 "$stage/guest/demo.sh" "$stage"/bin/*
 if ! EXT4DIST_BIN=$BIN vm_build_initramfs "$KDIR" "$OUT/base.cpio.gz" ||
