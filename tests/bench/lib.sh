@@ -28,32 +28,19 @@ bench_build_tools() {
 
 # bench_boot NAME MARKER QEMU_ARGS...: one boot of OUT/initramfs.cpio.gz
 # with kernel KDIR and disk OUT/images/ext4.img, in mode demo (the
-# overlay's /guest/demo.sh), with accelerator QEMU_ARGS (lib.sh's
-# vm_boot has no hook for -icount); console and results in
-# OUT/NAME-console.log and OUT/NAME-results.log.  1, with the console's
-# tail on stderr, when the results lack the line MARKER.  Needs OUT, KDIR;
-# BENCH_DISKS (an array) names images to attach read-only after it.
+# overlay's /guest/demo.sh), by lib.sh's vm_boot with accelerator
+# QEMU_ARGS; console and results in OUT/NAME-console.log and
+# OUT/NAME-results.log.  1, with the console's tail on stderr, when the
+# results lack the line MARKER.  Needs OUT, KDIR; BENCH_DISKS (an array)
+# names images to attach after it (the guest mounts them read-only).
 bench_boot() {
-	local name=$1 marker=$2 rc=0 start disks=vda img n=0
-	local -a drives=()
+	local name=$1 marker=$2 rc=0 start
 	shift 2
-	# BENCH_DISKS: images attached after OUT/images/ext4.img (vdb...).
-	for img in ${BENCH_DISKS[@]+"${BENCH_DISKS[@]}"}; do
-		n=$((n + 1))
-		drives+=(-drive "file=$img,format=raw,if=virtio,readonly=on")
-		disks="$disks,vd$(echo bcdefg | cut -c"$n")"
-	done
-	rm -f "$OUT/$name-results.log"
 	echo "booting $(vm_kernel_version "$KDIR") ($name); console in $OUT/$name-console.log" >&2
 	start=$(date +%s)
-	timeout --kill-after=10 "$VM_TIMEOUT" \
-		qemu-system-x86_64 "$@" -m 512M -smp 1 \
-		-display none -no-reboot -monitor none \
-		-serial stdio -serial "file:$OUT/$name-results.log" \
-		-kernel "$(vm_kernel_image "$KDIR")" -initrd "$OUT/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=4 ext4dist_mode=demo ext4dist_disks=$disks" \
-		-drive "file=$OUT/images/ext4.img,format=raw,if=virtio" \
-		${drives[@]+"${drives[@]}"} < /dev/null > "$OUT/$name-console.log" 2>&1 || rc=$?
+	VM_ACCEL="$*" vm_boot "$KDIR" "$OUT/initramfs.cpio.gz" demo \
+		"$OUT/$name-console.log" "$OUT/$name-results.log" \
+		"$OUT/images/ext4.img" ${BENCH_DISKS[@]+"${BENCH_DISKS[@]}"} || rc=$?
 	echo "$name: the guest finished in $(( $(date +%s) - start )) s (qemu status $rc)" >&2
 	if ! vm_results "$OUT/$name-results.log" | grep -qx "$marker"; then
 		echo "the $name guest did not finish (qemu status $rc); console tail:" >&2
