@@ -183,12 +183,19 @@ ifneq ($(call have_static_lib,zstd),)
 XCFLAGS  += -DEXT4DIST_WITH_ZSTD
 LDLIBS   += -lzstd
 STATIC_LDLIBS += -lzstd
+# Linked before libzstd.a: its decoders of the 2015-2016 frame formats
+# left out (src/zstd_no_legacy.c).
+ZSTD_STUB_OBJ := $(BUILD)/src/zstd_no_legacy.o
+ZSTD_STATIC := -Wl,-Bstatic -lzstd -Wl,-Bdynamic
 endif
 # The shipped binary carries no debug info (build/ext4dist-dyn keeps it),
 # nor the functions and data nothing calls (each in a section of its own,
-# dropped by the linker: 16 KB, keeping the binary under 1.5 MB).
+# dropped by the linker: 16 KB), nor unwind tables for its own code (C,
+# no exceptions, no backtrace(): .eh_frame of our objects, 21 KB on
+# x86_64; -g still writes .debug_frame for a debugger).
 STATIC_LDFLAGS ?= -s
-XCFLAGS  += -ffunction-sections -fdata-sections
+XCFLAGS  += -ffunction-sections -fdata-sections \
+            -fno-asynchronous-unwind-tables -fno-unwind-tables
 GC_LDFLAGS := -Wl,--gc-sections
 
 BPF_SRC  := bpf/ext4dist.bpf.c
@@ -343,26 +350,43 @@ $(HOOKS_ARGS_OBJ): src/tool/args.c $(FLAGS_FILE)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(call version_flag,$<) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) -c $< -o $@
 
 # Embedded gzip-compressed (-n: no name or time, the same bytes every
-# build), with each object's size for the room it is inflated into.
-%.bpf.o.gz: %.bpf.o
-	gzip -9n -c $< > $@
+# build), in three pieces: the bytes before the object's source lines,
+# the lines (.BTF and .BTF.ext, tools/bpf_lines_range.sh; none when it
+# cannot tell where they lie), the bytes after them.  A run inflates the
+# first and the last alone: the lines are for the listings.  Each
+# object's size and where its lines lie go with them.
+%.bpf.o.gz: %.bpf.o tools/bpf_lines_range.sh
+	set -- $$(tools/bpf_lines_range.sh $<); \
+	size=$$(wc -c < $<); off=$$1; len=$$2; [ "$$len" != 0 ] || off=$$size; \
+	head -c $$off $< | gzip -9n > $@.0 && \
+	tail -c +$$((off + 1)) $< | head -c $$len | gzip -9n > $@.1 && \
+	tail -c +$$((off + len + 1)) $< | gzip -9n > $@.2 && \
+	echo "$$off $$len" > $@.lines && \
+	cat $@.0 $@.1 $@.2 > $@
 
 $(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ:=.gz) $(BPF_OBJ64:=.gz)
 	@mkdir -p $(@D)
+	set -- $$(cat $(BPF_OBJ).gz.lines) $$(cat $(or $(BPF_OBJ64:=.gz.lines),/dev/null)); \
 	$(CC) -c -DBPF_OBJ_GZ_PATH='"$(BPF_OBJ).gz"' \
 		-DBPF_OBJ_SIZE=$$(wc -c < $(BPF_OBJ)) \
+		-DBPF_OBJ_LINES_OFF=$$1 -DBPF_OBJ_LINES_LEN=$$2 \
+		-DBPF_OBJ_GZ0=$$(wc -c < $(BPF_OBJ).gz.0) \
+		-DBPF_OBJ_GZ1=$$(wc -c < $(BPF_OBJ).gz.1) \
 		$(if $(BPF_OBJ64),-DBPF_OBJ64_GZ_PATH='"$(BPF_OBJ64).gz"' \
-		-DBPF_OBJ64_SIZE=$$(wc -c < $(BPF_OBJ64))) $< -o $@
+		-DBPF_OBJ64_SIZE=$$(wc -c < $(BPF_OBJ64)) \
+		-DBPF_OBJ64_LINES_OFF=$$3 -DBPF_OBJ64_LINES_LEN=$$4 \
+		-DBPF_OBJ64_GZ0=$$(wc -c < $(BPF_OBJ64).gz.0) \
+		-DBPF_OBJ64_GZ1=$$(wc -c < $(BPF_OBJ64).gz.1)) $< -o $@
 
 $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN): $(MAIN_OBJ) $(COMPAT_OBJ) $(BUILD)/libext4dist.a
+$(BIN): $(MAIN_OBJ) $(ZSTD_STUB_OBJ) $(COMPAT_OBJ) $(BUILD)/libext4dist.a
 	$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 # Its args.o comes first, so the library's is not linked.
-$(TEST_BINARY): $(MAIN_OBJ) $(HOOKS_ARGS_OBJ) $(COMPAT_OBJ) $(BUILD)/libext4dist.a
+$(TEST_BINARY): $(MAIN_OBJ) $(ZSTD_STUB_OBJ) $(HOOKS_ARGS_OBJ) $(COMPAT_OBJ) $(BUILD)/libext4dist.a
 	$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 test-binary: $(TEST_BINARY)
@@ -375,6 +399,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(TEST_LIB) $(BUILD)/libext4dist.a $(FLAGS_FILE
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(call version_flag,$<) $(TEST_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ \
 		$(XLDFLAGS) -o $@ $< $(TEST_LIB) $(BUILD)/libext4dist.a $(LDLIBS)
+
+# The zstd stubs' test links them as the binary does: before a static
+# libzstd.
+$(BUILD)/tests/test_zstd_legacy: tests/unit/test_zstd_legacy.c $(TEST_LIB) $(ZSTD_STUB_OBJ) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ \
+		$(XLDFLAGS) -o $@ $< $(TEST_LIB) $(ZSTD_STUB_OBJ) $(ZSTD_STATIC) -lz
 
 # The parser tests again, against the test build's parser.
 $(BUILD)/tests/test_args_hooks: tests/unit/test_args.c $(TEST_LIB) $(HOOKS_ARGS_OBJ) \
@@ -409,10 +440,10 @@ check: deps
 	@WERROR=1 tests/run-all.sh $(SUITES)
 
 # make check-SUITE: one suite of tests/run-all.sh with what it needs built.
-RUN_ALL_SUITES := unit host asan valgrind fuzz lint unit-cross vm vm-arm64 vm-armhf
+RUN_ALL_SUITES := unit host asan valgrind fuzz lint budget unit-cross vm vm-arm64 vm-armhf
 .PHONY: $(RUN_ALL_SUITES:%=check-%)
 check-unit: unit-tests
-check-host check-vm: $(BIN) $(TEST_BINARY)
+check-host check-vm check-budget: $(BIN) $(TEST_BINARY)
 check-valgrind: $(BUILD)/ext4dist-dyn
 $(RUN_ALL_SUITES:%=check-%):
 	@tests/run-all.sh $(@:check-%=%)
@@ -465,7 +496,7 @@ release:
 	+@RELEASE_ARCHES='$(RELEASE_ARCHES)' tools/release.sh release '$(RELEASE_DIR)'
 # ---- end of make dist, make release ---------------------------------------
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) $(COMPAT_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) $(ZSTD_STUB_OBJ:.o=.d) $(COMPAT_OBJ:.o=.d) \
 	 $(wildcard $(BUILD)/fresh/*.bpf.debug.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
 
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------
@@ -491,8 +522,16 @@ lint:
 # Boots the Debian 6.1 kernel in qemu (TCG, then TCG -icount) and measures
 # ext4dist: ns/op traced vs untraced, bpf_stats per program, start-up, RSS,
 # syscalls, and alternative per-event designs; tables + build/bench/result.json.
-.PHONY: bench
-bench: ext4dist
+.PHONY: bench size-report
+bench: ext4dist size-report
 	CC='$(CC)' CLANG='$(CLANG)' BENCH_LDLIBS='$(STATIC_LDLIBS)' tests/bench/run.sh
 	tests/vm-armhf/bench.sh
+
+# What each library and object file costs the static binary: the link
+# again with a map (BUILD/ext4dist.map), summed by tests/bench/size_report.awk.
+size-report: $(MAIN_OBJ) $(ZSTD_STUB_OBJ) $(BUILD)/libext4dist.a
+	@$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) \
+		-Wl,-Map=$(BUILD)/ext4dist.map -o $(BUILD)/ext4dist.sized $^ $(STATIC_LDLIBS)
+	@echo "size report: $(BIN), $$(wc -c < $(BUILD)/ext4dist.sized) bytes ($(ARCH))"
+	@awk -f tests/bench/size_report.awk $(BUILD)/ext4dist.map
 # ---- end of make bench ----------------------------------------------------

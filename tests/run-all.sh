@@ -12,6 +12,10 @@
 #     valgrind  build/ext4dist-dyn's host paths under valgrind
 #     fuzz      a libFuzzer smoke of every target (tests/fuzz/run.sh smoke)
 #     lint      cppcheck and clang-tidy (tests/lint.sh)
+#     budget    one icount boot of Debian's 6.12: start-up against the
+#               kernel's floor, peak and steady RSS, BPF instructions per
+#               event, binary sizes, held against tests/bench/budget
+#               (tests/budget/run.sh)
 #     unit-cross  the unit tests built for s390x (big-endian) and mipsel
 #               (32-bit), run under qemu-user (tests/unit-cross.sh); named
 #               only (make check-unit-cross): two builds and 9300 checks
@@ -25,8 +29,8 @@
 set -u
 cd "$(dirname "$0")/.."
 
-all_suites=(unit host asan valgrind fuzz lint unit-cross vm vm-arm64 vm-armhf)
-default_suites=(unit host asan valgrind fuzz lint vm vm-arm64 vm-armhf)
+all_suites=(unit host asan valgrind fuzz lint budget unit-cross vm vm-arm64 vm-armhf)
+default_suites=(unit host asan valgrind fuzz lint budget vm vm-arm64 vm-armhf)
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=("${default_suites[@]}")
 # Every name checked before any suite runs: a typo must not cost a VM run.
@@ -108,6 +112,9 @@ for s in "${suites[@]}"; do
 		;;
 	lint)
 		run_suite lint bash tests/lint.sh
+		;;
+	budget)
+		run_suite budget bash tests/budget/run.sh
 		;;
 	unit-cross)
 		run_suite unit-cross bash tests/unit-cross.sh

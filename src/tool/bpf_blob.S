@@ -7,10 +7,12 @@
  * one for 64-bit ARM kernels (BPF_OBJ64_GZ_PATH; empty elsewhere).
  * Each is inflated at its first use into room of its own in .bss
  * (BPF_OBJ_SIZE, BPF_OBJ64_SIZE: the sizes before compression), which
- * costs the file nothing.  Lengths are .long, section types %progbits and
- * %nobits: both mean the same to the x86, arm64 and 32-bit ARM
- * assemblers (ARM's takes @ for a comment, and .quad would be a bignum
- * there).
+ * costs the file nothing, and only the pages written take memory: each
+ * is three gzip members (the Makefile), and a run inflates the first and
+ * the third, around the source lines (BPF_OBJ_LINES_OFF and _LEN).
+ * Lengths are .long, section types %progbits and %nobits: both mean
+ * the same to the x86, arm64 and 32-bit ARM assemblers (ARM's takes @
+ * for a comment, and .quad would be a bignum there).
  */
 	.section .rodata
 	.balign 8
@@ -20,6 +22,8 @@
 	.global ext4dist_bpf_obj64_gz
 	.global ext4dist_bpf_obj64_gz_len
 	.global ext4dist_bpf_obj64_cap
+	.global ext4dist_bpf_obj_lines
+	.global ext4dist_bpf_obj64_lines
 ext4dist_bpf_obj_gz:
 	.incbin BPF_OBJ_GZ_PATH
 ext4dist_bpf_obj_gz_end:
@@ -41,6 +45,19 @@ ext4dist_bpf_obj64_cap:
 	.long BPF_OBJ64_SIZE
 #else
 	.long 0
+#endif
+/*
+ * Where the source lines (.BTF, .BTF.ext) lie, offset and length (0 0:
+ * unknown), and the compressed lengths of the first two gzip members
+ * (the bytes before the lines, the lines; the third holds the rest).
+ */
+ext4dist_bpf_obj_lines:
+	.long BPF_OBJ_LINES_OFF, BPF_OBJ_LINES_LEN, BPF_OBJ_GZ0, BPF_OBJ_GZ1
+ext4dist_bpf_obj64_lines:
+#ifdef BPF_OBJ64_LINES_OFF
+	.long BPF_OBJ64_LINES_OFF, BPF_OBJ64_LINES_LEN, BPF_OBJ64_GZ0, BPF_OBJ64_GZ1
+#else
+	.long 0, 0, 0, 0
 #endif
 
 /* Where they are inflated: two names each, read-only and writable. */

@@ -20,7 +20,7 @@ size_t ext4dist_bpf_obj_size(void);
 /* One embedded object and the kernels it is for. */
 struct bpf_blob {
 	const char *arch;	/* pt_regs layout: "x86", "arm64", "arm", "mips"... */
-	const char *data;
+	char *data;		/* writable: bpf_obj_parse_in() reads it in place */
 	size_t size;
 };
 
@@ -31,14 +31,34 @@ struct bpf_blob {
  * -ENOMEM when zlib has no memory to inflate it.
  */
 int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b);
+/*
+ * The same without the bytes of its source lines (.BTF, .BTF.ext) nor,
+ * with keep, of the programs keep(section, arg) refuses: those bytes are
+ * left zero or stale and their pages untouched (where the build could
+ * say where the lines lie).  What a run parses, with bpf_obj_parse_in()
+ * and the same keep, without lines.
+ */
+int bpf_blob_for_run(const char *bpf_arch,
+		     int (*keep)(const char *section, void *arg), void *arg,
+		     struct bpf_blob *b);
 
 /*
  * The object for the running kernel, as a run would load it; this
  * binary's own where uname cannot say or none is for that kernel.  For
- * the dumps, which print an object whatever the kernel.  0, or -errno
- * with the reason in eb (bpf_blob_error()).
+ * the dumps, which print an object whatever the kernel: with its source
+ * lines (lines 1) or without, and with keep (NULL: all) only the
+ * programs it keeps, as bpf_blob_for_run() leaves the others out.  0, or
+ * -errno with the reason in eb (bpf_blob_error()).
  */
-int bpf_blob_running(struct bpf_blob *b, struct errbuf *eb);
+int bpf_blob_running(int lines, int (*keep)(const char *section, void *arg),
+		     void *arg, struct bpf_blob *b, struct errbuf *eb);
+
+/*
+ * Gives b's inflated pages back to the kernel once it is parsed: b->data
+ * becomes NULL (b->arch stays), and the next bpf_blob_for() inflates it
+ * again.
+ */
+void bpf_blob_release(struct bpf_blob *b);
 
 /* eb's line for bpf_blob_for()'s -ENOMEM or -EINVAL about b; err itself. */
 int bpf_blob_error(int err, const struct bpf_blob *b, struct errbuf *eb);

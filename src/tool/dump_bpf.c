@@ -121,56 +121,92 @@ static void print_shown(FILE *out, const struct tracer_config *cfg,
 	fputc('\n', out);
 }
 
+/* Keeps the one program named by arg. */
+static int only(const char *section, void *arg)
+{
+	return !strcmp(section, arg);
+}
+
+/*
+ * Prints p with its source lines: the object parsed again, p's program
+ * alone kept with its lines, so that the listing holds the lines of one
+ * program at a time.
+ */
+static int print_prog(FILE *out, const struct bpf_blob *blob,
+		      const struct obj_prog *p, int note, struct errbuf *eb)
+{
+	struct obj_parse_opts one = { .lines = 1, .borrow = 1, .keep = only };
+	struct bpf_obj obj;
+	int err;
+
+	one.arg = (void *)p->section;
+	err = bpf_obj_parse_in(blob->data, blob->size, &one, &obj, eb);
+	if (err)
+		return err;
+	/* clang -g's line_info: shown here, never sent to a kernel. */
+	if (note && obj.lines_note[0])
+		fprintf(out, "source lines: none (%s)\n", obj.lines_note);
+	else if (note)
+		fprintf(out, "source lines: from .BTF.ext (clang -g), each above its first instruction\n");
+	else
+		err = bpf_disasm_prog_named(out, &obj, &obj.progs[0], patch_names,
+					    sizeof(patch_names) /
+					    sizeof(patch_names[0]));
+	if (err)
+		errbuf_set(eb, err, "--dump-bpf: cannot write the listing");
+	bpf_obj_free(&obj);
+	return err;
+}
+
 static int dump_text(FILE *out, const struct tracer_config *cfg,
 		     struct errbuf *eb)
 {
+	static const struct obj_parse_opts list = { .borrow = 1 };
 	struct bpf_obj obj;
 	struct bpf_blob blob;
 	size_t i, shown = 0;
-	int err = 0;
+	int err;
 
-	/* The running kernel's object, as a run would load it. */
-	err = bpf_blob_running(&blob, eb);
+	/*
+	 * The running kernel's object, as a run would load it, read where
+	 * it is inflated: the instructions are not copied.
+	 */
+	err = bpf_blob_running(1, NULL, NULL, &blob, eb);
 	if (err)
 		return err;
-	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
+	err = bpf_obj_parse_in(blob.data, blob.size, &list, &obj, eb);
 	if (err)
-		return err;
+		goto out_blob;
 	fprintf(out, "license: %.127s\n", obj.license);
 	/* The loader writes the running kernel's version code instead. */
 	fprintf(out, "kernel version: %u (replaced at load)\n", obj.version);
 	fprintf(out, "for kernels: %s\n", blob.arch);
-	/* clang -g's line_info: shown here, never sent to a kernel. */
-	if (obj.lines_note[0])
-		fprintf(out, "source lines: none (%s)\n", obj.lines_note);
-	else
-		fprintf(out, "source lines: from .BTF.ext (clang -g), each above its first instruction\n");
-	print_maps(out, &obj);
-	print_counts(out, &obj);
-	for (i = 0; i < obj.nr_progs; i++)
-		shown += prog_shown(&obj.progs[i], cfg->ops_given,
-				    cfg->ops_mask, cfg->prog_glob);
-	if (shown != obj.nr_progs)
-		print_shown(out, cfg, shown);
+	err = print_prog(out, &blob, &obj.progs[0], 1, eb);
+	if (!err) {
+		print_maps(out, &obj);
+		print_counts(out, &obj);
+		for (i = 0; i < obj.nr_progs; i++)
+			shown += prog_shown(&obj.progs[i], cfg->ops_given,
+					    cfg->ops_mask, cfg->prog_glob);
+		if (shown != obj.nr_progs)
+			print_shown(out, cfg, shown);
+	}
 	for (i = 0; i < obj.nr_progs && !err; i++) {
 		if (!prog_shown(&obj.progs[i], cfg->ops_given, cfg->ops_mask,
 				cfg->prog_glob))
 			continue;
 		fputc('\n', out);
-		err = bpf_disasm_prog_named(out, &obj, &obj.progs[i],
-					    patch_names,
-					    sizeof(patch_names) /
-					    sizeof(patch_names[0]));
+		err = print_prog(out, &blob, &obj.progs[i], 0, eb);
 	}
 	if (!err && (fflush(out) == EOF || ferror(out)))
-		err = -EIO;
-	if (err)
-		errbuf_set(eb, err, "--dump-bpf: cannot write the listing");
-	bpf_obj_free(&obj);
+		err = errbuf_set(eb, -EIO, "--dump-bpf: cannot write the listing");
 	if (!err && !shown)
 		err = errbuf_set(eb, -ENOENT, "--dump-bpf: no program matches%s%s",
 				 cfg->prog_glob ? " --prog " : " --ops",
 				 cfg->prog_glob ? cfg->prog_glob : "");
+	bpf_obj_free(&obj);
+out_blob:
+	bpf_blob_release(&blob);
 	return err;
 }
 

@@ -142,28 +142,23 @@ int dump_elf(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	struct obj_load_opts o = cfg->load;
 	struct bpf_obj obj, pristine;
 	struct errbuf meb = { "" };
+	static const struct obj_parse_opts borrowed = { .borrow = 1 };
 	struct bpf_blob blob;
 	Elf *elf = NULL;
-	char *copy = NULL;
 	int err;
 
-	err = bpf_blob_running(&blob, eb);
+	/* All three read the inflated object where it is. */
+	err = bpf_blob_running(0, NULL, NULL, &blob, eb);
 	if (err)
 		return err;
-	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
+	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &obj, eb);
 	if (err)
-		return err;
-	err = bpf_obj_parse(blob.data, blob.size, &pristine, eb);
+		goto out_blob;
+	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &pristine, eb);
 	if (err)
 		goto out_obj;
-	copy = malloc(blob.size);
-	if (!copy) {
-		err = errbuf_set(eb, -ENOMEM, "out of memory");
-		goto out;
-	}
-	memcpy(copy, blob.data, blob.size);
 	elf_version(EV_CURRENT);
-	elf = elf_memory(copy, blob.size);
+	elf = elf_memory(blob.data, blob.size);
 	if (!elf) {
 		err = errbuf_set(eb, -EINVAL, "--dump-bpf=elf: libelf: %s",
 				 elf_errmsg(-1));
@@ -190,10 +185,11 @@ int dump_elf(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 out:
 	if (elf)
 		elf_end(elf);
-	free(copy);
 	obj_load_state_free(&st);
 	bpf_obj_free(&pristine);
 out_obj:
 	bpf_obj_free(&obj);
+out_blob:
+	bpf_blob_release(&blob);
 	return err;
 }

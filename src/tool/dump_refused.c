@@ -172,18 +172,30 @@ static int all_lessons(FILE *out, struct bpf_obj *obj,
 	return err ? err : bad ? -EPROTO : 0;
 }
 
+/* The lessons alone are kept: no other program is listed. */
+static int lessons_only(const char *section, void *arg)
+{
+	static const char prefix[] = "kprobe/" LESSON_TARGET "/";
+
+	(void)arg;
+	return !strncmp(section, prefix, sizeof(prefix) - 1);
+}
+
 int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 {
+	static const struct obj_parse_opts lessons_alone = {
+		.lines = 1, .borrow = 1, .keep = lessons_only
+	};
 	struct bpf_blob blob;
 	struct bpf_obj obj;
 	int err;
 
-	err = bpf_blob_running(&blob, eb);
+	err = bpf_blob_running(1, lessons_only, NULL, &blob, eb);
 	if (err)
 		return err;
-	err = bpf_obj_parse(blob.data, blob.size, &obj, eb);
+	err = bpf_obj_parse_in(blob.data, blob.size, &lessons_alone, &obj, eb);
 	if (err)
-		return err;
+		goto out_blob;
 	fprintf(out, "The lessons: programs broken on purpose, which no run loads, each loaded alone; the verifier must refuse them.\n");
 	if (privileges_check())
 		err = errbuf_set(eb, -EPERM,
@@ -193,5 +205,7 @@ int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	if (!err && (fflush(out) == EOF || ferror(out)))
 		err = errbuf_set(eb, -EIO, "--dump-bpf=refused: cannot write the listing");
 	bpf_obj_free(&obj);
+out_blob:
+	bpf_blob_release(&blob);
 	return err;
 }

@@ -27,6 +27,7 @@ struct xl {
 	FILE *out;
 	const struct bpf_obj *obj;	/* loaded: maps with fds */
 	struct bpf_obj pristine;	/* as embedded: the placeholders */
+	struct bpf_blob blob;		/* pristine's instructions */
 	uint32_t map_id[16];		/* obj->maps[i]'s kernel id */
 	unsigned long long call_base;	/* __bpf_call_base, 0: unknown */
 	struct errbuf *eb;		/* why err */
@@ -245,15 +246,17 @@ static int xl_setup(void *arg, struct tracer *t, const struct tracer_config *cfg
 		    struct errbuf *eb)
 {
 	static const char *const base_name[] = { "__bpf_call_base" };
+	static const struct obj_parse_opts borrowed = { .borrow = 1 };
 	struct xl *x = arg;
-	struct bpf_blob blob;
 	struct ksym_result base;
 	int err;
 
-	err = bpf_blob_running(&blob, eb);
+	err = bpf_blob_running(0, NULL, NULL, &x->blob, eb);
 	if (err)
 		return err;
-	err = bpf_obj_parse(blob.data, blob.size, &x->pristine, eb);
+	/* The pristine instructions stay in the inflated object. */
+	err = bpf_obj_parse_in(x->blob.data, x->blob.size, &borrowed,
+			       &x->pristine, eb);
 	if (err)
 		return err;
 	if (kallsyms_lookup(cfg->kallsyms_path, base_name, 1, 0, &base,
@@ -274,5 +277,6 @@ int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	if (!err)
 		err = x.err;
 	bpf_obj_free(&x.pristine);
+	bpf_blob_release(&x.blob);
 	return err;
 }

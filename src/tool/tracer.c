@@ -2,6 +2,9 @@
 #include "tool/tracer_priv.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,7 @@
 #include "tool/fentry.h"
 #include "tool/name_discover.h"
 #include "tool/pid_filter.h"
+#include "tool/prog_select.h"
 #include "tool/read_path.h"
 
 #define TOOL_NAME "ext4dist"
@@ -30,6 +34,8 @@ static int find_map(struct tracer *t, const char *name, size_t value_size,
 	return m->fd;
 }
 
+static int run_loads(const char *section, void *arg);
+
 /*
  * The embedded object for the kernel's architecture, not this binary's:
  * a 32-bit ARM ext4dist on a 64-bit ARM kernel needs the programs that
@@ -43,7 +49,7 @@ static int pick_object(struct tracer *t, struct bpf_blob *blob,
 
 	err = karch_running(&k);
 	if (!err)
-		err = bpf_blob_for(k.bpf_arch, blob);
+		err = bpf_blob_for_run(k.bpf_arch, run_loads, t, blob);
 	if (err == -ENOMEM || err == -EINVAL) {
 		bpf_blob_error(err, blob, eb);
 		return err;
@@ -109,6 +115,37 @@ static void size_slow_maps(struct tracer *t, const struct tracer_config *cfg)
 		ev->def.max_entries = (unsigned int)t->ncpus;
 }
 
+/* Whether word is one of the '.'-separated words of the variant v. */
+static int variant_has(const char *v, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; v; v = strchr(v, '.'), v = v ? v + 1 : NULL)
+		if (!strncmp(v, word, n) && (v[n] == '.' || !v[n]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The programs a run of this mode may load, on any path it may take
+ * (the fallbacks too): slow mode's and name discovery's ("peek") in
+ * slow mode, the histogram ones otherwise, the f_op scan in both, never
+ * the lessons (--dump-bpf=refused's).  The object's others are not kept.
+ */
+static int run_loads(const char *section, void *arg)
+{
+	const char *t = strchr(section, '/'), *v = t ? strchr(t + 1, '/') : NULL;
+	const struct tracer *tr = arg;
+
+	if (t && v && (size_t)(v - t - 1) == strlen(LESSON_TARGET) &&
+	    !strncmp(t + 1, LESSON_TARGET, v - t - 1))
+		return 0;
+	v = v ? v + 1 : "";
+	if (variant_has(v, "scan_release"))
+		return 1;
+	return tr->slow == (variant_has(v, PROG_SLOW) || variant_has(v, "peek"));
+}
+
 static size_t maps_created(const struct bpf_obj *obj)
 {
 	size_t i, n = 0;
@@ -122,18 +159,28 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		       struct errbuf *eb)
 {
 	struct bpf_blob blob = { NULL, NULL, 0 };
+	const struct obj_parse_opts keep = { .keep = run_loads, .arg = t };
 	unsigned int code = 0, self = 0;
 	const char *source;
+	size_t size;
 	int err, n;
 
+	/*
+	 * Only this mode's programs inflated and kept, parsed where they
+	 * were inflated, and the inflated object given back before maps and
+	 * programs are made.
+	 */
+	t->slow = cfg->slow;
 	err = pick_object(t, &blob, eb);
 	if (err)
 		return err;
-	err = bpf_obj_parse(blob.data, blob.size, &t->obj, eb);
+	err = bpf_obj_parse_in(blob.data, blob.size, &keep, &t->obj, eb);
+	size = blob.size;
+	bpf_blob_release(&blob);
 	if (err)
 		return err;
-	vlog(1, "embedded BPF object %s: %zu bytes, license \"%s\", %zu programs, %zu maps",
-	     t->rec.object, blob.size, t->obj.license, t->obj.nr_progs,
+	vlog(1, "embedded BPF object %s: %zu bytes, license \"%s\", %zu programs for this mode, %zu maps",
+	     t->rec.object, size, t->obj.license, t->obj.nr_progs,
 	     t->obj.nr_maps);
 	t->lo = cfg->load;
 	/* kern_version must match the running kernel before 5.0. */
@@ -273,7 +320,7 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 		t->btf_obj_fd = fd;
 	}
 	snprintf(t->rec.fentry_ids, sizeof(t->rec.fentry_ids),
-		 "the kernel's BTF has every traced function: ids from %.280s%s; the trampolines are made at attach (a refusal there: kprobes instead, unless --attach=fentry)",
+		 "the kernel's BTF has every traced function: ids from %.280s%s; the trampolines are made at attach, which may still refuse them",
 		 t->fids.source, t->fids.in_module ?
 		 ", named to the verifier with an fd of the module's BTF object" :
 		 "");
@@ -1363,6 +1410,19 @@ static void note_unseen(struct tracer *t)
 	}
 }
 
+/*
+ * Every program is in the kernel: their instructions go, and the heap
+ * they and the start-up's other buffers took goes back to the kernel
+ * (glibc keeps freed memory inside its heap until asked).
+ */
+static void give_back(struct tracer *t)
+{
+	bpf_obj_drop_insns(&t->obj);
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
+
 static int start(struct tracer *t, const struct tracer_config *cfg,
 		 struct errbuf *eb)
 {
@@ -1424,6 +1484,8 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 		err = fentry_refused(t, cfg, eb);
 	if (!err)
 		note_unseen(t);
+	if (!err)
+		give_back(t);
 	return err;
 }
 

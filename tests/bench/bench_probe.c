@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -531,6 +532,53 @@ static pid_t spawn_gated(char **argv, int *out_fd, int *go_fd)
 	return c;
 }
 
+/* The line start-up waits for: ext4dist's banner unless --banner. */
+static const char *banner_line = BANNER;
+/* How long after it the steady RSS is read (--settle, ms). */
+static unsigned int settle_ms = 20;
+
+/*
+ * The child's resident set, sampled every millisecond of guest time while
+ * start-up and exit wait on it (sample_pid > 0): the largest Rss of its
+ * smaps_rollup, a walk of its page tables, exact where the kernel's
+ * high-water marks move in steps (on 6.2+ they are per-CPU counters
+ * folded 32 pages at a time: 128 KiB on one CPU).  Samples of the child
+ * before its exec (bench_probe's own image) are not taken.
+ */
+static pid_t sample_pid;
+static long sample_peak;
+
+static void sample(void)
+{
+	char path[64], exe[256], self[256];
+	ssize_t n, m;
+	long v;
+
+	if (sample_pid <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)sample_pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	m = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0 || (m == n && !memcmp(exe, self, (size_t)n)))
+		return;
+	v = smaps_rss_kb(sample_pid);
+	if (v > sample_peak)
+		sample_peak = v;
+}
+
+/* read() of fd that samples the child while it waits. */
+static ssize_t read_sampling(int fd, char *buf, size_t len)
+{
+	struct pollfd pfd = { fd, POLLIN, 0 };
+
+	while (sample_pid > 0) {
+		sample();
+		if (poll(&pfd, 1, 1) != 0)
+			break;
+	}
+	return read(fd, buf, len);
+}
+
 /* Reads fd until a whole line equals the banner: 1, or 0 at its end. */
 static int read_to_banner(int fd)
 {
@@ -538,7 +586,7 @@ static int read_to_banner(int fd)
 	size_t ll = 0;
 	ssize_t r, i;
 
-	while ((r = read(fd, buf, sizeof(buf))) > 0) {
+	while ((r = read_sampling(fd, buf, sizeof(buf))) > 0) {
 		for (i = 0; i < r; i++) {
 			if (buf[i] != '\n') {
 				if (ll < sizeof(line) - 1)
@@ -547,7 +595,7 @@ static int read_to_banner(int fd)
 			}
 			line[ll] = '\0';
 			ll = 0;
-			if (!strcmp(line, BANNER))
+			if (!strcmp(line, banner_line))
 				return 1;
 		}
 	}
@@ -572,6 +620,8 @@ static int startup_once(char **argv, const char *tag, int run, double *ban,
 	if (c < 0)
 		return -1;
 	cfd = syscall_counter(c);
+	sample_pid = c;
+	sample_peak = -1;
 	t0 = now_ns();
 	if (write(go, "x", 1) != 1)
 		return -1;
@@ -582,15 +632,16 @@ static int startup_once(char **argv, const char *tag, int run, double *ban,
 	if (found) {
 		c1 = counter_read(cfd);
 		touch();
-		usleep(20000);
+		usleep(settle_ms * 1000);
 		vmhwm = status_kb(c, "VmHWM");
 		srss = smaps_rss_kb(c);
 	}
 	ti = now_ns();
 	kill(c, SIGINT);
-	while ((r = read(out, buf, sizeof(buf))) > 0)
+	while ((r = read_sampling(out, buf, sizeof(buf))) > 0)
 		if (tout < 0)
 			tout = now_ns();
+	sample_pid = 0;
 	if (wait4(c, &st, 0, &ru) < 0)
 		return -1;
 	te = now_ns();
@@ -598,10 +649,10 @@ static int startup_once(char **argv, const char *tag, int run, double *ban,
 	if (cfd >= 0)
 		close(cfd);
 	close(out);
-	printf("startup_run mode=%s run=%d banner=%d banner_ms=%.2f output_ms=%.2f exit_ms=%.2f vmhwm_kb=%ld smaps_rss_kb=%ld maxrss_kb=%ld syscalls_to_banner=%lld syscalls_total=%lld status=%d\n",
+	printf("startup_run mode=%s run=%d banner=%d banner_ms=%.2f output_ms=%.2f exit_ms=%.2f vmhwm_kb=%ld smaps_rss_kb=%ld maxrss_kb=%ld sampled_peak_kb=%ld syscalls_to_banner=%lld syscalls_total=%lld status=%d\n",
 	       tag, run, found, found ? (tb - t0) / 1e6 : -1,
 	       tout < 0 ? -1 : (tout - ti) / 1e6, (te - ti) / 1e6,
-	       vmhwm, srss, ru.ru_maxrss, c1, c2,
+	       vmhwm, srss, ru.ru_maxrss, sample_peak, c1, c2,
 	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 	fflush(stdout);
 	if (!found)
@@ -610,6 +661,8 @@ static int startup_once(char **argv, const char *tag, int run, double *ban,
 	*ex = (te - ti) / 1e6;
 	*out_ms = tout < 0 ? -1 : (tout - ti) / 1e6;
 	*hwm = (double)(vmhwm > srss ? vmhwm : srss);
+	if (sample_peak > *hwm)
+		*hwm = (double)sample_peak;
 	*rss = (double)ru.ru_maxrss;
 	*sc1 = (double)c1;
 	*sc2 = (double)c2;
@@ -629,9 +682,13 @@ static int cmd_startup(int argc, char **argv)
 			tag = argv[++k];
 		else if (!strcmp(argv[k], "--touch") && k + 1 < argc)
 			touch_file = argv[++k];
+		else if (!strcmp(argv[k], "--banner") && k + 1 < argc)
+			banner_line = argv[++k];
+		else if (!strcmp(argv[k], "--settle") && k + 1 < argc)
+			settle_ms = (unsigned int)atoi(argv[++k]);
 	}
 	if (k + 1 >= argc || runs < 1 || runs > 64) {
-		fprintf(stderr, "usage: bench_probe startup [--runs N] [--tag T] -- CMD...\n");
+		fprintf(stderr, "usage: bench_probe startup [--runs N] [--tag T] [--touch FILE] [--banner LINE] [--settle MS] -- CMD...\n");
 		return 2;
 	}
 	for (i = 0; i < runs; i++)
@@ -654,6 +711,52 @@ static int cmd_startup(int argc, char **argv)
 		       tag, ok, mb, ban[0], mo, me, ex[0], hwm[ok - 1],
 		       rss[ok - 1], m1, m2);
 	}
+	return 0;
+}
+
+/*
+ * maxrss [--tag T] -- CMD...: runs CMD to its end (stdout to /dev/null)
+ * and prints its peak RSS as the kernel kept it (wait4's ru_maxrss: the
+ * high-water mark, synced at exit) and its exit status.
+ */
+static int cmd_maxrss(int argc, char **argv)
+{
+	const char *tag = "-";
+	struct rusage ru;
+	int k, st, dn;
+	pid_t c;
+
+	for (k = 1; k < argc && strcmp(argv[k], "--"); k++)
+		if (!strcmp(argv[k], "--tag") && k + 1 < argc)
+			tag = argv[++k];
+	if (k + 1 >= argc) {
+		fprintf(stderr, "usage: bench_probe maxrss [--tag T] -- CMD...\n");
+		return 2;
+	}
+	dn = open("/dev/null", O_WRONLY);
+	c = spawn(argv + k + 1, dn);
+	if (dn >= 0)
+		close(dn);
+	if (c < 0)
+		return 1;
+	sample_pid = c;
+	sample_peak = -1;
+	for (;;) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)c, &si, WEXITED | WNOHANG | WNOWAIT) ||
+		    si.si_pid)
+			break;
+		sample();
+		usleep(1000);
+	}
+	sample_pid = 0;
+	if (wait4(c, &st, 0, &ru) < 0)
+		return 1;
+	printf("maxrss mode=%s maxrss_kb=%ld sampled_peak_kb=%ld status=%d\n",
+	       tag, ru.ru_maxrss, sample_peak,
+	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 	return 0;
 }
 
@@ -1351,6 +1454,8 @@ int main(int argc, char **argv)
 		return cmd_variants(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "hold"))
 		return cmd_hold(argc - 1, argv + 1);
-	fprintf(stderr, "usage: bench_probe stats|around|startup|profile|variants|hold ... (see the source)\n");
+	if (argc >= 2 && !strcmp(argv[1], "maxrss"))
+		return cmd_maxrss(argc - 1, argv + 1);
+	fprintf(stderr, "usage: bench_probe stats|around|startup|profile|variants|hold|maxrss ... (see the source)\n");
 	return 2;
 }

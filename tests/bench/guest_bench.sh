@@ -30,15 +30,30 @@ load_modules /lib/modules/ext4.list
 # The module file where a distribution installs it (the initramfs holds
 # the copy insmod loaded): ext4dist then probes by address, as it would on
 # an installed system.
-if [ -e /sys/module/ext4/initstate ] && [ -e /lib/modules/ext4.ko ]; then
-	mkdir -p "/lib/modules/$KERNEL/kernel/fs/ext4"
-	cp /lib/modules/ext4.ko "/lib/modules/$KERNEL/kernel/fs/ext4/ext4.ko"
-fi
+ext4_ko_install
 mkdir -p /mnt/ext4
 # nobarrier: fsync then costs CPU only, no cache flush of the host's disk,
 # so the loop measures the tracing overhead rather than host I/O.
 mount -t ext4 -o nobarrier /dev/vda /mnt/ext4
 ensure_tracefs
+# The peers (tests/bench/peers.sh), on /dev/vdb where run.sh attached
+# their disk: libbpf-tools' ext4dist and a bpftrace script, each run in
+# that root by chroot, its stdout line-buffered by stdbuf.
+peers=""
+if [ -b /dev/vdb ] && mkdir -p /peers && mount -o ro /dev/vdb /peers &&
+   mount -t proc proc /peers/proc && mount -t sysfs sysfs /peers/sys &&
+   mount -t devtmpfs devtmpfs /peers/dev && mount -t tmpfs tmpfs /peers/tmp &&
+   mount -t tracefs nodev /peers/sys/kernel/tracing; then
+	peers="libbpf bpftrace"
+fi
+# peer_cmd NAME: the command line of peer NAME.
+peer_cmd() {
+	case $1 in
+	libbpf) echo "/bin/chroot /peers /usr/bin/stdbuf -oL /usr/sbin/ext4dist-libbpf" ;;
+	bpftrace) echo "/bin/chroot /peers /usr/bin/stdbuf -oL /usr/bin/bpftrace /bench/ext4dist.bt" ;;
+	esac
+}
+
 # Per-program run time (kernel.bpf_stats_enabled, 5.1+), unless STATS=0:
 # its two clock reads per program run are then out of every ratio.
 stats=0
@@ -98,7 +113,7 @@ b "env kernel=$KERNEL cpus=$(grep -c ^processor /proc/cpuinfo)" \
 	"bpf_jit_enable=$(cat /proc/sys/net/core/bpf_jit_enable)" \
 	"bpf_stats_enabled=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo none)" \
 	"binary_bytes=$(stat -c %s /bin/ext4dist)" \
-	"modes=$(echo $modes $floors $slowmodes | tr ' ' ,) default_mode=$default_mode read_func=$read_func" \
+	"modes=$(echo $modes $floors $slowmodes $peers | tr ' ' ,) default_mode=$default_mode read_func=$read_func" \
 	"ftrace_functions=$(wc -l < "$TRACEFS/available_filter_functions")"
 if [ "${STATS:-1}" = 0 ]; then
 	skip prog-stats "BENCH_STATS=0: bpf_stats left off, no per-program run time"
@@ -113,7 +128,7 @@ r=0
 want ops || r=$ROUNDS
 while [ "$r" -lt "$ROUNDS" ]; do
 	bout opbench /mnt/ext4 "$OPS_N" "$OPS_REPS" "untraced"
-	for mode in $modes $floors; do
+	for mode in $modes $floors $peers; do
 		# The shell truncates e.out in the background job: the last
 		# run's banner must not be there to be seen meanwhile (on 5.10
 		# start-up takes 1.4 s of guest time: opbench ran while the
@@ -123,6 +138,9 @@ while [ "$r" -lt "$ROUNDS" ]; do
 		*-fentry|*-pmu)
 			bench_probe hold /bench/variants.bpf.o "${mode##*-}" "${mode%-*}" \
 				> "$WORK/e.out" 2> "$WORK/e.err" & ;;
+		libbpf|bpftrace)
+			# shellcheck disable=SC2046 # a command line
+			$(peer_cmd "$mode") > "$WORK/e.out" 2> "$WORK/e.err" & ;;
 		*)
 			ext4dist --attach=$mode > "$WORK/e.out" 2> "$WORK/e.err" & ;;
 		esac
@@ -146,7 +164,7 @@ while [ "$r" -lt "$ROUNDS" ]; do
 		[ "$RC" = 0 ] || b "error what=ext4dist-exit mode=$mode rc=$RC"
 		# The histogram totals it printed (the workload's ops are in).
 		case "$mode" in
-		*-fentry|*-pmu) ;;
+		*-fentry|*-pmu|libbpf|bpftrace) ;;
 		*) b "counted mode=$mode round=$r $(counts "$WORK/e.out")" ;;
 		esac
 	done
@@ -219,6 +237,11 @@ if want startup; then
 	for mode in $modes; do
 		bout bench_probe startup --runs "$START_RUNS" --tag "$mode" \
 			--touch /mnt/ext4/data -- /bin/ext4dist --attach=$mode
+	done
+	for p in $peers; do
+		# shellcheck disable=SC2046 # a command line
+		bout bench_probe startup --runs "$START_RUNS" --tag "$p" \
+			--touch /mnt/ext4/data -- $(peer_cmd "$p")
 	done
 fi
 

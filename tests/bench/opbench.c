@@ -2,7 +2,7 @@
 /*
  * opbench: nanoseconds per file operation, for make bench.
  *
- *   opbench DIR N [REPS] [TAG]
+ *   opbench DIR N [REPS] [TAG] [OP]
  *
  * On DIR/opbench.dat (created, 64 KiB): cached 4 KiB pread at offset 0,
  * 4 KiB pwrite at offset 0 (page cache only), open+close (O_RDONLY), and
@@ -12,6 +12,9 @@
  *
  *   op mode=TAG name=pread_4k ns=1234.5 iters=20000 reps=5
  *
+ * OP (pread_4k, ...) times that operation alone: on kprobe_multi one
+ * program serves every function, and its run time per run is then that
+ * operation's.
  * Each call is one system call reaching exactly one of ext4_file_read_iter,
  * ext4_file_write_iter, ext4_file_open, ext4_sync_file on ext4.
  * Static build: gcc -static -O2 -o opbench opbench.c
@@ -93,17 +96,18 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	double t[NOPS][MAX_REPS];
-	const char *tag;
+	const char *tag, *only;
 	long n, iters[NOPS];
 	int reps, r, op, i;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: opbench DIR N [REPS] [TAG]\n");
+		fprintf(stderr, "usage: opbench DIR N [REPS] [TAG] [OP]\n");
 		return 2;
 	}
 	n = atol(argv[2]);
 	reps = argc > 3 ? atoi(argv[3]) : 5;
 	tag = argc > 4 ? argv[4] : "-";
+	only = argc > 5 ? argv[5] : NULL;
 	if (n < 4 || reps < 1 || reps > MAX_REPS)
 		return 2;
 	snprintf(path, sizeof(path), "%s/opbench.dat", argv[1]);
@@ -118,16 +122,23 @@ int main(int argc, char **argv)
 		die("fsync");
 	for (op = 0; op < NOPS; op++) {
 		iters[op] = op == OP_FSYNC ? n / 4 : n;
-		run(op, iters[op] / 20 + 1);	/* warm-up */
+		if (only && strcmp(only, names[op]))
+			iters[op] = 0;
+		else
+			run(op, iters[op] / 20 + 1);	/* warm-up */
 	}
 	for (r = 0; r < reps; r++)
 		for (op = 0; op < NOPS; op++) {
+			if (!iters[op])
+				continue;
 			/* The fsync loop measures a clean file: flush first. */
 			if (op == OP_FSYNC && fsync(fd))
 				die("fsync");
 			t[op][r] = run(op, iters[op]);
 		}
 	for (op = 0; op < NOPS; op++) {
+		if (!iters[op])
+			continue;
 		qsort(t[op], (size_t)reps, sizeof(double), cmp);
 		printf("op mode=%s name=%s ns=%.1f min_ns=%.1f iters=%ld reps=%d\n",
 		       tag, names[op], t[op][reps / 2], t[op][0], iters[op],

@@ -69,28 +69,21 @@ fi
 
 # --- build the bench tools (static) and the variants object.
 echo "bench: building tests/bench tools" >&2
-"$CLANG" -target bpf -O2 -Wall -Werror -I"$TOP/include" -I"$TOP/bpf" \
-	-D__TARGET_ARCH_x86 -idirafter "/usr/include/$("$CC" -print-multiarch)" \
-	-c "$BENCH_DIR/variants.bpf.c" -o "$OUT/variants.bpf.o"
-"$CC" -static -O2 -Wall -Wextra -Werror -o "$OUT/opbench" "$BENCH_DIR/opbench.c"
-"$CC" -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
-	-o "$OUT/bench_floor" "$BENCH_DIR/bench_floor.c"
-# shellcheck disable=SC2046,SC2086 # word lists (BENCH_LDLIBS: make bench passes the Makefile's STATIC_LDLIBS)
-"$CC" -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
-	-I"$TOP/include" -I"$TOP/src" -o "$OUT/bench_probe" \
-	"$BENCH_DIR/bench_probe.c" "$TOP/build/libext4dist.a" \
-	${BENCH_LDLIBS:-$(pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz) -llzma -lzstd}
+# shellcheck source=lib.sh
+. "$BENCH_DIR/lib.sh"
+bench_build_tools "$OUT"
+[ -f "$OUT/variants.bpf.o" ] || { echo "bench: no $CLANG for tests/bench/variants.bpf.c" >&2; exit 1; }
 
 # --- the VM: lib.sh's initramfs plus a second archive that adds our tools
 # and replaces /guest/demo.sh (the kernel unpacks concatenated archives in
 # order; a later file overrides an earlier one).
 vm_build_tools
-kdir=$(vm_fetch_kernel "${BENCH_SERIES:-6.1}") || {
+KDIR=$(vm_fetch_kernel "${BENCH_SERIES:-6.1}") || {
 	echo "bench: cannot get $(vm_series_source "${BENCH_SERIES:-6.1}")" >&2
 	exit 1
 }
-kver=$(vm_kernel_version "$kdir")
-EXT4DIST_BIN=$BIN vm_build_initramfs "$kdir" "$OUT/base.cpio.gz"
+kver=$(vm_kernel_version "$KDIR")
+EXT4DIST_BIN=$BIN vm_build_initramfs "$KDIR" "$OUT/base.cpio.gz"
 stage=$OUT/overlay
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/guest" "$stage/bench"
@@ -112,32 +105,17 @@ chmod 755 "$stage/guest/demo.sh" "$stage"/bin/*
 (cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$OUT/overlay.cpio.gz"
 cat "$OUT/base.cpio.gz" "$OUT/overlay.cpio.gz" > "$OUT/initramfs.cpio.gz"
 vm_make_images "$OUT/images"
-
-# bench_boot NAME QEMU_ARGS...: lib.sh's vm_boot with our own accelerator
-# arguments (vm_boot has no hook for -icount); console and results in
-# $OUT/NAME-console.log and $OUT/NAME-results.log.
-bench_boot() {
-	local name=$1 rc=0 start
-	shift
-	rm -f "$OUT/$name-results.log"
-	echo "bench: booting $kver ($name); console in $OUT/$name-console.log" >&2
-	start=$(date +%s)
-	timeout --kill-after=10 "$VM_TIMEOUT" \
-		qemu-system-x86_64 "$@" -m 512M -smp 1 \
-		-display none -no-reboot -monitor none \
-		-serial stdio -serial "file:$OUT/$name-results.log" \
-		-kernel "$(vm_kernel_image "$kdir")" -initrd "$OUT/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=4 ext4dist_mode=demo ext4dist_disks=vda" \
-		-drive "file=$OUT/images/ext4.img,format=raw,if=virtio" \
-		< /dev/null > "$OUT/$name-console.log" 2>&1 || rc=$?
-	echo "bench: $name VM finished in $(( $(date +%s) - start )) s (qemu status $rc)" >&2
-	if ! vm_results "$OUT/$name-results.log" | grep -q '^BENCH done'; then
-		echo "bench: the $name guest did not finish (qemu status $rc); console tail:" >&2
-		tr -d '\r' < "$OUT/$name-console.log" | tail -n 40 >&2
-		vm_results "$OUT/$name-results.log" | grep -A3 'error\|^    ' >&2 || true
-		return 1
+# The peers' disk (tests/bench/peers.sh), unless BENCH_PEERS=0.
+BENCH_DISKS=()
+if [ "${BENCH_PEERS:-1}" = 1 ]; then
+	# shellcheck source=peers.sh
+	. "$BENCH_DIR/peers.sh"
+	if bench_peers_image "$OUT"; then
+		BENCH_DISKS=("$OUT/peers.img")
+	else
+		echo "bench: the peers' packages cannot be had: measured without them" >&2
 	fi
-}
+fi
 
 # Boot 1, "tcg": wall-clock time in the guest, as a user would see it
 # (noisy when other VMs share the host).  Boot 2, "icount": qemu's -icount
@@ -145,16 +123,16 @@ bench_boot() {
 # instruction), so run_time_ns and ns/op become deterministic instruction
 # counts, immune to host load (not modelled: caches, atomics' real cost).
 if [ "${EXT4DIST_VM_KVM:-0}" = 1 ]; then
-	bench_boot kvm -accel kvm -cpu host
+	bench_boot kvm "BENCH done" -accel kvm -cpu host
 	runs="kvm"
 else
 	runs=
 	if [ "${BENCH_TCG:-1}" = 1 ]; then
-		bench_boot tcg -accel tcg -cpu max
+		bench_boot tcg "BENCH done" -accel tcg -cpu max
 		runs="tcg"
 	fi
 	if [ "${BENCH_ICOUNT:-1}" = 1 ]; then
-		bench_boot icount -accel tcg -cpu max -icount shift=0,sleep=on
+		bench_boot icount "BENCH done" -accel tcg -cpu max -icount shift=0,sleep=on
 		runs="$runs icount"
 	fi
 fi

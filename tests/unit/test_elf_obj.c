@@ -467,8 +467,113 @@ out:
 	free(ldata);
 }
 
+/* Keeps the kprobe/ and kretprobe/ programs; counts the sections asked about. */
+static int plain_kprobes(const char *section, void *arg)
+{
+	(*(int *)arg)++;
+	return !strncmp(section, "kprobe/", 7) || !strncmp(section, "kretprobe/", 10);
+}
+
+/*
+ * A run's parse: in place on the object inflated without its source
+ * lines (their bytes never written: zero in a fresh room), only the
+ * programs asked for kept, each with the same instructions as a whole
+ * parse gives, no lines; the whole object then inflated again as it was.
+ */
+static int asked;
+
+static void test_run_parse(void)
+{
+	const struct obj_parse_opts opts = { .keep = plain_kprobes,
+					     .arg = &asked };
+	struct bpf_obj whole, run;
+	struct errbuf eb = { "" };
+	struct bpf_blob blob;
+	size_t i, btf_off, btf_len = 0, ext_off, ext_len = 0, zero = 0;
+	size_t prog_off, prog_len = 0;
+	char *copy;
+	size_t size;
+	int err;
+
+	copy = blob_copy(&size);
+	if (!CHECK(copy, "a copy of the whole object"))
+		return;
+	btf_off = section_offset(copy, size, ".BTF", &btf_len);
+	ext_off = section_offset(copy, size, ".BTF.ext", &ext_len);
+	if (bpf_obj_parse(copy, size, &whole, &eb)) {
+		CHECK(0, "the whole object parses");
+		free(copy);
+		return;
+	}
+	/* Given back: the room's whole pages read as zero again. */
+	if (!check_int("inflated whole", bpf_blob_for(bpf_blob_own_arch(), &blob), 0))
+		goto out;
+	bpf_blob_release(&blob);
+	if (!check_int("inflated for a run",
+		       bpf_blob_for_run(bpf_blob_own_arch(), plain_kprobes,
+					&asked, &blob), 0))
+		goto out;
+	check_int("its size", (long long)blob.size, (long long)size);
+	/*
+	 * After .BTF.ext (the section headers, symbols, relocations) and
+	 * the programs kept are the object's; the programs refused, .BTF
+	 * and .BTF.ext were never written.
+	 */
+	check_int("after .BTF.ext",
+		  memcmp(blob.data + ext_off + ext_len, copy + ext_off + ext_len,
+			 size - ext_off - ext_len), 0);
+	prog_off = section_offset(copy, size, "kprobe/ext4_file_open", &prog_len);
+	check_int("a program kept: its bytes",
+		  prog_len && !memcmp(blob.data + prog_off, copy + prog_off, prog_len), 1);
+	prog_off = section_offset(copy, size, "fentry/ext4_file_open", &prog_len);
+	for (i = 0; i < prog_len; i++)
+		zero += !blob.data[prog_off + i];
+	check_int("a program refused: never written", prog_len && zero == prog_len, 1);
+	zero = 0;
+	for (i = btf_off; i < ext_off + ext_len; i++)
+		zero += !blob.data[i];
+	check_int(".BTF and .BTF.ext never written",
+		  (long long)zero, (long long)(ext_off + ext_len - btf_off));
+	zero = 0;
+	asked = 0;
+	err = bpf_obj_parse_in(blob.data, blob.size, &opts, &run, &eb);
+	if (!check_int("parsed in place", err, 0)) {
+		printf("  error: %s\n", eb.msg);
+		goto out;
+	}
+	check_int("every program section asked about", asked, 95);
+	check_int("only the kprobe/ and kretprobe/ programs kept", (long long)run.nr_progs, 55);
+	check_str("no lines", run.lines_note, "not read: only the listings print them");
+	for (i = 0; i < run.nr_progs; i++) {
+		const struct obj_prog *p = &run.progs[i];
+		const struct obj_prog *q = bpf_obj_find_prog(&whole, p->kind,
+							    p->target,
+							    p->variant);
+
+		if (!q || q->insn_cnt != p->insn_cnt || p->lines ||
+		    memcmp(q->insns, p->insns, p->insn_cnt * sizeof(*p->insns)) ||
+		    q->nr_relocs != p->nr_relocs)
+			CHECK(0, p->section);
+		else
+			zero++;
+	}
+	check_int("each kept program as the whole parse has it",
+		  (long long)zero, (long long)run.nr_progs);
+	bpf_obj_free(&run);
+	bpf_blob_release(&blob);
+	check_int("released: no data", blob.data == NULL, 1);
+	/* The whole object again, lines and all, after a run's inflate. */
+	check_int("inflated whole again", (long long)ext4dist_bpf_obj_size(),
+		  (long long)size);
+	check_int("the same bytes", memcmp(ext4dist_bpf_obj, copy, size), 0);
+out:
+	bpf_obj_free(&whole);
+	free(copy);
+}
+
 static const struct test_case test_cases[] = {
 	TEST_CASE(real_object),
+	TEST_CASE(run_parse),
 	TEST_CASE(corrupted),
 	TEST_CASE(other_byte_order),
 	TEST_CASE(no_crash_sweep),

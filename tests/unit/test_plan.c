@@ -110,50 +110,51 @@ static void test_automatic(void)
 	struct attach_want w = { .mode = ATTACH_AUTO, .possible_cpus = 1 };
 
 	/*
-	 * fentry/fexit first wherever the kernel's BTF names every function
-	 * and no task is preempted inside a program.
+	 * kprobe_multi, then kprobes, wherever the kernel has them: fentry
+	 * is never asked about; it is taken only where there are no kprobes.
 	 */
-	expect("6.12 with BTF", &btf612, &w, 0, ATTACH_FENTRY, 0, "FR",
-	       "fentry/fexit: BPF trampolines, the cheapest dispatch, where the kernel's BTF names every traced function");
-	expect("BTF, no kprobes", &btf_only, &w, 0, ATTACH_FENTRY, 0, "FR",
-	       NULL);
-	/* Preemption full: kprobes, and the reason fentry was passed over. */
+	expect("6.12 with BTF", &btf612, &w, 0, ATTACH_MULTI, 0, "M",
+	       "kprobe_multi links: one link arms every traced function");
+	expect("BTF, no kprobes", &btf_only, &w, 0, ATTACH_FENTRY, 0, "MEPFR",
+	       "fentry/fexit (no kprobes here): BPF trampolines, where the kernel's BTF names every traced function");
 	expect("6.12 with BTF, preemption full", &btf612_full, &w, 0,
-	       ATTACH_MULTI, 0, "FRM",
-	       "kprobe_multi links: one link arms every traced function; not fentry/fexit: the kernel preempts tasks inside BPF programs (preemption why R), and skips an fentry program for every other call on a CPU where it sits preempted");
+	       ATTACH_MULTI, 0, "M",
+	       "kprobe_multi links: one link arms every traced function");
 	expect("6.1 with BTF, preemption full", &btf61_full, &w, 0,
-	       ATTACH_TRACEFS, 64, "FRMEA",
-	       "kprobe_events, which can size the return probes; 64 return probes per function (ext4dist's default: 4 per possible CPU, at least 64); not fentry/fexit: the kernel preempts tasks inside BPF programs (preemption why R), and skips an fentry program for every other call on a CPU where it sits preempted");
-	expect("BTF, preemption full, no kprobes", &btf_only_full, &w,
-	       -EOPNOTSUPP, ATTACH_AUTO, 0, "FRMEP", no_kprobes);
+	       ATTACH_TRACEFS, 64, "MEA",
+	       "kprobe_events, which can size the return probes; 64 return probes per function (ext4dist's default: 4 per possible CPU, at least 64)");
+	/* No kprobes and preemption full: fentry all the same, said. */
+	expect("BTF, preemption full, no kprobes", &btf_only_full, &w, 0,
+	       ATTACH_FENTRY, 0, "MEPFR",
+	       "fentry/fexit (no kprobes here), though the kernel preempts tasks inside BPF programs (preemption why R): the calls it skips meanwhile are reported as unseen");
 	/* A trampoline refused at attach: the plan again, fentry now no. */
 	expect("6.12, trampolines refused", &k612, &w, 0, ATTACH_MULTI, 0,
-	       "FM", "kprobe_multi links: one link arms every traced function");
+	       "M", "kprobe_multi links: one link arms every traced function");
 
-	expect("6.1", &k61, &w, 0, ATTACH_TRACEFS, 64, "FMEA",
+	expect("6.1", &k61, &w, 0, ATTACH_TRACEFS, 64, "MEA",
 	       "kprobe_events, which can size the return probes; 64 return probes per function (ext4dist's default: 4 per possible CPU, at least 64)");
 	w.possible_cpus = 64;
-	expect("6.1, 64 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 256, "FMEA", NULL);
+	expect("6.1, 64 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 256, "MEA", NULL);
 	w.possible_cpus = 8192;
-	expect("6.1, 8192 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 4096, "FMEA",
+	expect("6.1, 8192 CPUs", &k61, &w, 0, ATTACH_TRACEFS, 4096, "MEA",
 	       NULL);
 	w.possible_cpus = 1;
-	expect("4.9", &k49, &w, 0, ATTACH_TRACEFS, 0, "FMEAP",
+	expect("4.9", &k49, &w, 0, ATTACH_TRACEFS, 0, "MEAP",
 	       "kprobe_events (no kprobe PMU); the kernel's own number of return probes (why A)");
-	expect("kprobe PMU only", &pmu_only, &w, 0, ATTACH_PMU, 0, "FMEP",
+	expect("kprobe PMU only", &pmu_only, &w, 0, ATTACH_PMU, 0, "MEP",
 	       "the kprobe PMU (no kprobe_events)");
 	expect("PMU, kprobe_events without rN", &pmu_events, &w, 0, ATTACH_PMU,
-	       0, "FMEAP",
+	       0, "MEAP",
 	       "the kprobe PMU: kprobe_events here cannot size return probes either");
-	expect("no kprobes", &none, &w, -EOPNOTSUPP, ATTACH_AUTO, 0, "FMEP",
+	expect("no kprobes", &none, &w, -EOPNOTSUPP, ATTACH_AUTO, 0, "MEPF",
 	       no_kprobes);
 
 	/* The generic read path's filter is in the kprobe programs. */
 	w.generic_read = 1;
 	expect("generic read path: no kprobe_multi", &k612, &w, 0,
-	       ATTACH_TRACEFS, 64, "FEA", NULL);
-	expect("generic read path on fentry", &btf612, &w, 0, ATTACH_FENTRY,
-	       0, "FR", NULL);
+	       ATTACH_TRACEFS, 64, "EA", NULL);
+	expect("generic read path with BTF: kprobes too", &btf612, &w, 0,
+	       ATTACH_TRACEFS, 64, "EA", NULL);
 	w.generic_read = 0;
 
 	w.maxactive = 7;
@@ -281,7 +282,7 @@ static void test_tracepoint(void)
 	w.tracepoints = "ext4:a and ext4:b";
 	w.fs_name = "ext4";
 	expect("automatic never takes the tracepoints", &host, &w, -EOPNOTSUPP,
-	       ATTACH_AUTO, 0, "FMEP", no_kprobes);
+	       ATTACH_AUTO, 0, "MEPF", no_kprobes);
 	check_str("the tracepoint path's name", plan_path_name(ATTACH_TRACEPOINT),
 		  "tracepoint");
 }
@@ -304,7 +305,7 @@ static void test_unsafe_kprobes(void)
 	};
 
 	expect("unsafe kprobes, automatic", &mips61, &w, -EOPNOTSUPP,
-	       ATTACH_AUTO, 0, "FM",
+	       ATTACH_AUTO, 0, "MF",
 	       "no safe way to time calls here: this kernel's kprobes are not safe to use (oops), and there is no fentry/fexit (why F); --attach=tracepoint --ops fsync times fsync alone");
 	w.mode = ATTACH_TRACEFS;
 	expect("unsafe kprobes, --attach=tracefs", &mips61, &w,
@@ -323,10 +324,10 @@ static void test_unsafe_kprobes(void)
 	w.maxactive = 0;
 	/* The paths without kprobes stay. */
 	expect("unsafe kprobes, kprobe_multi", &multi, &w, 0,
-	       ATTACH_MULTI, 0, "FM", NULL);
+	       ATTACH_MULTI, 0, "M", NULL);
 	expect("unsafe kprobes, fentry though preemptible", &btf_full,
-	       &w, 0, ATTACH_FENTRY, 0, "FR",
-	       "fentry/fexit, though the kernel preempts tasks inside BPF programs (preemption why R): the kprobes of the other paths are not safe here (oops)");
+	       &w, 0, ATTACH_FENTRY, 0, "MFR",
+	       "fentry/fexit (this kernel's kprobes are not safe to use: oops), though the kernel preempts tasks inside BPF programs (preemption why R): the calls it skips meanwhile are reported as unseen");
 	w.mode = ATTACH_TRACEPOINT;
 	w.tracepoints = "ext4:a and ext4:b";
 	expect("unsafe kprobes, --attach=tracepoint", &mips61, &w, 0,

@@ -59,7 +59,14 @@ for spec in "$@"; do
 		}
 		return ""
 	}
-	$1 == "startup" { banner[kv("mode")] = kv("banner_ms"); exitt[kv("mode")] = kv("exit_ms") }
+	$1 == "startup" {
+		banner[kv("mode")] = kv("banner_ms"); exitt[kv("mode")] = kv("exit_ms")
+		if (kv("mode") ~ /^rss-/) {
+			r = kv("rss_kb") + 0; if (kv("maxrss_kb") + 0 > r) r = kv("maxrss_kb") + 0
+			rss[++nrss] = substr(kv("mode"), 5) " " r
+		}
+	}
+	$1 == "maxrss" { rss[++nrss] = substr(kv("mode"), 5) " " kv("maxrss_kb") }
 	$1 == "prog" && kv("run_cnt") > 0 {
 		m = kv("mode"); n = kv("name")
 		if (n ~ /^entry_/) { ecnt[m] += kv("run_cnt"); ens[m] += kv("run_time_ns"); einsn[m] = kv("xlated_insns"); ejit[m] = kv("jited_bytes") }
@@ -84,6 +91,12 @@ for spec in "$@"; do
 			e = (ecnt[m] ? ens[m] / ecnt[m] : 0); r = (rcnt[m] ? rns[m] / rcnt[m] : 0)
 			printf "| %s | %.0f | %.0f | %.0f | %s / %s | %s / %s |\n", (j ? "on" : "off"),
 				e, r, e + r, einsn[m], rinsn[m], ejit[m], rjit[m]
+		}
+		printf "\nPeak RSS (JIT on; the runs: the largest of ru_maxrss, VmHWM and smaps_rollup 300 ms after the banner):\n\n"
+		printf "| mode | peak RSS |\n| --- | ---: |\n"
+		for (i = 1; i <= nrss; i++) {
+			split(rss[i], w, " ")
+			printf "| %s | %d KiB |\n", w[1], w[2]
 		}
 		printf "\n"
 	}' "$out/records"

@@ -780,7 +780,9 @@ vm_make_family_images() {
 # The console ttyS0 (kernel messages, all guest output) and qemu's own
 # messages go to CONSOLE_LOG,
 # the second serial port (result lines only) to RESULTS_LOG.  Returns
-# qemu's status; 124 when the hard timeout hit.
+# qemu's status; 124 when the hard timeout hit.  VM_ACCEL, if set, is
+# the accelerator's arguments (make bench's and the budget guard's
+# -icount), else EXT4DIST_VM_KVM picks KVM or TCG.
 vm_boot() {
 	local kdir=$1 initrd=$2 mode=$3 console=$4 results=$5 img letters disks
 	local -a accel drives
@@ -792,7 +794,9 @@ vm_boot() {
 		disks=$disks${disks:+,}vd${letters:${#drives[@]}/2:1}
 		drives+=(-drive "file=$img,format=raw,if=virtio")
 	done
-	if [ "${EXT4DIST_VM_KVM:-0}" = 1 ]; then
+	if [ -n "${VM_ACCEL:-}" ]; then
+		read -ra accel <<< "$VM_ACCEL"
+	elif [ "${EXT4DIST_VM_KVM:-0}" = 1 ]; then
 		accel=(-accel kvm -cpu host)
 	else
 		accel=(-accel tcg -cpu max)

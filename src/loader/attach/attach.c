@@ -18,14 +18,15 @@
 /* format/retprobe reads "config:0": the bit that makes a kretprobe. */
 static int read_retprobe_bit(const char *dir)
 {
-	char path[512], text[64];
-	int bit;
+	char path[512], text[64], *end;
+	long bit;
 
 	snprintf(path, sizeof(path), "%s/format/retprobe", dir);
 	if (small_file_read(path, text, sizeof(text)) < 0 ||
-	    sscanf(text, "config:%d", &bit) != 1 || bit < 0 || bit > 63)
+	    strncmp(text, "config:", 7) || text[7] < '0' || text[7] > '9')
 		return 0;
-	return bit;
+	bit = strtol(text + 7, &end, 10);
+	return end > text + 7 && bit <= 63 ? (int)bit : 0;
 }
 
 /*

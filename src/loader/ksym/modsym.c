@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The SHT_SYMTAB_SHNDX data that goes with symtab section index i. */
@@ -136,6 +137,33 @@ static int elf_find_many(Elf *e, const char *const *names, size_t n,
 static int same_build(Elf *e, const char *module_dir, struct errbuf *eb);
 
 /*
+ * An uncompressed module file (an ELF header at its start), open for
+ * libelf to read what it asks for with pread, the headers, the symbol
+ * tables and the note (ELF_C_READ): mapped, each page touched brought
+ * its neighbours in (the kernel maps the 64 KiB around a file page on
+ * a fault), half a MiB of ext4.ko against the 180 kB its symbols take.
+ * -1 for a compressed file, or one that cannot be opened (which
+ * module_file_load() then says why).
+ */
+static int raw_open(const char *path)
+{
+	unsigned char magic[SELFMAG];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size > (off_t)MODSYM_MAX_SIZE ||
+	    pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
+	    memcmp(magic, ELFMAG, SELFMAG)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * What modsym_find_many() and modsym_resolve_loaded() share: the file
  * read (and inflated), its symbols found.  With module_dir, a file whose
  * build id differs from the loaded module's finds nothing (same_build()
@@ -146,16 +174,20 @@ static int module_symbols(const char *ko_path, const char *module_dir,
 			  struct modsym_place *place, int *found,
 			  struct errbuf *eb)
 {
-	struct module_image file;
+	struct module_image file = { NULL, 0, 0 };
 	Elf *e;
-	int err;
+	int err, fd;
 
 	memset(found, 0, n * sizeof(*found));
-	err = module_file_load(ko_path, &file, eb);
-	if (err)
-		return err;
 	elf_version(EV_CURRENT);
-	e = elf_memory((char *)file.data, file.len);
+	fd = raw_open(ko_path);
+	if (fd < 0) {
+		err = module_file_load(ko_path, &file, eb);
+		if (err)
+			return err;
+	}
+	e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) :
+		      elf_memory((char *)file.data, file.len);
 	if (!e) {
 		err = -EINVAL;
 	} else {
@@ -164,7 +196,10 @@ static int module_symbols(const char *ko_path, const char *module_dir,
 			err = elf_find_many(e, names, n, place, found);
 		elf_end(e);
 	}
-	module_file_free(&file);
+	if (fd >= 0)
+		close(fd);
+	else
+		module_file_free(&file);
 	if (err == -EINVAL)
 		return errbuf_set(eb, err, "%s: not a valid relocatable ELF file",
 				  ko_path);

@@ -37,6 +37,9 @@ struct elf_walk {
 	size_t *map_sym_off;	/* st_value of each map, obj->maps order */
 	Elf_Scn *btf, *btf_ext;	/* .BTF and .BTF.ext, NULL if absent */
 	int swapped;		/* the object's byte order is not ours */
+	const struct obj_parse_opts *opts;
+	const char *data;	/* the bytes parsed, size of them */
+	size_t size;
 	struct errbuf *eb;
 };
 
@@ -191,11 +194,18 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 	p = &obj->progs[obj->nr_progs];
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
-	p->insns = malloc(d->d_size);
+	/* libelf hands out the parsed bytes themselves (same byte order). */
+	if (w->opts->borrow && ((const char *)d->d_buf < w->data ||
+				(const char *)d->d_buf + d->d_size > w->data + w->size))
+		return errbuf_set(w->eb, -EINVAL,
+				  "BPF object: libelf gave program %s's bytes from elsewhere: they cannot be borrowed",
+				  name);
+	p->insns = w->opts->borrow ? d->d_buf : malloc(d->d_size);
 	if (!p->insns)
 		return no_memory(w->eb, "the instructions of ", name);
 	obj->nr_progs++;
-	memcpy(p->insns, d->d_buf, d->d_size);
+	if (!w->opts->borrow)
+		memcpy(p->insns, d->d_buf, d->d_size);
 	p->insn_cnt = d->d_size / sizeof(struct bpf_insn);
 	if (w->swapped)
 		swap_insns(p->insns, p->insn_cnt);
@@ -289,6 +299,8 @@ static int walk_sections(struct elf_walk *w, struct bpf_obj *obj,
 			w->strtabndx = sh.sh_link;
 		} else if (is_prog_section(name) &&
 			   (sh.sh_flags & SHF_EXECINSTR)) {
+			if (w->opts->keep && !w->opts->keep(name, w->opts->arg))
+				continue;
 			err = add_prog(w, obj, scn, &sh, name);
 			if (err)
 				return err;
@@ -555,15 +567,15 @@ static void name_progs(struct elf_walk *w, struct bpf_obj *obj)
 	}
 }
 
-int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
-		  struct errbuf *eb)
+int bpf_obj_parse_in(void *data, size_t size, const struct obj_parse_opts *o,
+		     struct bpf_obj *obj, struct errbuf *eb)
 {
-	struct elf_walk w = { .eb = eb };
+	struct elf_walk w = { .opts = o, .data = data, .size = size, .eb = eb };
 	int have_license = 0;
-	char *copy = NULL;
 	int err;
 
 	memset(obj, 0, sizeof(*obj));
+	obj->borrowed = o->borrow;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return errbuf_set(eb, -EINVAL, "libelf is too old: %s",
 				  elf_errmsg(-1));
@@ -571,17 +583,10 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		return errbuf_set(eb, -EINVAL,
 				  "BPF object: truncated (%zu bytes, an ELF header alone is %zu)",
 				  size, sizeof(Elf64_Ehdr));
-	/* libelf may convert data in place: give it a private copy. */
-	copy = malloc(size);
-	if (!copy)
-		return no_memory(eb, "a copy of it for libelf", "");
-	memcpy(copy, data, size);
-	w.elf = elf_memory(copy, size);
-	if (!w.elf) {
-		err = errbuf_set(eb, -EINVAL, "BPF object: libelf cannot read it: %s",
-				 elf_errmsg(-1));
-		goto out;
-	}
+	w.elf = elf_memory(data, size);
+	if (!w.elf)
+		return errbuf_set(eb, -EINVAL, "BPF object: libelf cannot read it: %s",
+				  elf_errmsg(-1));
 	err = check_header(&w, size);
 	if (err)
 		goto out;
@@ -594,7 +599,8 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		goto out;
 	}
 	if (!obj->nr_progs) {
-		err = errbuf_set(eb, -EINVAL,
+		err = errbuf_set(eb, -EINVAL, o->keep ?
+				 "BPF object: none of its programs is one wanted here" :
 				 "BPF object: no kprobe/, kretprobe/, kprobe.multi/, kretprobe.multi/, fentry/, fexit/ or tracepoint/ program sections");
 		goto out;
 	}
@@ -606,16 +612,39 @@ int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		goto out;
 	name_progs(&w, obj);
 	obj->foreign = w.swapped;
+	if (!o->lines) {
+		snprintf(obj->lines_note, sizeof(obj->lines_note),
+			 "not read: only the listings print them");
+		goto out;
+	}
 	err = read_lines(&w, obj);
 	if (err == -ENOMEM)
 		no_memory(eb, "its source lines (.BTF.ext)", "");
 out:
-	if (w.elf)
-		elf_end(w.elf);
+	elf_end(w.elf);
 	free(w.map_sym_off);
-	free(copy);
 	if (err)
 		bpf_obj_free(obj);
+	return err;
+}
+
+int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
+		  struct errbuf *eb)
+{
+	static const struct obj_parse_opts all = { .lines = 1 };
+	char *copy;
+	int err;
+
+	memset(obj, 0, sizeof(*obj));
+	if (!data || size < sizeof(Elf64_Ehdr))
+		return bpf_obj_parse_in(NULL, size, &all, obj, eb);
+	/* libelf may convert data in place: give it a private copy. */
+	copy = malloc(size);
+	if (!copy)
+		return no_memory(eb, "a copy of it for libelf", "");
+	memcpy(copy, data, size);
+	err = bpf_obj_parse_in(copy, size, &all, obj, eb);
+	free(copy);
 	return err;
 }
 
@@ -628,7 +657,8 @@ void bpf_obj_free(struct bpf_obj *obj)
 			kcall_close(obj->progs[i].fd,
 				    "program %s: the object is freed (the kernel keeps the program while an event or link holds it)",
 				    obj->progs[i].section);
-		free(obj->progs[i].insns);
+		if (!obj->borrowed)
+			free(obj->progs[i].insns);
 		free(obj->progs[i].relocs);
 		free(obj->progs[i].lines);
 	}
@@ -641,6 +671,28 @@ void bpf_obj_free(struct bpf_obj *obj)
 	free(obj->maps);
 	free(obj->line_strs);
 	memset(obj, 0, sizeof(*obj));
+}
+
+void bpf_obj_drop_insns(struct bpf_obj *obj)
+{
+	size_t i;
+
+	for (i = 0; i < obj->nr_progs; i++) {
+		struct obj_prog *p = &obj->progs[i];
+
+		if (!obj->borrowed)
+			free(p->insns);
+		free(p->relocs);
+		free(p->lines);
+		p->insns = NULL;
+		p->insn_cnt = 0;
+		p->relocs = NULL;
+		p->nr_relocs = 0;
+		p->lines = NULL;
+		p->nr_lines = 0;
+	}
+	free(obj->line_strs);
+	obj->line_strs = NULL;
 }
 
 struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,

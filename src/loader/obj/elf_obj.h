@@ -93,6 +93,7 @@ struct bpf_obj {
 	size_t nr_progs;
 	char *line_strs;	/* .BTF's strings, which obj_line points into */
 	char lines_note[160];	/* why the programs have no lines, else "" */
+	int borrowed;		/* the instructions are the parsed bytes' */
 	/*
 	 * Big-endian (bpfeb) where this machine is little-endian, or the
 	 * reverse: read into this machine's order (for the dumps and the
@@ -101,16 +102,41 @@ struct bpf_obj {
 	int foreign;
 };
 
+/* What bpf_obj_parse_in() keeps of an object. */
+struct obj_parse_opts {
+	int lines;	/* the programs' source lines (the listings print them) */
+	/*
+	 * The instructions left where they are in the parsed bytes, not
+	 * copied: those must then outlive the object, and whatever patches
+	 * the instructions writes into them (the listings).
+	 */
+	int borrow;
+	/* The programs to keep, by section name; NULL: all of them. */
+	int (*keep)(const char *section, void *arg);
+	void *arg;
+};
+
 /*
- * Parses size bytes at data (copied: the caller's buffer is not kept), in
- * either byte order: instructions, map definitions and the version are
- * kept in this machine's.  On failure returns -EINVAL (or -ENOMEM) with
- * the reason in eb.
+ * Parses size bytes at data in place, in either byte order: libelf reads
+ * them where they are (and may convert them there), no copy is made, and
+ * nothing of obj points into them once it returns (each kept program's
+ * instructions are copied), unless o->borrow.  Instructions, map
+ * definitions and the version are kept in this machine's order.  On
+ * failure returns -EINVAL (or -ENOMEM) with the reason in eb.
  */
+int bpf_obj_parse_in(void *data, size_t size, const struct obj_parse_opts *o,
+		     struct bpf_obj *obj, struct errbuf *eb);
+/* The same on a private copy of data: every program, with its lines. */
 int bpf_obj_parse(const void *data, size_t size, struct bpf_obj *obj,
 		  struct errbuf *eb);
 /* Closes every fd the object holds and frees it. */
 void bpf_obj_free(struct bpf_obj *obj);
+/*
+ * Frees the programs' instructions, relocations and lines once nothing
+ * will load them again (every program a run needs is in the kernel):
+ * their fds, names and the maps stay.
+ */
+void bpf_obj_drop_insns(struct bpf_obj *obj);
 
 /* variant NULL or "" = the plain "kprobe/<target>" program. */
 struct obj_prog *bpf_obj_find_prog(struct bpf_obj *obj, enum probe_kind kind,

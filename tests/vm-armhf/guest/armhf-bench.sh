@@ -10,7 +10,9 @@
 #     ext4dist, as a user starts it (bench_probe startup);
 #   per traced call: the kernel's run_time_ns and run_cnt of ext4dist's
 #     entry and return programs over a workload (bench_probe around,
-#     kernel.bpf_stats_enabled=1), with their xlated and JIT sizes.
+#     kernel.bpf_stats_enabled=1), with their xlated and JIT sizes;
+#   with the JIT on, peak RSS in every mode: a run on each kprobe path,
+#     ext4slower, --check and the dumps (bench_probe startup and maxrss).
 # Lines "BENCH <record>" to the results port.
 set -eu
 # shellcheck source=SCRIPTDIR/../../vm/guest/lib.sh
@@ -38,6 +40,18 @@ for jit in 1 0; do
 	# Where the kernel spends ext4dist's start-up and exit.
 	[ "$jit" = 0 ] || bout bench_probe profile --top 25 --tag "ext4dist-jit$jit" \
 		--touch /mnt/ext4/data -- /bin/ext4dist
+	if [ "$jit" = 1 ]; then
+		for p in pmu tracefs; do
+			bout bench_probe startup --runs 1 --settle 300 --tag "rss-$p" \
+				--touch /mnt/ext4/data -- /bin/ext4dist --attach=$p
+		done
+		bout bench_probe startup --runs 1 --settle 300 --tag rss-slower \
+			--banner "Tracing ext4 operations slower than 10 ms" -- /bin/ext4slower
+		for mode in --check --dump-bpf --dump-bpf=elf --dump-bpf=xlated \
+			    --dump-bpf=refused; do
+			bout bench_probe maxrss --tag "rss${mode#-}" -- /bin/ext4dist "$mode"
+		done
+	fi
 	# The shell truncates e.out in the background job: the last
 	# round's banner must not be seen meanwhile.
 	rm -f "$WORK/e.out" "$WORK/e.err"
