@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "loader/loader.h"
-#include "tool/argparse.h"
+#include "tool/cli/argparse.h"
 
 struct argparse {
 	const struct argparse_spec *spec;

@@ -11,9 +11,9 @@
 
 #include "ext4dist_abi.h"
 #include "serve/listen.h"
-#include "tool/argparse.h"
-#include "tool/args.h"
-#include "tool/args_priv.h"
+#include "tool/cli/argparse.h"
+#include "tool/cli/args.h"
+#include "tool/cli/args_priv.h"
 
 #ifndef EXT4DIST_VERSION
 #define EXT4DIST_VERSION "unknown"

@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-#include "tool/argparse.h"
-#include "tool/args.h"
-#include "tool/fs.h"
+#include "tool/cli/argparse.h"
+#include "tool/cli/args.h"
+#include "tool/fs/fs.h"
 
 enum opt_id {
 	OPT_HELP,

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "tool/args_priv.h"
+#include "tool/cli/args_priv.h"
 
 #ifndef EXT4DIST_VERSION
 #define EXT4DIST_VERSION "unknown"

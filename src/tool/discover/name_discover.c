@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/name_discover.h"
+#include "tool/discover/name_discover.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "ext4dist_abi.h"
-#include "tool/name_offsets.h"
+#include "tool/discover/name_offsets.h"
 
 #ifndef MFD_CLOEXEC
 #define MFD_CLOEXEC 0x0001U

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/name_offsets.h"
+#include "tool/discover/name_offsets.h"
 
 #include <errno.h>
 #include <string.h>

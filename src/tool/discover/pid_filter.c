@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/pid_filter.h"
+#include "tool/discover/pid_filter.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/read_path.h"
+#include "tool/discover/read_path.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,7 +12,7 @@
 
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
-#include "tool/fs.h"
+#include "tool/fs/fs.h"
 
 /*
  * Symbols already read from System.map (one read serves the tracer and

@@ -9,10 +9,10 @@
 
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
-#include "tool/bpf_blob.h"
-#include "tool/dump_bpf.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/dump/dump_bpf.h"
 #include "output/report.h"
-#include "tool/prog_select.h"
+#include "tool/plan/prog_select.h"
 
 static const struct bpf_disasm_name patch_names[] = {
 	{ PATCH_TGID, "PATCH_TGID" },

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "loader/loader.h"
-#include "tool/tracer.h"
+#include "tool/engine/tracer.h"
 
 /* The PATCH_* placeholders of ext4dist_abi.h by name; *n entries. */
 const struct bpf_disasm_name *dump_bpf_placeholders(size_t *n);
@@ -63,7 +63,7 @@ int dump_elf(FILE *out, const struct tracer_config *cfg, struct errbuf *eb);
 
 /*
  * --dump-bpf=refused (dump_refused.c): loads each lesson the object
- * carries (kprobe/lesson/NAME, tool/lessons.h; those of --prog) alone,
+ * carries (kprobe/lesson/NAME, tool/dump/lessons.h; those of --prog) alone,
  * and prints it with the verifier's verdict, its reason and its log.
  * Returns 0 when the verifier did what each lesson says, -EPROTO when
  * not, -errno (EPERM...) when it could not ask; the reason in eb.

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "loader/loader.h"
-#include "tool/bpf_blob.h"
-#include "tool/dump_bpf.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/dump/dump_bpf.h"
 
 static const char *type_name(GElf_Word t)
 {

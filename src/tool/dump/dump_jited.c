@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "loader/loader.h"
-#include "tool/dump_bpf.h"
-#include "tool/prog_select.h"
-#include "tool/tracer.h"
+#include "tool/dump/dump_bpf.h"
+#include "tool/plan/prog_select.h"
+#include "tool/engine/tracer.h"
 
 struct jit {
 	FILE *out;

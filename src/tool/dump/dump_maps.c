@@ -3,7 +3,7 @@
  * --dump-maps: a per-CPU map's value as the kernel hands it over, one
  * copy per possible CPU, summed in front of the reader.
  */
-#include "tool/dump_maps.h"
+#include "tool/dump/dump_maps.h"
 
 #include <errno.h>
 #include <stddef.h>

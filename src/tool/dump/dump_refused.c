@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --dump-bpf=refused: the verifier at work on programs it must refuse.
- * The object carries the lessons (kprobe/lesson/NAME, tool/lessons.c):
+ * The object carries the lessons (kprobe/lesson/NAME, tool/dump/lessons.c):
  * each is loaded alone, with the maps it names, and printed with the
  * verifier's verdict, the line of its log that says why, and the log.
  * Nothing is attached; no run ever loads them.
@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "loader/loader.h"
-#include "tool/bpf_blob.h"
-#include "tool/dump_bpf.h"
-#include "tool/lessons.h"
-#include "tool/prog_select.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/dump/dump_bpf.h"
+#include "tool/dump/lessons.h"
+#include "tool/plan/prog_select.h"
 
 #define MAX_SKIP 32
 
@@ -149,7 +149,7 @@ static int all_lessons(FILE *out, struct bpf_obj *obj,
 		l = lesson_find(p->variant);
 		if (!l) {
 			err = errbuf_set(eb, -ENOENT,
-					 "--dump-bpf=refused: %s is no lesson ext4dist knows (tool/lessons.c)",
+					 "--dump-bpf=refused: %s is no lesson ext4dist knows (tool/dump/lessons.c)",
 					 p->section);
 			break;
 		}

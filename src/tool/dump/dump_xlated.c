@@ -14,10 +14,10 @@
 
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
-#include "tool/bpf_blob.h"
-#include "tool/dump_bpf.h"
-#include "tool/prog_select.h"
-#include "tool/tracer.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/dump/dump_bpf.h"
+#include "tool/plan/prog_select.h"
+#include "tool/engine/tracer.h"
 
 #define LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
 #define CALL (BPF_JMP | BPF_CALL)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/lessons.h"
+#include "tool/dump/lessons.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/bpf_blob.h"
+#include "tool/engine/bpf_blob.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/fentry.h"
+#include "tool/engine/fentry.h"
 
 #include <errno.h>
 #include <stdio.h>

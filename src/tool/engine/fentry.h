@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "loader/util/errbuf.h"
-#include "tool/fs.h"
+#include "tool/fs/fs.h"
 
 struct fentry_ids {
 	uint32_t id[NR_OPS];		/* 0: not asked */

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <time.h>
 
-#include "tool/tracer.h"
+#include "tool/engine/tracer.h"
 
 static void sleep_ms(long ms)
 {

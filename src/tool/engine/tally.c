@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "loader/loader.h"
-#include "tool/dump_maps.h"
-#include "tool/tracer_priv.h"
+#include "tool/dump/dump_maps.h"
+#include "tool/engine/tracer_priv.h"
 
 /* The hist buffer at key, summed over CPUs into *out, then zeroed. */
 static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)

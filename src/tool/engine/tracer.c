@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/tracer_priv.h"
+#include "tool/engine/tracer_priv.h"
 
 #include <errno.h>
 #ifdef __GLIBC__
@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "loader/loader.h"
-#include "tool/bpf_blob.h"
-#include "tool/fentry.h"
-#include "tool/name_discover.h"
-#include "tool/pid_filter.h"
-#include "tool/prog_select.h"
-#include "tool/read_path.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/engine/fentry.h"
+#include "tool/discover/name_discover.h"
+#include "tool/discover/pid_filter.h"
+#include "tool/plan/prog_select.h"
+#include "tool/discover/read_path.h"
 
 #define TOOL_NAME "ext4dist"
 

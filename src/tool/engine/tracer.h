@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The file system side of ext4dist: from the embedded object to attached
- * probes (following the plan, tool/plan.h), and from the maps back to
+ * probes (following the plan, tool/plan/plan.h), and from the maps back to
  * numbers.  Uses the loader; the loader knows nothing of ext4.
  */
 #ifndef EXT4DIST_TOOL_TRACER_H
@@ -10,8 +10,8 @@
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
 #include "output/report.h"
-#include "tool/fs.h"
-#include "tool/plan.h"
+#include "tool/fs/fs.h"
+#include "tool/plan/plan.h"
 
 struct tracer_config {
 	const struct fs_table *fs;

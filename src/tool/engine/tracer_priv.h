@@ -6,9 +6,9 @@
 #ifndef EXT4DIST_TOOL_TRACER_PRIV_H
 #define EXT4DIST_TOOL_TRACER_PRIV_H
 
-#include "tool/fentry.h"
-#include "tool/read_path.h"
-#include "tool/tracer.h"
+#include "tool/engine/fentry.h"
+#include "tool/discover/read_path.h"
+#include "tool/engine/tracer.h"
 
 struct tracer {
 	const struct fs_table *fs;

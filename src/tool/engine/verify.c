@@ -13,8 +13,8 @@
 #include <stdio.h>
 
 #include "loader/loader.h"
-#include "tool/prog_select.h"
-#include "tool/tracer_priv.h"
+#include "tool/plan/prog_select.h"
+#include "tool/engine/tracer_priv.h"
 
 void tracer_note_load(struct tracer *t, const struct obj_prog *p)
 {

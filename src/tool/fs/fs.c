@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/fs.h"
+#include "tool/fs/fs.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* btrfs: what btrfsdist traces, as BCC's btrfsdist does. */
-#include "tool/fs.h"
+#include "tool/fs/fs.h"
 
 #include <stddef.h>
 

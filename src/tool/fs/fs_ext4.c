@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ext4: what ext4dist traces, as BCC's ext4dist does. */
-#include "tool/fs.h"
+#include "tool/fs/fs.h"
 
 #include <stddef.h>
 

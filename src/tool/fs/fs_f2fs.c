@@ -3,7 +3,7 @@
  * f2fs: BCC has no f2fsdist; f2fsdist follows ext4dist's conventions
  * (its banner, operation names and text).
  */
-#include "tool/fs.h"
+#include "tool/fs/fs.h"
 
 #include <stddef.h>
 

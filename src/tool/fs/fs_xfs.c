@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* xfs: what xfsdist traces, as BCC's xfsdist does. */
-#include "tool/fs.h"
+#include "tool/fs/fs.h"
 
 #include <stddef.h>
 

@@ -5,7 +5,7 @@
  * again, printed step by step.  Its verdict is the run's by construction:
  * the same code decides, and a failure is the run's own message.
  */
-#include "tool/check.h"
+#include "tool/plan/check.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -15,8 +15,8 @@
 
 #include "loader/loader.h"
 #include "output/report.h"
-#include "tool/outq.h"
-#include "tool/run_loop.h"
+#include "tool/run/outq.h"
+#include "tool/run/run_loop.h"
 
 #define ROW "%-22s %s\n"
 

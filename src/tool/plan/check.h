@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "tool/tracer.h"
+#include "tool/engine/tracer.h"
 
 /*
  * Prints one "name  value" line per capability to out, then a verdict.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/plan.h"
+#include "tool/plan/plan.h"
 
 #include <errno.h>
 #include <stdio.h>

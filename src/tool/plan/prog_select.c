@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/prog_select.h"
+#include "tool/plan/prog_select.h"
 
 #include <fnmatch.h>
 #include <string.h>
 
-#include "tool/fs.h"
-#include "tool/name_discover.h"
+#include "tool/fs/fs.h"
+#include "tool/discover/name_discover.h"
 
 int prog_is_lesson(const struct obj_prog *p)
 {

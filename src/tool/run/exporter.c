@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/exporter.h"
+#include "tool/run/exporter.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -10,7 +10,7 @@
 #include "loader/util/vlog.h"
 #include "serve/http_server.h"
 #include "serve/listen.h"
-#include "tool/stop_fd.h"
+#include "tool/run/stop_fd.h"
 
 struct exporter {
 	struct http_server *srv;

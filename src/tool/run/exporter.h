@@ -2,7 +2,7 @@
 /*
  * ext4dist as a Prometheus exporter (--listen): the HTTP server of
  * serve/ on the run loop's wait.  A scrape drains every tracer (into the
- * interval's report as well as the totals: tool/fleet.h) and is answered
+ * interval's report as well as the totals: tool/run/fleet.h) and is answered
  * with the totals in the text format, the --prometheus file's series.
  * Scrapes within EXPORTER_FRESH_MS of the last drain share its answer:
  * any number of scrapers cost at most one drain each such period.
@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "loader/util/errbuf.h"
-#include "tool/fleet.h"
+#include "tool/run/fleet.h"
 
 #define EXPORTER_FRESH_MS 100
 

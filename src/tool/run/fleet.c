@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/fleet.h"
+#include "tool/run/fleet.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -14,8 +14,8 @@
 
 #include "output/heatmap.h"
 #include "output/report.h"
-#include "tool/args.h"
-#include "tool/tracer.h"
+#include "tool/cli/args.h"
+#include "tool/engine/tracer.h"
 
 struct fleet {
 	struct tracer *t[ARGS_MAX_FS];

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/outq.h"
+#include "tool/run/outq.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tool/run_loop.h"
+#include "tool/run/run_loop.h"
 
 /* How a stream is written without blocking. */
 enum sink_kind {

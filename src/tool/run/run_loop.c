@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/run_loop.h"
+#include "tool/run/run_loop.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "output/report.h"
-#include "tool/exporter.h"
-#include "tool/outq.h"
+#include "tool/run/exporter.h"
+#include "tool/run/outq.h"
 
 static void on_stop_signal(int sig)
 {

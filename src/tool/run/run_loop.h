@@ -10,9 +10,9 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "tool/args.h"
-#include "tool/exporter.h"
-#include "tool/fleet.h"
+#include "tool/cli/args.h"
+#include "tool/run/exporter.h"
+#include "tool/run/fleet.h"
 
 /*
  * Blocks every signal whose default action ends the process, except the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/slow_loop.h"
+#include "tool/run/slow_loop.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -10,10 +10,10 @@
 
 #include "output/report.h"
 #include "output/slow.h"
-#include "tool/fleet.h"
-#include "tool/outq.h"
-#include "tool/run_loop.h"
-#include "tool/stop_fd.h"
+#include "tool/run/fleet.h"
+#include "tool/run/outq.h"
+#include "tool/run/run_loop.h"
+#include "tool/run/stop_fd.h"
 
 struct printer {
 	FILE *out;

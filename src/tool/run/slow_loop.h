@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "tool/args.h"
-#include "tool/tracer.h"
+#include "tool/cli/args.h"
+#include "tool/engine/tracer.h"
 
 /*
  * Whether the event rings of pages pages fit this machine: one per

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tool/stop_fd.h"
+#include "tool/run/stop_fd.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "tool/run_loop.h"
+#include "tool/run/run_loop.h"
 
 int stop_fd_open(void)
 {
