@@ -12,6 +12,7 @@
 
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
+#include "loader/util/text_pages.h"
 #include "output/file_replace.h"
 #include "output/report.h"
 #include "tool/args.h"
@@ -286,6 +287,7 @@ int main(int argc, char **argv)
 	vlog_set(args.verbose, stderr, prefix);
 	privileges_raise_nofile();
 	config_from_args(&args, &cfg, &tracefs);
+	text_pages_drop();
 	if (args.dump_bpf) {
 		err = dump_bpf_mode(args.dump_bpf, stdout, &cfg, &eb);
 		if (err)

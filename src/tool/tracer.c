@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "loader/loader.h"
+#include "loader/util/text_pages.h"
 #include "tool/bpf_blob.h"
 #include "tool/fentry.h"
 #include "tool/name_discover.h"
@@ -1421,6 +1422,7 @@ static void give_back(struct tracer *t)
 #ifdef __GLIBC__
 	malloc_trim(0);
 #endif
+	text_pages_drop();
 }
 
 static int start(struct tracer *t, const struct tracer_config *cfg,
