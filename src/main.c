@@ -12,7 +12,6 @@
 
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
-#include "loader/util/text_pages.h"
 #include "output/file_replace.h"
 #include "output/report.h"
 #include "tool/args.h"

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "loader/loader.h"
-#include "loader/util/text_pages.h"
 #include "tool/bpf_blob.h"
 #include "tool/fentry.h"
 #include "tool/name_discover.h"
@@ -607,6 +606,8 @@ static void resolve_addresses(struct tracer *t, const struct tracer_config *cfg)
 	n = fn_list(t, 0);
 	hits = modsym_resolve_loaded(ko, dir, t->fn_names, n, t->fn_addrs,
 				     t->fn_found, &why);
+	/* The decompressor's and libelf's text, no longer run. */
+	text_pages_drop();
 	if (hits <= 0) {
 		if (!hits)
 			errbuf_set(&why, -ENOENT, "%s has none of the functions", ko);
