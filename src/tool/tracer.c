@@ -1481,6 +1481,7 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	/* Name discovery's probe: the tracer's kind, where it is a kprobe. */
 	set_ops(t);
 	prepare_names(t);
+	text_pages_drop();
 	err = attach_chosen(t, cfg, eb);
 	if (err && t->rec.attach.path == ATTACH_FENTRY &&
 	    cfg->attach == ATTACH_AUTO)
