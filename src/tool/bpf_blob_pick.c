@@ -282,6 +282,8 @@ static int blob_of(struct packed *p, const char *arch, char *data,
 {
 	long n = inflated(p, lines, keep, arg);
 
+	/* zlib's text, run for the last time here (text_pages.c). */
+	text_pages_drop();
 	b->arch = arch;
 	b->data = data;
 	b->size = n > 0 ? (size_t)n : 0;

@@ -177,7 +177,6 @@ static int dump_text(FILE *out, const struct tracer_config *cfg,
 	err = bpf_obj_parse_in(blob.data, blob.size, &list, &obj, eb);
 	if (err)
 		goto out_blob;
-	/* Inflated: zlib's text no longer run (text_pages.c). */
 	text_pages_drop();
 	fprintf(out, "license: %.127s\n", obj.license);
 	/* The loader writes the running kernel's version code instead. */
@@ -199,6 +198,8 @@ static int dump_text(FILE *out, const struct tracer_config *cfg,
 			continue;
 		fputc('\n', out);
 		err = print_prog(out, &blob, &obj.progs[i], 0, eb);
+		/* Each listing maps the text it runs anew (text_pages.c). */
+		text_pages_drop();
 	}
 	if (!err && (fflush(out) == EOF || ferror(out)))
 		err = errbuf_set(eb, -EIO, "--dump-bpf: cannot write the listing");
