@@ -286,6 +286,7 @@ int main(int argc, char **argv)
 	vlog_set(args.verbose, stderr, prefix);
 	privileges_raise_nofile();
 	config_from_args(&args, &cfg, &tracefs);
+	text_pages_drop();
 	if (args.dump_bpf) {
 		err = dump_bpf_mode(args.dump_bpf, stdout, &cfg, &eb);
 		if (err)

@@ -606,6 +606,8 @@ static void resolve_addresses(struct tracer *t, const struct tracer_config *cfg)
 	n = fn_list(t, 0);
 	hits = modsym_resolve_loaded(ko, dir, t->fn_names, n, t->fn_addrs,
 				     t->fn_found, &why);
+	/* The decompressor's and libelf's text, no longer run. */
+	text_pages_drop();
 	if (hits <= 0) {
 		if (!hits)
 			errbuf_set(&why, -ENOENT, "%s has none of the functions", ko);
@@ -1421,6 +1423,7 @@ static void give_back(struct tracer *t)
 #ifdef __GLIBC__
 	malloc_trim(0);
 #endif
+	text_pages_drop();
 }
 
 static int start(struct tracer *t, const struct tracer_config *cfg,
@@ -1478,6 +1481,7 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	/* Name discovery's probe: the tracer's kind, where it is a kprobe. */
 	set_ops(t);
 	prepare_names(t);
+	text_pages_drop();
 	err = attach_chosen(t, cfg, eb);
 	if (err && t->rec.attach.path == ATTACH_FENTRY &&
 	    cfg->attach == ATTACH_AUTO)
