@@ -294,7 +294,7 @@ void args_fs_from_name(struct args_ctx *c, int argc, char **argv)
 	c->a->fs = c->named;
 	c->a->fs_list[0] = c->named;
 	c->a->nr_fs = 1;
-	c->a->prog = c->named->tool;
+	c->a->prog = slower ? c->named->slower_tool : c->named->tool;
 }
 
 int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
@@ -319,8 +319,7 @@ int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
 	if (!eb.msg[0])
 		return 0;
 	fputs(usage, err);
-	fprintf(err, "%s: error: %s\n", a->slower ? c->named->slower_tool :
-		c->named->tool, eb.msg);
+	fprintf(err, "%s: error: %s\n", a->prog, eb.msg);
 	return ARGS_ERR_USAGE;
 }
 

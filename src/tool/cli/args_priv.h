@@ -84,7 +84,8 @@ void args_defaults(struct ext4dist_args *a);
 
 /*
  * The file system argv[0] names (xfsdist, xfsslower), else ext4: the
- * parse's c->named and a->fs until -t says otherwise; a->prog its tool.
+ * parse's c->named and a->fs until -t says otherwise; a->prog the name
+ * run as (xfsslower), or ext4dist.
  */
 void args_fs_from_name(struct args_ctx *c, int argc, char **argv);
 
