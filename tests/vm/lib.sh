@@ -539,7 +539,8 @@ vm_build_tools() {
 	for src in "$VM_DIR/workload.c" "$VM_DIR/runas.c" "$VM_DIR/httpc.c" \
 		   "$VM_DIR/unitrun.c" "$VM_DIR/stub/sigdfl.c"; do
 		out=$VM_BUILD/$(basename "$src" .c)
-		if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
+		if [ ! -x "$out" ] || [ "$src" -nt "$out" ] ||
+		   [ "$VM_TOP/tests/lib/tcp_dial.h" -nt "$out" ]; then
 			gcc -static -pthread -O2 -Wall -Wextra -o "$out" "$src" || return 1
 			if ! vm_is_static "$out"; then
 				vm_log "$out is not static"
