@@ -691,8 +691,12 @@ vm_build_initramfs() {
 	vm_copy_boot "$kdir" "$stage" || return 1
 	# A vanilla kernel's LINUX_VERSION_CODE (vm_image_version_code).
 	[ ! -e "$kdir/version-code" ] || cp "$kdir/version-code" "$stage/guest/linux-version-code"
+	vm_pack_initramfs "$stage" "$out"
+}
 
-	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
+# vm_pack_initramfs STAGE OUT: STAGE as a gzip'ed newc cpio, owned by root.
+vm_pack_initramfs() {
+	(cd "$1" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$2"
 }
 
 # vm_fops_offset KDIR: "SECTION OFFSET" of ext4_file_operations in the
