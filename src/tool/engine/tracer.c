@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "loader/loader.h"
+#include "output/tool_name.h"
 #include "tool/engine/bpf_blob.h"
 #include "tool/engine/fentry.h"
 #include "tool/discover/name_discover.h"
@@ -928,7 +929,7 @@ static void prepare_names(struct tracer *t)
 		err = name_discover(&env, &found, &why);
 		if (err) {
 			fprintf(stderr, "%s: file names will show as [unknown]: cannot find where the kernel keeps them: %s\n",
-				TOOL_NAME, why.msg);
+				tool_name(), why.msg);
 			/* The record keeps what fits; stderr had it whole. */
 			snprintf(t->rec.names, sizeof(t->rec.names),
 				 "unknown: %.*s",
@@ -1448,9 +1449,9 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 		attach_probe_tracefs(&t->actx, 0, NULL);
 	t->stale_removed = attach_remove_stale(&t->actx);
 	if (t->stale_removed)
-		fprintf(stderr, "ext4dist: removed %d stale kprobe event%s left by %s processes that are gone\n",
-			t->stale_removed, t->stale_removed == 1 ? "" : "s",
-			TOOL_NAME);
+		fprintf(stderr, "%s: removed %d stale kprobe event%s left by %s processes that are gone\n",
+			tool_name(), t->stale_removed,
+			t->stale_removed == 1 ? "" : "s", TOOL_NAME);
 	note_tracing_dir(t);
 	/* Off the tracefs path it served the sweep alone: no fd kept. */
 	if (t->rec.attach.path != ATTACH_TRACEFS)
