@@ -596,3 +596,42 @@ int read_path_prepare_generic(const struct read_path_env *env, char *what,
 	bpf_obj_patch_imm64(env->obj, PATCH_FOP_OFF, (unsigned long long)off);
 	return 0;
 }
+
+int read_path_prepare_btf(const struct read_path_env *env, int off,
+			  const char *source, char *what, size_t what_len,
+			  struct errbuf *eb)
+{
+	const char *path = env->kallsyms_path ? env->kallsyms_path :
+						KALLSYMS_PATH;
+	const char *name = env->fs->fops_symbol;
+	unsigned long long fops = env->fops_addr;
+	struct ksym_result res;
+	int n;
+
+	if (!fops && env->kallsyms_no_data)
+		return errbuf_set(eb, -ENOENT,
+				  "no %s in %s (--pretend=no-kallsyms-data: as a kernel built without CONFIG_KALLSYMS_ALL): give its address with --fops-addr",
+				  name, path);
+	if (!fops) {
+		n = kallsyms_lookup(path, &name, 1, 0, &res, NULL);
+		if (n == -EPERM)
+			return errbuf_set(eb, n, "%s shows only zero addresses (kernel.kptr_restrict, or no CAP_SYSLOG)",
+					  path);
+		if (n < 0)
+			return errbuf_set(eb, n, "cannot read %s: %s", path,
+					  strerror(-n));
+		if (!res.found)
+			return errbuf_set(eb, -ENOENT,
+					  "no %s in %s (the kernel should be built with CONFIG_KALLSYMS_ALL): give its address with --fops-addr",
+					  name, path);
+		fops = res.addr;
+	}
+	snprintf(what, what_len, "%s = 0x%llx from %s; f_op at offset %d from %s",
+		 name, fops, env->fops_addr ? "--fops-addr" : path, off,
+		 source);
+	vlog(1, "f_op at offset %d of struct file, from the kernel's BTF (%s)",
+	     off, source);
+	bpf_obj_patch_imm64(env->obj, PATCH_FOPS, fops);
+	bpf_obj_patch_imm64(env->obj, PATCH_FOP_OFF, (unsigned long long)off);
+	return 0;
+}

@@ -13,6 +13,7 @@
 
 #include "loader/loader.h"
 #include "tool/bpf_blob.h"
+#include "tool/btf_offsets.h"
 #include "tool/fentry.h"
 #include "tool/name_discover.h"
 #include "tool/pid_filter.h"
@@ -906,6 +907,25 @@ static void detach_peek(void *arg, struct probe_link *link)
 }
 
 /*
+ * The kernel refused the discovery's kprobe (riscv64: none on a traceable
+ * function's entry): on the fentry path its BTF is there to say.
+ */
+static int names_from_btf(struct name_found *found, struct errbuf *why)
+{
+	struct file_offsets o;
+	struct errbuf refused = *why;
+	int err = btf_file_offsets(NULL, &o, why);
+
+	if (err)
+		return err;
+	vlog(1, "file names: %s; f_path.dentry at %d and d_name.name at %d from the kernel's BTF (%s) instead",
+	     refused.msg, o.dentry, o.dname, o.source);
+	found->dentry_off = o.dentry;
+	found->dname_off = o.dname;
+	return 0;
+}
+
+/*
  * Slow mode's file names: the two offsets discovered and patched in, or
  * 0 (the events say the name is unknown) with a warning saying why.
  */
@@ -924,6 +944,8 @@ static void prepare_names(struct tracer *t)
 	karch_or_own(&env.k);
 	if (t->slow) {
 		err = name_discover(&env, &found, &why);
+		if (err == -EOPNOTSUPP && t->ops == &attach_tracing_ops)
+			err = names_from_btf(&found, &why);
 		if (err) {
 			fprintf(stderr, "%s: file names will show as [unknown]: cannot find where the kernel keeps them: %s\n",
 				TOOL_NAME, why.msg);
@@ -983,6 +1005,18 @@ static int prepare_generic_read(struct tracer *t,
 	t->scan_at_hint = t->nr_syms && !t->fn_trusted && !cfg->fops_addr;
 	err = read_path_prepare_generic(&env, t->rec.fops, sizeof(t->rec.fops),
 					eb);
+	if (err == -EOPNOTSUPP && t->ops == &attach_tracing_ops) {
+		struct file_offsets o;
+
+		vlog(1, "f_op discovery: %s; from the kernel's BTF instead",
+		     eb->msg);
+		t->scan_at_hint = 0;
+		err = btf_file_offsets(NULL, &o, eb);
+		return err ? err :
+		       read_path_prepare_btf(&env, o.fop, o.source,
+					     t->rec.fops, sizeof(t->rec.fops),
+					     eb);
+	}
 	if (err && t->scan_at_hint) {
 		vlog(1, "the f_op probe at System.map's address of %s: %s; again by name",
 		     t->fs->dir_release, eb->msg);
