@@ -94,7 +94,7 @@ again:
 		by_addr = 0;
 		goto again;
 	}
-	if (err == -EINVAL && !maxactive[0] &&
+	if (err == -EINVAL &&
 	    attach_refused_on_ftrace(ctx, what, spec->func, eb))
 		return -EOPNOTSUPP;
 	/* Before 4.12 "rN:" is a syntax error: EINVAL as for a bad symbol. */
