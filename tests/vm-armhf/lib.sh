@@ -193,6 +193,9 @@ vm_build_initramfs() {
 	ln -s ext4dist "$stage/bin/ext4slower"
 	[ ! -f "$ARMHF_TEST_BIN" ] || cp "$ARMHF_TEST_BIN" "$stage/bin/ext4dist-test"
 	cp "$VM_BUILD/workload" "$stage/bin/workload"
+	# Debian's strace:armhf for the scenario that holds -v against it
+	# (without it that scenario fails, naming it).
+	vm_foreign_strace "$stage" armhf arm-linux-gnueabihf || true
 	[ ! -e "$VM_BUILD/runas" ] || cp "$VM_BUILD/runas" "$stage/bin/runas"
 	# make bench's tools, when bench.sh built them.
 	[ ! -e "$VM_BUILD/floor8" ] || cp "$VM_BUILD/floor8" "$stage/bin/floor8"
