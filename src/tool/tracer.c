@@ -908,7 +908,7 @@ static void detach_peek(void *arg, struct probe_link *link)
 
 /*
  * The kernel refused the discovery's kprobe (riscv64: none on a traceable
- * function's entry): on the fentry path its BTF is there to say.
+ * function's entry): its BTF, where it has one, says the same.
  */
 static int names_from_btf(struct name_found *found, struct errbuf *why)
 {
@@ -944,7 +944,7 @@ static void prepare_names(struct tracer *t)
 	karch_or_own(&env.k);
 	if (t->slow) {
 		err = name_discover(&env, &found, &why);
-		if (err == -EOPNOTSUPP && t->ops == &attach_tracing_ops)
+		if (err == -EOPNOTSUPP)
 			err = names_from_btf(&found, &why);
 		if (err) {
 			fprintf(stderr, "%s: file names will show as [unknown]: cannot find where the kernel keeps them: %s\n",
@@ -1005,7 +1005,7 @@ static int prepare_generic_read(struct tracer *t,
 	t->scan_at_hint = t->nr_syms && !t->fn_trusted && !cfg->fops_addr;
 	err = read_path_prepare_generic(&env, t->rec.fops, sizeof(t->rec.fops),
 					eb);
-	if (err == -EOPNOTSUPP && t->ops == &attach_tracing_ops) {
+	if (err == -EOPNOTSUPP) {
 		struct file_offsets o;
 
 		vlog(1, "f_op discovery: %s; from the kernel's BTF instead",
@@ -1378,6 +1378,45 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 	return attach_chosen(t, cfg, eb);
 }
 
+/*
+ * kprobes taken by default, and the kernel refused them at attach
+ * because it puts none on a traceable function's entry (riscv64 6.12,
+ * ftrace_refused.c): what was made is undone, kprobe_events and the PMU
+ * are "no" with that reason, and the plan is made again (fentry/fexit
+ * where the BTF allows).
+ */
+static int kprobes_refused(struct tracer *t, const struct tracer_config *cfg,
+			   struct errbuf *eb)
+{
+	static const enum cap_id kprobe_caps[] = {
+		CAP_KPROBE_EVENTS, CAP_MAXACTIVE, CAP_PMU,
+	};
+	size_t i;
+	int err;
+
+	vlog(1, "kprobes refused at attach (%s): planning again without them",
+	     eb->msg);
+	tracer_stop_entries(t);
+	for (i = t->nr_links; i-- > 0;)
+		probe_detach(&t->actx, &t->links[i]);
+	t->nr_links = 0;
+	memset(t->entry_prog, 0, sizeof(t->entry_prog));
+	for (i = 0; i < t->obj.nr_progs; i++)
+		if (!t->obj.progs[i].tracing && t->obj.progs[i].fd >= 0)
+			bpf_obj_unload_prog(&t->obj.progs[i]);
+	for (i = 0; i < sizeof(kprobe_caps) / sizeof(kprobe_caps[0]); i++) {
+		t->rec.caps.c[kprobe_caps[i]].state = CAP_NO;
+		snprintf(t->rec.caps.c[kprobe_caps[i]].why,
+			 sizeof(t->rec.caps.c[0].why), "%.*s",
+			 (int)sizeof(t->rec.caps.c[0].why) - 1, eb->msg);
+	}
+	t->rec.read_path[0] = t->rec.addresses[0] = '\0';
+	eb->msg[0] = '\0';
+	t->rec.planned = 0;
+	err = decide_attach(t, cfg, eb);
+	return err ? err : attach_chosen(t, cfg, eb);
+}
+
 /* Up to maps made and constants patched: nothing attached. */
 static int prepare(struct tracer *t, const struct tracer_config *cfg,
 		   struct errbuf *eb)
@@ -1516,6 +1555,10 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	if (err && t->rec.attach.path == ATTACH_FENTRY &&
 	    cfg->attach == ATTACH_AUTO)
 		err = fentry_refused(t, cfg, eb);
+	else if (err == -EOPNOTSUPP && cfg->attach == ATTACH_AUTO &&
+		 (t->rec.attach.path == ATTACH_TRACEFS ||
+		  t->rec.attach.path == ATTACH_PMU))
+		err = kprobes_refused(t, cfg, eb);
 	if (!err)
 		note_unseen(t);
 	if (!err)

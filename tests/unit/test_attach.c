@@ -487,15 +487,22 @@ static void test_ftrace_refused(void)
 	struct tracefs_paths paths = { NULL, NULL };
 	struct errbuf eb = { "" };
 	struct attach_ctx ctx;
-	char tracing[300];
+	char tracing[300], none[300];
 
 	path_of(tracing, sizeof(tracing), "fttracing");
+	path_of(none, sizeof(none), "fttracing-none");
 	dir("fttracing");
 	put("fttracing/available_filter_functions",
 	    "noop_fsync\ngeneric_file_read_iter_x\next4_file_read_iter [ext4]\n");
+	paths.tracing = none;
 	attach_ctx_init(&ctx, "ext4dist", NULL, &paths);
 	check_int("no tracing dir", attach_refused_on_ftrace(&ctx,
 			"kprobe noop_fsync", "noop_fsync", &eb), 0);
+	/* Not held (the fentry path lets it go): where it is mounted. */
+	paths.tracing = tracing;
+	check_int("the tracing dir not held", attach_refused_on_ftrace(&ctx,
+			"kprobe noop_fsync", "noop_fsync", &eb), -EOPNOTSUPP);
+	paths.tracing = none;
 	ctx.tf.dirfd = open(tracing, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	check_int("a function of a module", attach_refused_on_ftrace(&ctx,
 			"kprobe ext4_file_read_iter", "ext4_file_read_iter",

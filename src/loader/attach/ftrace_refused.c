@@ -17,18 +17,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* 1 when func is listed in available_filter_functions, else 0. */
-static int traceable(const struct tracefs *tf, const char *func)
+/* 1 when func is listed in the file at fd (closed here), else 0. */
+static int listed(int fd, const char *func)
 {
 	size_t n = strlen(func);
 	char line[512];
 	FILE *f;
-	int fd, found = 0;
+	int found = 0;
 
-	if (tf->dirfd < 0)
-		return 0;
-	fd = openat(tf->dirfd, "available_filter_functions",
-		    O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	f = fdopen(fd, "r");
@@ -43,10 +39,28 @@ static int traceable(const struct tracefs *tf, const char *func)
 	return found;
 }
 
+/*
+ * In the tracing dir held, or (the fentry path lets it go) where tracefs
+ * is mounted: nothing is mounted for this.
+ */
+static int traceable(const struct attach_ctx *ctx, const char *func)
+{
+	static const char name[] = "available_filter_functions";
+	const char *dir = ctx->paths && ctx->paths->tracing ?
+			  ctx->paths->tracing : "/sys/kernel/tracing";
+	char path[512];
+
+	if (ctx->tf.dirfd >= 0)
+		return listed(openat(ctx->tf.dirfd, name, O_RDONLY | O_CLOEXEC),
+			      func);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return listed(open(path, O_RDONLY | O_CLOEXEC), func);
+}
+
 int attach_refused_on_ftrace(const struct attach_ctx *ctx, const char *what,
 			     const char *func, struct errbuf *eb)
 {
-	if (!traceable(&ctx->tf, func))
+	if (!traceable(ctx, func))
 		return 0;
 	return errbuf_set(eb, -EOPNOTSUPP,
 			  "cannot create %s: the kernel refuses entry kprobes on traceable functions (EINVAL for %s, which ftrace can trace: a kernel built without CONFIG_KPROBES_ON_FTRACE); fentry/fexit needs none (--attach=fentry, where the kernel has BTF)",
