@@ -203,6 +203,7 @@ vm_build_initramfs() {
 	chmod 755 "$stage"/bin/*
 
 	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
+	cp "$VM_TOP/tests/lib/kcall_compare.awk" "$stage/guest/"
 	cp "$ARMHF_DIR/guest/init" "$stage/init"
 	cp "$ARMHF_DIR"/guest/armhf-*.sh "$stage/guest/"
 	echo "${EXT4DIST_ARMHF_SCENARIOS:-}" > "$stage/guest/armhf-scenarios.list"
