@@ -912,7 +912,7 @@ static void detach_peek(void *arg, struct probe_link *link)
  */
 static int names_from_btf(struct name_found *found, struct errbuf *why)
 {
-	struct file_offsets o;
+	struct file_offsets o = { 0 };
 	struct errbuf refused = *why;
 	int err = btf_file_offsets(NULL, &o, why);
 
@@ -1006,7 +1006,7 @@ static int prepare_generic_read(struct tracer *t,
 	err = read_path_prepare_generic(&env, t->rec.fops, sizeof(t->rec.fops),
 					eb);
 	if (err == -EOPNOTSUPP) {
-		struct file_offsets o;
+		struct file_offsets o = { 0 };
 
 		vlog(1, "f_op discovery: %s; from the kernel's BTF instead",
 		     eb->msg);
@@ -1333,6 +1333,25 @@ static void note_tracing_dir(struct tracer *t)
 }
 
 /*
+ * An attach refused part of the way: its links undone, and its programs
+ * unloaded (tracing: fentry/fexit's, else the kprobes').
+ */
+static void undo_attach(struct tracer *t, int tracing)
+{
+	size_t i;
+
+	tracer_stop_entries(t);
+	for (i = t->nr_links; i-- > 0;)
+		probe_detach(&t->actx, &t->links[i]);
+	t->nr_links = 0;
+	memset(t->entry_prog, 0, sizeof(t->entry_prog));
+	for (i = 0; i < t->obj.nr_progs; i++)
+		if (!t->obj.progs[i].tracing == !tracing &&
+		    t->obj.progs[i].fd >= 0)
+			bpf_obj_unload_prog(&t->obj.progs[i]);
+}
+
+/*
  * fentry/fexit taken by default, and the kernel refused it at attach
  * (Debian's arm64 6.1 makes no trampolines; a function may not take
  * one): what it made is undone, the capability is "no" with the
@@ -1342,19 +1361,11 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 			  struct errbuf *eb)
 {
 	struct cap *c = &t->rec.caps.c[CAP_FENTRY];
-	size_t i;
 	int err;
 
 	vlog(1, "fentry/fexit refused at attach (%s): planning again without it",
 	     eb->msg);
-	tracer_stop_entries(t);
-	for (i = t->nr_links; i-- > 0;)
-		probe_detach(&t->actx, &t->links[i]);
-	t->nr_links = 0;
-	memset(t->entry_prog, 0, sizeof(t->entry_prog));
-	for (i = 0; i < t->obj.nr_progs; i++)
-		if (t->obj.progs[i].tracing && t->obj.progs[i].fd >= 0)
-			bpf_obj_unload_prog(&t->obj.progs[i]);
+	undo_attach(t, 1);
 	if (t->btf_obj_fd >= 0)
 		kcall_close(t->btf_obj_fd, "the module's BTF object: fentry/fexit was refused, kprobes need no BTF");
 	t->btf_obj_fd = -1;
@@ -1396,14 +1407,7 @@ static int kprobes_refused(struct tracer *t, const struct tracer_config *cfg,
 
 	vlog(1, "kprobes refused at attach (%s): planning again without them",
 	     eb->msg);
-	tracer_stop_entries(t);
-	for (i = t->nr_links; i-- > 0;)
-		probe_detach(&t->actx, &t->links[i]);
-	t->nr_links = 0;
-	memset(t->entry_prog, 0, sizeof(t->entry_prog));
-	for (i = 0; i < t->obj.nr_progs; i++)
-		if (!t->obj.progs[i].tracing && t->obj.progs[i].fd >= 0)
-			bpf_obj_unload_prog(&t->obj.progs[i]);
+	undo_attach(t, 0);
 	for (i = 0; i < sizeof(kprobe_caps) / sizeof(kprobe_caps[0]); i++) {
 		t->rec.caps.c[kprobe_caps[i]].state = CAP_NO;
 		snprintf(t->rec.caps.c[kprobe_caps[i]].why,

@@ -472,10 +472,11 @@ static int match_members(const struct btf *b, struct walk *wk,
 		mem[0] = bo32(mem[0], b->swapped);
 		mem[2] = bo32(mem[2], b->swapped);
 		for (k = 0; k < nr; k++) {
-			if (m[k].err != -ENOENT || !w[2 * k].named ||
-			    !w[2 * k + 1].named ||
-			    w[2 * k].name_off != t[0] ||
-			    w[2 * k + 1].name_off != mem[0])
+			const struct want *ws = &w[(size_t)2 * k];
+
+			if (m[k].err != -ENOENT || !ws[0].named ||
+			    !ws[1].named || ws[0].name_off != t[0] ||
+			    ws[1].name_off != mem[0])
 				continue;
 			/* kind_flag: a bit field's size in the top byte. */
 			bits = kflag ? mem[2] & 0xffffff : mem[2];
@@ -507,8 +508,8 @@ int btf_fields(struct btf_src *src, struct btf_field *m, unsigned int nr,
 	for (k = 0; k < nr; k++) {
 		m[k].err = -ENOENT;
 		m[k].off = 0;
-		names[2 * k].name = m[k].type;
-		names[2 * k + 1].name = m[k].name;
+		names[(size_t)2 * k].name = m[k].type;
+		names[(size_t)2 * k + 1].name = m[k].name;
 	}
 	b.src = src;
 	b.start_id = 1;
