@@ -458,9 +458,10 @@ check-vm-armhf-all:
 	 ! grep -q '^FAIL ' build/test-logs/vm-armhf-all.log
 
 # The mipsel, s390x and riscv64 binaries on Debian's kernels of those
-# architectures (tests/vm-cross): outside make check, one boot each under
-# TCG; VM_CROSS_SPECS="s390x-6.1" picks some (tests/vm-cross/run.sh all: every
-# spec, the JIT off too).
+# architectures (tests/vm-cross), one boot each under TCG: make check's
+# vm-cross suite boots s390x 6.1 and mipsel 6.1 (JIT on), this adds
+# riscv64 6.12; VM_CROSS_SPECS="s390x-6.1" picks some (tests/vm-cross/run.sh
+# all: every spec, the JIT off too).
 VM_CROSS_SPECS ?= s390x-6.1 riscv64-6.12-jit mipsel-6.1-jit
 .PHONY: check-vm-cross
 check-vm-cross:

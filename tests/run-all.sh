@@ -25,12 +25,17 @@
 #     vm-arm64  the arm64 VM scenarios (tests/vm-arm64/run.sh)
 #     vm-armhf  the armhf binary on Debian's armmp 6.1 with the JIT on
 #               (tests/vm-armhf/run.sh; "run.sh all" for every kernel)
+#     vm-cross  the s390x binary on Debian's s390x 6.1 (big-endian) and
+#               the mipsel one on its malta 6.1 with the JIT on
+#               (tests/vm-cross/run.sh s390x-6.1 mipsel-6.1-jit: under two
+#               minutes between them; riscv64 6.12's two more are make
+#               check-vm-cross's)
 # make check SUITES="..." builds first, then runs these.
 set -u
 cd "$(dirname "$0")/.."
 
-all_suites=(unit host asan valgrind fuzz lint budget unit-cross vm vm-arm64 vm-armhf)
-default_suites=(unit host asan valgrind fuzz lint budget vm vm-arm64 vm-armhf)
+all_suites=(unit host asan valgrind fuzz lint budget unit-cross vm vm-arm64 vm-armhf vm-cross)
+default_suites=(unit host asan valgrind fuzz lint budget vm vm-arm64 vm-armhf vm-cross)
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=("${default_suites[@]}")
 # Every name checked before any suite runs: a typo must not cost a VM run.
@@ -127,6 +132,9 @@ for s in "${suites[@]}"; do
 		;;
 	vm-armhf)
 		run_suite vm-armhf bash tests/vm-armhf/run.sh
+		;;
+	vm-cross)
+		run_suite vm-cross bash tests/vm-cross/run.sh s390x-6.1 mipsel-6.1-jit
 		;;
 	esac
 done

@@ -476,6 +476,52 @@ static void test_maxactive_probe(void)
 	attach_ctx_release(&ctx);
 }
 
+/*
+ * EINVAL for a kprobe on a function ftrace can trace (listed in
+ * available_filter_functions, alone or with its module) is said as the
+ * kernel's refusal of entry kprobes there; a function not listed, a name
+ * that only starts a listed one, and no tracing dir are not explained.
+ */
+static void test_ftrace_refused(void)
+{
+	struct tracefs_paths paths = { NULL, NULL };
+	struct errbuf eb = { "" };
+	struct attach_ctx ctx;
+	char tracing[300], none[300];
+
+	path_of(tracing, sizeof(tracing), "fttracing");
+	path_of(none, sizeof(none), "fttracing-none");
+	dir("fttracing");
+	put("fttracing/available_filter_functions",
+	    "noop_fsync\ngeneric_file_read_iter_x\next4_file_read_iter [ext4]\n");
+	paths.tracing = none;
+	attach_ctx_init(&ctx, "ext4dist", NULL, &paths);
+	check_int("no tracing dir", attach_refused_on_ftrace(&ctx,
+			"kprobe noop_fsync", "noop_fsync", &eb), 0);
+	/* Not held (the fentry path lets it go): where it is mounted. */
+	paths.tracing = tracing;
+	check_int("the tracing dir not held", attach_refused_on_ftrace(&ctx,
+			"kprobe noop_fsync", "noop_fsync", &eb), -EOPNOTSUPP);
+	paths.tracing = none;
+	ctx.tf.dirfd = open(tracing, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	check_int("a function of a module", attach_refused_on_ftrace(&ctx,
+			"kprobe ext4_file_read_iter", "ext4_file_read_iter",
+			&eb), -EOPNOTSUPP);
+	check_str("its reason", eb.msg,
+		  "cannot create kprobe ext4_file_read_iter: the kernel refuses entry kprobes on traceable functions (EINVAL for ext4_file_read_iter, which ftrace can trace: a kernel built without CONFIG_KPROBES_ON_FTRACE); fentry/fexit needs none (--attach=fentry, where the kernel has BTF)");
+	check_int("a function of vmlinux", attach_refused_on_ftrace(&ctx,
+			"kretprobe noop_fsync", "noop_fsync", &eb),
+		  -EOPNOTSUPP);
+	eb.msg[0] = '\0';
+	check_int("a prefix of a listed name", attach_refused_on_ftrace(&ctx,
+			"kprobe generic_file_read_iter",
+			"generic_file_read_iter", &eb), 0);
+	check_int("a function not listed", attach_refused_on_ftrace(&ctx,
+			"kprobe ext4_sync_file", "ext4_sync_file", &eb), 0);
+	check_str("nothing said", eb.msg, "");
+	attach_ctx_release(&ctx);
+}
+
 static void test_stale_sweep(void)
 {
 	struct tracefs_paths paths;
@@ -538,6 +584,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(maxactive_probe),
 	TEST_CASE(stale_sweep),
 	TEST_CASE(nofile),
+	TEST_CASE(ftrace_refused),
 	{ NULL, NULL }
 };
 

@@ -873,6 +873,92 @@ out:
 	free(le);
 }
 
+/* The fields asked for, the last two not there. */
+static const char *const field_names[][2] = {
+	{ "file", "f_op" }, { "file", "f_path" }, { "path", "dentry" },
+	{ "dentry", "d_name" }, { "qstr", "name" },
+	{ "file", "f_no_such" }, { "no_such_struct", "name" },
+};
+#define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
+
+/* The blob at d through window: each field at want[k], the last two not. */
+static void fields_through(const char *what, const unsigned char *d,
+			   size_t len, size_t window, const uint32_t *want)
+{
+	struct btf_field f[NR_FIELDS];
+	struct errbuf eb = { "" };
+	struct btf_src s;
+	char label[200];
+	unsigned int k;
+
+	memset(f, 0, sizeof(f));
+	for (k = 0; k < NR_FIELDS; k++) {
+		f[k].type = field_names[k][0];
+		f[k].name = field_names[k][1];
+	}
+	btf_src_mem(&s, d, len, "blob");
+	if (window)
+		s.window = window;
+	snprintf(label, sizeof(label), "%s, window %zu: fields read", what,
+		 window);
+	if (!check_int(label, btf_fields(&s, f, NR_FIELDS, &eb), 0))
+		return;
+	for (k = 0; k < NR_FIELDS; k++) {
+		snprintf(label, sizeof(label), "%s, window %zu: %s.%s", what,
+			 window, f[k].type, f[k].name);
+		if (k < NR_FIELDS - 2) {
+			check_int(label, f[k].err, 0);
+			check_int(label, f[k].off, want[k]);
+		} else {
+			check_int(label, f[k].err, -ENOENT);
+		}
+	}
+}
+
+/*
+ * struct file's f_op and f_path, struct path's dentry, struct dentry's
+ * d_name and struct qstr's name in both kernels' vmlinux BTF (the
+ * offsets from the same independent reader), through every window and
+ * in the other byte order.
+ */
+static void test_fields(void)
+{
+	static const uint32_t want[2][NR_FIELDS - 2] = {
+		{ 40, 16, 8, 32, 8 },		/* 6.1 */
+		{ 16, 64, 8, 32, 8 },		/* 6.12 */
+	};
+	static const char *const gz[2] = { VMLINUX_GZ, VMLINUX_612_GZ };
+	struct btf_field many[17];
+	struct errbuf eb = { "" };
+	struct btf_src s;
+	char what[80];
+	unsigned char *d;
+	unsigned int v, w, order;
+	size_t len;
+
+	for (v = 0; v < 2; v++) {
+		d = test_read_gz(gz[v], &len);
+		if (!CHECK(d, "fixture readable"))
+			continue;
+		for (order = 0; order < 2; order++) {
+			if (order && !CHECK(swap_blob(d, len) == 0,
+					    "in the other byte order"))
+				break;
+			snprintf(what, sizeof(what), "vmlinux %s%s",
+				 v ? "6.12" : "6.1", order ? ", swapped" : "");
+			for (w = 0; w < NR_WINDOWS; w++)
+				fields_through(what, d, len, windows[w],
+					       want[v]);
+		}
+		free(d);
+	}
+	memset(many, 0, sizeof(many));
+	btf_src_mem(&s, "", 0, "blob");
+	check_int("seventeen fields at once refused",
+		  btf_fields(&s, many, 17, &eb), -E2BIG);
+	check_str("why", eb.msg, "BTF: 17 members asked at once, more than 16");
+}
+
 static void test_too_many_asked(void)
 {
 	struct errbuf eb = { "" };
@@ -1126,6 +1212,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(load_missing),
 	TEST_CASE(too_large),
 	TEST_CASE(fentry_resolve),
+	TEST_CASE(fields),
 	{ NULL, NULL }
 };
 

@@ -142,14 +142,13 @@ cross_machine_is() {
 }
 
 # vm_build_initramfs KDIR OUT BUSYBOX: the user space of foreign_stage
-# for CROSS_ARCH, kcall_compare.awk, /boot (vm_copy_boot) and the offset
+# for CROSS_ARCH, /boot (vm_copy_boot) and the offset
 # of f_op the guest checks.
 vm_build_initramfs() {
 	local kdir=$1 out=$2 busybox=$3 stage
 	stage=$VM_BUILD/$CROSS_ARCH/initramfs-$(vm_kernel_version "$kdir")
 	foreign_stage "$kdir" "$stage" "$busybox" "$CROSS_DIR" cross \
 		"${EXT4DIST_CROSS_SCENARIOS:-}" || return 1
-	cp "$VM_TOP/tests/lib/kcall_compare.awk" "$stage/guest/"
 	vm_copy_boot "$kdir" "$stage" || return 1
 	vm_fops_offset "$kdir" > "$stage/guest/fops-offset"
 	vm_pack_initramfs "$stage" "$out"

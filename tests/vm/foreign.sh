@@ -28,7 +28,7 @@ vm_build_tools() {
 # anew) the user space of every harness: BUSYBOX (its applet links made
 # by /init: this host cannot run it), ext4dist and ext4slower (the name
 # make install links), the test build when there is one, the helpers, the
-# x86 harness's guest scripts, then HDIR's /init and NAME-*.sh, the
+# x86 harness's guest scripts and kcall_compare.awk, then HDIR's /init and NAME-*.sh, the
 # scenarios asked for in NAME-scenarios.list, and KDIR's modules.
 foreign_stage() {
 	local kdir=$1 stage=$2 busybox=$3 hdir=$4 name=$5 scenarios=$6 f
@@ -51,7 +51,7 @@ foreign_stage() {
 	cp "$FOREIGN_TOOLS/workload" "$FOREIGN_TOOLS/runas" "$stage/bin/"
 	chmod 755 "$stage"/bin/*
 
-	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
+	cp "$VM_DIR"/guest/*.sh "$VM_TOP/tests/lib/kcall_compare.awk" "$stage/guest/"
 	cp "$hdir/guest/init" "$stage/init"
 	cp "$hdir/guest/$name"-*.sh "$stage/guest/"
 	echo "$scenarios" > "$stage/guest/$name-scenarios.list"

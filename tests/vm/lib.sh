@@ -625,6 +625,99 @@ vm_copy_strace() {
 	vm_copy_dynamic "$1" "$strace" /bin/strace
 }
 
+# vm_download_with_libs APT_DIR ARCH PKG=VER DEP...: in the current
+# directory, PKG's .deb (for vm_cache_deb to unpack) and the DEP packages
+# of ARCH already unpacked into ./root, through the private lists at
+# APT_DIR.
+vm_download_with_libs() {
+	local apt_dir=$1 arch=$2 want=$3 deb
+	shift 3
+	if [ $# -gt 0 ]; then
+		apt_private "$apt_dir" "$arch" apt-get download -q "$@" || return 1
+		for deb in ./*.deb; do
+			dpkg-deb -x "$deb" root && rm -f "$deb" || return 1
+		done
+	fi
+	apt_private "$apt_dir" "$arch" apt-get download -q "$want"
+}
+
+# vm_in_root ROOT PATH: ROOT/PATH with every symbolic link on the way
+# resolved inside ROOT (an unpacked package's absolute links point into
+# its own tree, not the host's).
+vm_in_root() {
+	local root=$1 f=$1$2 t n=0
+	while [ -L "$f" ] && [ $n -lt 20 ]; do
+		t=$(readlink "$f")
+		case $t in
+		/*) f=$root$t ;;
+		*) f=$(dirname "$f")/$t ;;
+		esac
+		n=$((n + 1))
+	done
+	echo "$f"
+}
+
+# vm_copy_foreign STAGE ROOT FILE DEST MULTIARCH: FILE, a dynamically
+# linked executable of another architecture unpacked under ROOT, as
+# STAGE/DEST, with its program interpreter at the path it names and every
+# library it needs (readelf's NEEDED, recursively) from ROOT's
+# lib/MULTIARCH or usr/lib/MULTIARCH into STAGE/lib/MULTIARCH, where the
+# interpreter looks by default.
+vm_copy_foreign() {
+	local stage=$1 root=$2 file=$3 dest=$4 multi=$5 interp todo lib lib_path f
+	mkdir -p "$stage$(dirname "$dest")" "$stage/lib/$multi"
+	cp "$file" "$stage$dest"
+	interp=$(readelf -l "$file" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	if [ -n "$interp" ]; then
+		mkdir -p "$stage$(dirname "$interp")"
+		cp "$(vm_in_root "$root" "$interp")" "$stage$interp" || return 1
+	fi
+	todo=$file
+	while [ -n "$todo" ]; do
+		f=${todo%%$'\n'*}
+		[ "$f" != "$todo" ] && todo=${todo#*$'\n'} || todo=""
+		for lib in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+			[ ! -e "$stage/lib/$multi/$lib" ] || continue
+			if [ -e "$root/lib/$multi/$lib" ] || [ -L "$root/lib/$multi/$lib" ]; then
+				lib_path=$(vm_in_root "$root" "/lib/$multi/$lib")
+			else
+				lib_path=$(vm_in_root "$root" "/usr/lib/$multi/$lib")
+			fi
+			if [ ! -f "$lib_path" ]; then
+				vm_log "$file needs $lib, which $root does not have"
+				return 1
+			fi
+			cp "$lib_path" "$stage/lib/$multi/$lib" || return 1
+			todo=$todo${todo:+$'\n'}$lib_path
+		done
+	done
+}
+
+# vm_foreign_strace STAGE ARCH MULTIARCH [SUITE]: Debian's strace of ARCH
+# (armhf...) in STAGE/bin, with the libraries it loads (vm_copy_foreign):
+# strace and its dependencies downloaded through the private lists of
+# SUITE (default: this machine's) and kept in the cache (vm_cache_deb).
+# Nothing is installed and no architecture is added to dpkg.  1 when it
+# cannot be had (said).
+vm_foreign_strace() {
+	local stage=$1 arch=$2 multi=$3 suite=${4:-$(apt_host_suite)}
+	local apt_dir ver="" deps="" path
+	if apt_dir=$(apt_private_ready "$suite" "$arch" strace); then
+		ver=$(apt_candidate apt_private "$apt_dir" "$arch" apt-cache -- strace)
+		deps=$(apt_private "$apt_dir" "$arch" apt-cache depends --recurse \
+			--no-recommends --no-suggests --no-conflicts --no-breaks \
+			--no-replaces --no-enhances strace 2>/dev/null |
+			grep -v '^[ <]' | grep -vx strace | sort -u)
+	fi
+	# shellcheck disable=SC2086 # deps: package names
+	if ! path=$(vm_cache_deb strace "$arch" "$ver" usr/bin/strace \
+			vm_download_with_libs "$apt_dir" "$arch" "strace=$ver" $deps); then
+		vm_log "no strace:$arch package: the scenario that runs strace will fail"
+		return 1
+	fi
+	vm_copy_foreign "$stage" "${path%/usr/bin/strace}" "$path" /bin/strace "$multi"
+}
+
 # vm_build_initramfs KDIR OUT: initramfs (gzip'ed newc cpio) for KDIR.
 vm_build_initramfs() {
 	local kdir=$1 out=$2 stage applet busybox

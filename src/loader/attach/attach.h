@@ -151,6 +151,15 @@ int attach_probe_maxactive(struct attach_ctx *ctx, const char *func,
 void probe_detach(struct attach_ctx *ctx, struct probe_link *link);
 
 /*
+ * A kprobe or kretprobe (what, "kprobe ext4_file_read_iter") on func
+ * refused with EINVAL: -EOPNOTSUPP with the reason in eb where func is
+ * one ftrace can trace (the kernel then refuses kprobes on its entry:
+ * ftrace_refused.c), else 0 (not known why; eb untouched).
+ */
+int attach_refused_on_ftrace(const struct attach_ctx *ctx, const char *what,
+			     const char *func, struct errbuf *eb);
+
+/*
  * Writes one line to kprobe_events, or refuses it as the kernel would
  * under ctx->before_4_12.  For the tracefs back-end's own files.
  */

@@ -41,6 +41,9 @@ static int pmu_attach(struct attach_ctx *ctx, const struct probe_spec *spec,
 	if (errbuf_nofile(eb, fd, "cannot create %s via the kprobe PMU", what))
 		return fd;
 	if (fd < 0) {
+		if (fd == -EINVAL &&
+		    attach_refused_on_ftrace(ctx, what, spec->func, eb))
+			return -EOPNOTSUPP;
 		/* Unknown or blacklisted symbols: ENOENT, or EINVAL before 5.x. */
 		if (fd == -ENOENT || fd == -EINVAL)
 			return errbuf_set(eb, -ENOENT,

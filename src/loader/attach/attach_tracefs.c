@@ -94,6 +94,9 @@ again:
 		by_addr = 0;
 		goto again;
 	}
+	if (err == -EINVAL &&
+	    attach_refused_on_ftrace(ctx, what, spec->func, eb))
+		return -EOPNOTSUPP;
 	/* Before 4.12 "rN:" is a syntax error: EINVAL as for a bad symbol. */
 	if (err == -ENOENT || err == -EINVAL)
 		return errbuf_set(eb, -ENOENT,

@@ -239,6 +239,7 @@ struct walk {
 	struct btf_stream st;
 	uint32_t off, n;		/* the next type's place and index */
 	uint32_t t[3];			/* the last one's name, info, type */
+	size_t rest;			/* its bytes after those 12 not read */
 };
 
 static int walk_open(const struct btf *b, struct walk *w, uint32_t n,
@@ -246,12 +247,16 @@ static int walk_open(const struct btf *b, struct walk *w, uint32_t n,
 {
 	w->n = n;
 	w->off = off;
+	w->rest = 0;
 	memset(w->t, 0, sizeof(w->t));
 	return btf_stream_open(&w->st, b->src, b->types_at + off,
 			       b->types_at + b->types_len, window, eb);
 }
 
-/* The next type, checked: its first 12 bytes in w->t, the rest passed. */
+/*
+ * The next type, checked: its first 12 bytes in w->t; the rest (w->rest
+ * bytes) the caller may read before the next call passes what is left.
+ */
 static int walk_next(const struct btf *b, struct walk *w, struct errbuf *eb)
 {
 	uint32_t id = b->start_id + w->n;
@@ -259,6 +264,8 @@ static int walk_next(const struct btf *b, struct walk *w, struct errbuf *eb)
 	size_t extra;
 	int err;
 
+	btf_stream_skip(&w->st, w->rest);
+	w->rest = 0;
 	if (b->types_len - w->off < 12)
 		return errbuf_set(eb, -EINVAL,
 				  "BTF: type %u cut short at byte %u of the type section",
@@ -282,7 +289,7 @@ static int walk_next(const struct btf *b, struct walk *w, struct errbuf *eb)
 		return errbuf_set(eb, -EINVAL,
 				  "BTF: type %u names string offset %u, outside the strings",
 				  id, w->t[0]);
-	btf_stream_skip(&w->st, extra);
+	w->rest = extra;
 	w->off += 12 + (uint32_t)extra;
 	w->n++;
 	if (UINT32_MAX - b->start_id < w->n)
@@ -444,4 +451,88 @@ void btf_free(struct btf *b)
 {
 	free(b->checkpoints);
 	memset(b, 0, sizeof(*b));
+}
+
+/* Members asked for of the struct or union t (its first 12 bytes). */
+static int match_members(const struct btf *b, struct walk *wk,
+			 const uint32_t t[3], struct btf_field *m,
+			 const struct want *w, unsigned int nr,
+			 struct errbuf *eb)
+{
+	unsigned int vlen = t[1] & 0xffff, i, k;
+	int kflag = (int)(t[1] >> 31);
+	uint32_t mem[3], bits;
+	int err;
+
+	for (i = 0; i < vlen; i++) {
+		err = btf_stream_get(&wk->st, mem, sizeof(mem), eb);
+		if (err)
+			return err;
+		wk->rest -= sizeof(mem);
+		mem[0] = bo32(mem[0], b->swapped);
+		mem[2] = bo32(mem[2], b->swapped);
+		for (k = 0; k < nr; k++) {
+			const struct want *ws = &w[(size_t)2 * k];
+
+			if (m[k].err != -ENOENT || !ws[0].named ||
+			    !ws[1].named || ws[0].name_off != t[0] ||
+			    ws[1].name_off != mem[0])
+				continue;
+			/* kind_flag: a bit field's size in the top byte. */
+			bits = kflag ? mem[2] & 0xffffff : mem[2];
+			m[k].err = bits % 8 || (kflag && mem[2] >> 24) ?
+				   -EINVAL : 0;
+			m[k].off = bits / 8;
+		}
+	}
+	return 0;
+}
+
+int btf_fields(struct btf_src *src, struct btf_field *m, unsigned int nr,
+		struct errbuf *eb)
+{
+	struct btf_func names[BTF_FUNCS_MAX];
+	struct want w[BTF_FUNCS_MAX];
+	struct btf b;
+	struct walk wk;
+	unsigned int k, kind;
+	int err;
+
+	if (2 * nr > BTF_FUNCS_MAX)
+		return errbuf_set(eb, -E2BIG,
+				  "BTF: %u members asked at once, more than %d",
+				  nr, BTF_FUNCS_MAX / 2);
+	memset(&b, 0, sizeof(b));
+	memset(w, 0, sizeof(w));
+	memset(names, 0, sizeof(names));
+	for (k = 0; k < nr; k++) {
+		m[k].err = -ENOENT;
+		m[k].off = 0;
+		names[(size_t)2 * k].name = m[k].type;
+		names[(size_t)2 * k + 1].name = m[k].name;
+	}
+	b.src = src;
+	b.start_id = 1;
+	err = read_header(&b, eb);
+	if (!err)
+		err = check_strings(&b, eb);
+	if (!err)
+		err = find_names(&b, names, w, 2 * nr, eb);
+	if (!err)
+		err = walk_open(&b, &wk, 0, 0, src->window, eb);
+	if (err)
+		return err;
+	while (wk.off < b.types_len) {
+		err = walk_next(&b, &wk, eb);
+		if (err)
+			break;
+		kind = kind_of(wk.t[1]);
+		if (kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION)
+			continue;
+		err = match_members(&b, &wk, wk.t, m, w, nr, eb);
+		if (err)
+			break;
+	}
+	btf_stream_close(&wk.st);
+	return err;
 }

@@ -67,4 +67,22 @@ int btf_read(struct btf *b, struct btf_src *src, const struct btf *base,
 	     struct btf_func *funcs, unsigned int nr, struct errbuf *eb);
 void btf_free(struct btf *b);
 
+/* A member of a struct (or union) asked for by both names. */
+struct btf_field {
+	const char *type;		/* the struct's name, "file" */
+	const char *name;		/* the member's, "f_op" */
+	int err;			/* 0; -ENOENT: no such struct or
+					 * member; -EINVAL: a bit field */
+	uint32_t off;			/* its offset in the struct, bytes */
+};
+
+/*
+ * The members m[0..nr) (at most BTF_FUNCS_MAX / 2) in one pass over the
+ * types of src, a blob of its own (vmlinux's), each in the first struct
+ * or union of that name that has it.  0 with each member's err set, or
+ * -errno with the reason in eb when the blob does not hold together.
+ */
+int btf_fields(struct btf_src *src, struct btf_field *m, unsigned int nr,
+		struct errbuf *eb);
+
 #endif

@@ -345,6 +345,34 @@ static int accept(const struct read_path_env *env, const char *source,
 	return 0;
 }
 
+/*
+ * names[0..n) in the kallsyms at path: 0 with res filled and names[0]
+ * (the files' f_op) found, or -errno with why saying what is missing.
+ */
+static int kallsyms_fops(const struct read_path_env *env, const char *path,
+			 const char *const *names, unsigned int n,
+			 struct ksym_result *res, struct errbuf *why)
+{
+	int err;
+
+	if (env->kallsyms_no_data)
+		return errbuf_set(why, -ENOENT,
+				  "no %s in %s (--pretend=no-kallsyms-data: as a kernel built without CONFIG_KALLSYMS_ALL)",
+				  names[0], path);
+	err = kallsyms_lookup(path, names, n, 0, res, NULL);
+	if (err == -EPERM)
+		return errbuf_set(why, err, "%s shows only zero addresses (kernel.kptr_restrict, or no CAP_SYSLOG)",
+				  path);
+	if (err < 0)
+		return errbuf_set(why, err, "cannot read %s: %s", path,
+				  strerror(-err));
+	if (!res[0].found)
+		return errbuf_set(why, -ENOENT,
+				  "no %s in %s (the kernel should be built with CONFIG_KALLSYMS_ALL)",
+				  names[0], path);
+	return 0;
+}
+
 static int from_kallsyms(const struct read_path_env *env, const char *path,
 			 const char *const *names, struct fop_seen *seen,
 			 unsigned long long *fops, char *what, size_t len,
@@ -354,25 +382,13 @@ static int from_kallsyms(const struct read_path_env *env, const char *path,
 	unsigned long long addr[2];
 	int found[2], n;
 
-	if (env->kallsyms_no_data)
-		return errbuf_set(why, -ENOENT,
-				  "no %s in %s (--pretend=no-kallsyms-data: as a kernel built without CONFIG_KALLSYMS_ALL)",
-				  env->fs->fops_symbol, path);
-	n = kallsyms_lookup(path, names, 2, 0, res, NULL);
-	if (n == -EPERM)
-		return errbuf_set(why, n, "%s shows only zero addresses (kernel.kptr_restrict, or no CAP_SYSLOG)",
-				  path);
-	if (n < 0)
-		return errbuf_set(why, n, "cannot read %s: %s", path,
-				  strerror(-n));
+	n = kallsyms_fops(env, path, names, 2, res, why);
+	if (n)
+		return n;
 	for (n = 0; n < 2; n++) {
 		found[n] = res[n].found;
 		addr[n] = res[n].addr;
 	}
-	if (!found[0])
-		return errbuf_set(why, -ENOENT,
-				  "no %s in %s (the kernel should be built with CONFIG_KALLSYMS_ALL)",
-				  env->fs->fops_symbol, path);
 	return accept(env, path, names, addr, found, seen, fops, what, len, why);
 }
 
@@ -592,6 +608,35 @@ int read_path_prepare_generic(const struct read_path_env *env, char *what,
 	     off, seen.which, seen.release, seen.c.val[seen.pick]);
 	used = strlen(what);
 	snprintf(what + used, what_len - used, "; f_op at offset %d", off);
+	bpf_obj_patch_imm64(env->obj, PATCH_FOPS, fops);
+	bpf_obj_patch_imm64(env->obj, PATCH_FOP_OFF, (unsigned long long)off);
+	return 0;
+}
+
+int read_path_prepare_btf(const struct read_path_env *env, int off,
+			  const char *source, char *what, size_t what_len,
+			  struct errbuf *eb)
+{
+	const char *path = env->kallsyms_path ? env->kallsyms_path :
+						KALLSYMS_PATH;
+	const char *name = env->fs->fops_symbol;
+	unsigned long long fops = env->fops_addr;
+	struct ksym_result res;
+
+	if (!fops) {
+		struct errbuf why = { "" };
+		int err = kallsyms_fops(env, path, &name, 1, &res, &why);
+
+		if (err)
+			return errbuf_set(eb, err, "%s: give its address with --fops-addr",
+					  why.msg);
+		fops = res.addr;
+	}
+	snprintf(what, what_len, "%s = 0x%llx from %s; f_op at offset %d from %s",
+		 name, fops, env->fops_addr ? "--fops-addr" : path, off,
+		 source);
+	vlog(1, "f_op at offset %d of struct file, from the kernel's BTF (%s)",
+	     off, source);
 	bpf_obj_patch_imm64(env->obj, PATCH_FOPS, fops);
 	bpf_obj_patch_imm64(env->obj, PATCH_FOP_OFF, (unsigned long long)off);
 	return 0;

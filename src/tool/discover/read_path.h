@@ -61,6 +61,17 @@ struct read_path_env {
 int read_path_prepare_generic(const struct read_path_env *env, char *what,
 			      size_t what_len, struct errbuf *eb);
 
+/*
+ * The same two numbers where the kernel refuses the probe (entry kprobes
+ * on riscv64) and the fentry path runs: the offset off of f_op read from
+ * the kernel's BTF (source names it), the address from --fops-addr or
+ * kallsyms, the running kernel's own (nothing is there to check System.map
+ * or a module file against).
+ */
+int read_path_prepare_btf(const struct read_path_env *env, int off,
+			  const char *source, char *what, size_t what_len,
+			  struct errbuf *eb);
+
 /* The data symbols a symbol source may be asked for: fills names. */
 #define READ_PATH_NR_SYMS 3
 void read_path_symbols(const struct fs_table *fs,

@@ -15,6 +15,7 @@
 #include "output/tool_name.h"
 #include "tool/engine/bpf_blob.h"
 #include "tool/engine/fentry.h"
+#include "tool/discover/btf_offsets.h"
 #include "tool/discover/name_discover.h"
 #include "tool/discover/pid_filter.h"
 #include "tool/plan/prog_select.h"
@@ -909,6 +910,25 @@ static void detach_peek(void *arg, struct probe_link *link)
 }
 
 /*
+ * The kernel refused the discovery's kprobe (riscv64: none on a traceable
+ * function's entry): its BTF, where it has one, says the same.
+ */
+static int names_from_btf(struct name_found *found, struct errbuf *why)
+{
+	struct file_offsets o = { 0 };
+	struct errbuf refused = *why;
+	int err = btf_file_offsets(NULL, &o, why);
+
+	if (err)
+		return err;
+	vlog(1, "file names: %s; f_path.dentry at %d and d_name.name at %d from the kernel's BTF (%s) instead",
+	     refused.msg, o.dentry, o.dname, o.source);
+	found->dentry_off = o.dentry;
+	found->dname_off = o.dname;
+	return 0;
+}
+
+/*
  * Slow mode's file names: the two offsets discovered and patched in, or
  * 0 (the events say the name is unknown) with a warning saying why.
  */
@@ -927,6 +947,8 @@ static void prepare_names(struct tracer *t)
 	karch_or_own(&env.k);
 	if (t->slow) {
 		err = name_discover(&env, &found, &why);
+		if (err == -EOPNOTSUPP)
+			err = names_from_btf(&found, &why);
 		if (err) {
 			fprintf(stderr, "%s: file names will show as [unknown]: cannot find where the kernel keeps them: %s\n",
 				tool_name(), why.msg);
@@ -986,6 +1008,18 @@ static int prepare_generic_read(struct tracer *t,
 	t->scan_at_hint = t->nr_syms && !t->fn_trusted && !cfg->fops_addr;
 	err = read_path_prepare_generic(&env, t->rec.fops, sizeof(t->rec.fops),
 					eb);
+	if (err == -EOPNOTSUPP) {
+		struct file_offsets o = { 0 };
+
+		vlog(1, "f_op discovery: %s; from the kernel's BTF instead",
+		     eb->msg);
+		t->scan_at_hint = 0;
+		err = btf_file_offsets(NULL, &o, eb);
+		return err ? err :
+		       read_path_prepare_btf(&env, o.fop, o.source,
+					     t->rec.fops, sizeof(t->rec.fops),
+					     eb);
+	}
 	if (err && t->scan_at_hint) {
 		vlog(1, "the f_op probe at System.map's address of %s: %s; again by name",
 		     t->fs->dir_release, eb->msg);
@@ -1302,6 +1336,25 @@ static void note_tracing_dir(struct tracer *t)
 }
 
 /*
+ * An attach refused part of the way: its links undone, and its programs
+ * unloaded (tracing: fentry/fexit's, else the kprobes').
+ */
+static void undo_attach(struct tracer *t, int tracing)
+{
+	size_t i;
+
+	tracer_stop_entries(t);
+	for (i = t->nr_links; i-- > 0;)
+		probe_detach(&t->actx, &t->links[i]);
+	t->nr_links = 0;
+	memset(t->entry_prog, 0, sizeof(t->entry_prog));
+	for (i = 0; i < t->obj.nr_progs; i++)
+		if (!t->obj.progs[i].tracing == !tracing &&
+		    t->obj.progs[i].fd >= 0)
+			bpf_obj_unload_prog(&t->obj.progs[i]);
+}
+
+/*
  * fentry/fexit taken by default, and the kernel refused it at attach
  * (Debian's arm64 6.1 makes no trampolines; a function may not take
  * one): what it made is undone, the capability is "no" with the
@@ -1311,19 +1364,11 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 			  struct errbuf *eb)
 {
 	struct cap *c = &t->rec.caps.c[CAP_FENTRY];
-	size_t i;
 	int err;
 
 	vlog(1, "fentry/fexit refused at attach (%s): planning again without it",
 	     eb->msg);
-	tracer_stop_entries(t);
-	for (i = t->nr_links; i-- > 0;)
-		probe_detach(&t->actx, &t->links[i]);
-	t->nr_links = 0;
-	memset(t->entry_prog, 0, sizeof(t->entry_prog));
-	for (i = 0; i < t->obj.nr_progs; i++)
-		if (t->obj.progs[i].tracing && t->obj.progs[i].fd >= 0)
-			bpf_obj_unload_prog(&t->obj.progs[i]);
+	undo_attach(t, 1);
 	if (t->btf_obj_fd >= 0)
 		kcall_close(t->btf_obj_fd, "the module's BTF object: fentry/fexit was refused, kprobes need no BTF");
 	t->btf_obj_fd = -1;
@@ -1345,6 +1390,38 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 		note_tracing_dir(t);
 	}
 	return attach_chosen(t, cfg, eb);
+}
+
+/*
+ * kprobes taken by default, and the kernel refused them at attach
+ * because it puts none on a traceable function's entry (riscv64 6.12,
+ * ftrace_refused.c): what was made is undone, kprobe_events and the PMU
+ * are "no" with that reason, and the plan is made again (fentry/fexit
+ * where the BTF allows).
+ */
+static int kprobes_refused(struct tracer *t, const struct tracer_config *cfg,
+			   struct errbuf *eb)
+{
+	static const enum cap_id kprobe_caps[] = {
+		CAP_KPROBE_EVENTS, CAP_MAXACTIVE, CAP_PMU,
+	};
+	size_t i;
+	int err;
+
+	vlog(1, "kprobes refused at attach (%s): planning again without them",
+	     eb->msg);
+	undo_attach(t, 0);
+	for (i = 0; i < sizeof(kprobe_caps) / sizeof(kprobe_caps[0]); i++) {
+		t->rec.caps.c[kprobe_caps[i]].state = CAP_NO;
+		snprintf(t->rec.caps.c[kprobe_caps[i]].why,
+			 sizeof(t->rec.caps.c[0].why), "%.*s",
+			 (int)sizeof(t->rec.caps.c[0].why) - 1, eb->msg);
+	}
+	t->rec.read_path[0] = t->rec.addresses[0] = '\0';
+	eb->msg[0] = '\0';
+	t->rec.planned = 0;
+	err = decide_attach(t, cfg, eb);
+	return err ? err : attach_chosen(t, cfg, eb);
 }
 
 /* Up to maps made and constants patched: nothing attached. */
@@ -1487,6 +1564,10 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	if (err && t->rec.attach.path == ATTACH_FENTRY &&
 	    cfg->attach == ATTACH_AUTO)
 		err = fentry_refused(t, cfg, eb);
+	else if (err == -EOPNOTSUPP && cfg->attach == ATTACH_AUTO &&
+		 (t->rec.attach.path == ATTACH_TRACEFS ||
+		  t->rec.attach.path == ATTACH_PMU))
+		err = kprobes_refused(t, cfg, eb);
 	if (!err)
 		note_unseen(t);
 	if (!err)

@@ -22,9 +22,12 @@ kcalls_judge() {
 scenario_kcalls_strace() {
 	local path name n paths=""
 	if ! command -v strace > /dev/null; then
-		# The host's strace is put in x86_64 guests only.
+		# The host's strace is put in x86_64 guests, Debian's
+		# strace:armhf in armhf's (tests/vm-armhf/lib.sh).
 		if [ "$(uname -m)" = x86_64 ]; then
 			fail kcalls-strace "no strace in the guest: the host had none to put in the initramfs (apt-get install strace)"
+		elif [ "$(uname -m)" = armv7l ]; then
+			fail kcalls-strace "no strace in the guest: the host could not fetch Debian's strace:armhf (see its log: vm_foreign_strace)"
 		else
 			out "SKIP $KERNEL kcalls-strace: no strace for $(uname -m) in this guest (the host's strace is x86_64); the x86_64 VM and the host test run it"
 		fi
