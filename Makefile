@@ -518,7 +518,7 @@ lint:
 	tests/lint.sh
 # ---- end of fuzzing and static analysis -------------------------------
 
-# ---- make bench (tests/bench/README.md); not part of make check ----------
+# ---- make bench (docs/performance.md); not part of make check ----------
 # Boots the Debian 6.1 kernel in qemu (TCG, then TCG -icount) and measures
 # ext4dist: ns/op traced vs untraced, bpf_stats per program, start-up, RSS,
 # syscalls, and alternative per-event designs; tables + build/bench/result.json.
