@@ -502,7 +502,8 @@ release:
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------
 # make fuzz         every libFuzzer target for FUZZ_SECONDS (default 60) each
 # make fuzz-smoke   every target for FUZZ_SMOKE_SECONDS (default 5) each
-# make lint         cppcheck + clang-tidy (.clang-tidy) on src/ and tests/fuzz/
+# make lint         cppcheck + clang-tidy (.clang-tidy) on src/ and tests/fuzz/,
+#                   and the code that comments name (tests/lint/comment_names.py)
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 
@@ -516,6 +517,7 @@ fuzz-smoke:
 
 lint:
 	tests/lint.sh
+	tests/lint/comment_names.py
 # ---- end of fuzzing and static analysis -------------------------------
 
 # ---- make bench (docs/performance.md); not part of make check ----------

@@ -48,6 +48,7 @@ expect_eq "README.md and docs/*.md: links checked at all" \
 # The link checker on made-up pages: it fails on a missing page, a
 # missing heading, here and across pages, and passes code and URLs by.
 mkdir -p "$TMP/links/docs"
+# shellcheck disable=SC2016 # Markdown code spans, not expansions
 printf '%s\n' '# A' '' '## Beyond `--x` (y)' '' \
 	'[a](docs/b.md#one-two) [b](#beyond---x-y) [c](#nope) [d](docs/none.md) `[e](#code)`' \
 	'```' '[f](#fenced)' '```' > "$TMP/links/README.md"
