@@ -201,7 +201,7 @@ GC_LDFLAGS := -Wl,--gc-sections
 BPF_SRC  := bpf/ext4dist.bpf.c
 # The object for kernels of ARCH; a 32-bit ARM build carries the one for
 # 64-bit ARM kernels too (a 32-bit user space on an arm64 kernel), and the
-# binary picks by the kernel it runs on (src/tool/bpf_blob.c).
+# binary picks by the kernel it runs on (src/tool/engine/bpf_blob_pick.c).
 BPF_OBJ  := $(BUILD)/ext4dist.bpf.o
 BPF_OBJ64 := $(if $(filter arm,$(ARCH)),$(BUILD)/ext4dist-arm64.bpf.o)
 # Each kernel architecture's object, as clang builds it from bpf/
@@ -220,7 +220,7 @@ BPF_MULTIARCH := $(if $(BPF_CLANG),$(shell $(CLANG) -print-multiarch 2>/dev/null
 BPF_CFLAGS := -O2 -g -fdebug-prefix-map=$(CURDIR)=. -Wall $(WERROR_FLAG) -Iinclude -Ibpf \
               -idirafter /usr/include/$(BPF_MULTIARCH)
 
-LIB_SRC  := $(sort $(wildcard src/loader/*/*.c src/tool/*.c src/output/*.c src/serve/*.c))
+LIB_SRC  := $(sort $(wildcard src/loader/*/*.c src/tool/*/*.c src/output/*.c src/serve/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 BLOB_OBJ := $(BUILD)/src/tool/bpf_blob.o
 MAIN_OBJ := $(BUILD)/src/main.o
@@ -246,7 +246,7 @@ FLAGS_FILE := $(BUILD)/flags
 FLAGS_NOW := $(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) $(XLDFLAGS) | $(BPF_CLANG) $(BPF_CFLAGS)
 VERSION_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter src/%,$(VERSION_SRCS))) \
 		$(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter tests/unit/%,$(VERSION_SRCS))) \
-		$(if $(filter src/tool/args.c,$(VERSION_SRCS)),$(HOOKS_ARGS_OBJ)) \
+		$(if $(filter src/tool/cli/args.c,$(VERSION_SRCS)),$(HOOKS_ARGS_OBJ)) \
 		$(if $(filter tests/unit/test_args.c,$(VERSION_SRCS)),$(BUILD)/tests/test_args_hooks)
 ifneq ($(BUILDING),)
 ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
@@ -345,7 +345,7 @@ $(BUILD)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(call version_flag,$<) $(DEPFLAGS) -c $< -o $@
 
-$(HOOKS_ARGS_OBJ): src/tool/args.c $(FLAGS_FILE)
+$(HOOKS_ARGS_OBJ): src/tool/cli/args.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(call version_flag,$<) -DEXT4DIST_TEST_HOOKS $(DEPFLAGS) -c $< -o $@
 
@@ -364,7 +364,7 @@ $(HOOKS_ARGS_OBJ): src/tool/args.c $(FLAGS_FILE)
 	echo "$$off $$len" > $@.lines && \
 	cat $@.0 $@.1 $@.2 > $@
 
-$(BLOB_OBJ): src/tool/bpf_blob.S $(BPF_OBJ:=.gz) $(BPF_OBJ64:=.gz)
+$(BLOB_OBJ): src/tool/engine/bpf_blob.S $(BPF_OBJ:=.gz) $(BPF_OBJ64:=.gz)
 	@mkdir -p $(@D)
 	set -- $$(cat $(BPF_OBJ).gz.lines) $$(cat $(or $(BPF_OBJ64:=.gz.lines),/dev/null)); \
 	$(CC) -c -DBPF_OBJ_GZ_PATH='"$(BPF_OBJ).gz"' \

@@ -719,7 +719,7 @@ SEC("kprobe/ext4_release_dir/scan_release") int scan_release(void *ctx)
  * which ext4dist calls on a memfd of its own (fsync(2) reaches it through
  * the f_op pointer, so it is never inlined away): argument 1 is that
  * file.  Copies the file's first bytes and those at each requested
- * address; user space searches them (tool/name_offsets.c).  Only
+ * address; user space searches them (tool/discover/name_offsets.c).  Only
  * ext4dist's own process is served.  No branch per slot: a zero address
  * is a read that fails and leaves zeros.
  */
@@ -763,7 +763,7 @@ SEC("kprobe/noop_fsync/peek") int peek_file(void *ctx)
 /*
  * The lessons: programs broken on purpose, which no run loads;
  * --dump-bpf=refused loads each one alone and prints the verifier's
- * refusal (src/tool/lessons.c says what each one must show, and
+ * refusal (src/tool/dump/lessons.c says what each one must show, and
  * docs/learn.md why).  Each refusal depends on no cleverness of the
  * verifier, but null_array's, which is there to show one: 6.14 learnt
  * that an array lookup with a constant key in range cannot fail.

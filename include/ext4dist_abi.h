@@ -215,7 +215,7 @@ struct slow_stats {
  * The name discovery's "copy these kernel addresses for me": a probe on
  * a function ext4dist's own process calls with a file as argument 1
  * copies that file's first PEEK_BYTES, and PEEK_BYTES at each address of
- * req[] (0 = none).  User space does the searching (tool/name_offsets.c).
+ * req[] (0 = none).  User space does the searching (tool/discover/name_offsets.c).
  */
 #define PEEK_SLOTS	16
 #define PEEK_BYTES	256

@@ -3,7 +3,7 @@
 # object's .BTF and .BTF.ext sections when they lie side by side (clang
 # writes them so, between the programs and the symbol table), else "0 0".
 # Only the listings read them (their source lines): a run inflates the
-# embedded object around them (src/tool/bpf_blob_pick.c), and the pages
+# embedded object around them (src/tool/engine/bpf_blob_pick.c), and the pages
 # they would take are never touched.  Needs readelf (binutils); "0 0"
 # without it: the whole object is then inflated, which is only bigger.
 set -eu

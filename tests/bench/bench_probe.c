@@ -68,8 +68,8 @@
 #include "loader/kernel/cpus.h"
 #include "loader/kernel/privileges.h"
 #include "loader/btf/btf_kobj.h"
-#include "tool/fentry.h"
-#include "tool/fs.h"
+#include "tool/engine/fentry.h"
+#include "tool/fs/fs.h"
 
 #define BANNER "Tracing ext4 operation latency... Hit Ctrl-C to end."
 

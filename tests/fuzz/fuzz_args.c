@@ -5,7 +5,7 @@
  * exact-size heap block, so ASan sees any read past its NUL.  Output goes
  * to a memory stream, freed every run (the leak checker sees the rest).
  */
-#include "tool/args.h"
+#include "tool/cli/args.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -58,9 +58,9 @@ sources_of() {
 	sysmap) echo src/loader/ksym/sysmap.c src/loader/ksym/kallsyms.c \
 		src/loader/ksym/modsym.c src/loader/ksym/module_file.c \
 		src/loader/util/errbuf.c ;;
-	# args.c picks a file system's table (every src/tool/fs*.c).
+	# args.c picks a file system's table (every src/tool/fs/fs*.c).
 	# args.c checks --listen with serve/listen.c.
-	args) echo src/tool/args.c src/tool/argparse.c src/tool/fs*.c src/serve/listen.c \
+	args) echo src/tool/cli/args.c src/tool/cli/argparse.c src/tool/fs/fs*.c src/serve/listen.c \
 		src/output/ops.c src/loader/util/errbuf.c ;;
 	http) echo src/serve/http_request.c ;;
 	btf) echo src/loader/btf/btf.c src/loader/btf/btf_names.c \

@@ -17,8 +17,8 @@
 #include "loader/kernel/vdso_version.h"
 #include "loader/loader.h"
 #include "output/numfmt.h"
-#include "tool/bpf_blob.h"
-#include "tool/read_path.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/discover/read_path.h"
 #include "test.h"
 
 static void expect_arch(const char *machine, int err, const char *bpf_arch,

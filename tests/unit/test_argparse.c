@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the argparse-compatible engine (src/tool/argparse.c) on its own,
+ * Tests of the argparse-compatible engine (src/tool/cli/argparse.c) on its own,
  * with the option table of a made-up program, "zipcat", that shares no
  * option, message or positional with ext4dist: whatever passes here is the
  * engine's, not ext4dist's table (tests/unit/test_args.c tests that).
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "test.h"
-#include "tool/argparse.h"
+#include "tool/cli/argparse.h"
 
 #define USAGE "usage: zipcat [-a] [-q] [-n N] [-o FILE] [file]\n"
 #define ERR(msg) USAGE "zipcat: error: " msg "\n"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Tests of the command line parser (src/tool/args.c). */
+/* Tests of the command line parser (src/tool/cli/args.c). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ext4dist_abi.h"
 #include "test.h"
-#include "tool/args.h"
-#include "tool/fs.h"
+#include "tool/cli/args.h"
+#include "tool/fs/fs.h"
 
 #ifndef EXT4DIST_VERSION
 #define EXT4DIST_VERSION "unknown"	/* the fallback of args.c */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ext4dist_abi.h"
-#include "tool/args.h"
+#include "tool/cli/args.h"
 #include "test.h"
 
 #define USAGE "usage: ext4slower [-h] [-j] [-p PID] [min_ms]\n"

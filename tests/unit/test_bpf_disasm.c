@@ -21,8 +21,8 @@
 #include "loader/obj/bpf_disasm.h"
 #include "loader/obj/elf_obj.h"
 #include "test.h"
-#include "tool/bpf_blob.h"
-#include "tool/dump_bpf.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/dump/dump_bpf.h"
 
 /* The placeholder names --dump-bpf uses (set in main). */
 static const struct bpf_disasm_name *patch_names;

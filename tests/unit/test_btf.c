@@ -16,7 +16,7 @@
  */
 #include "loader/btf/btf.h"
 #include "loader/util/byteorder.h"
-#include "tool/fentry.h"
+#include "tool/engine/fentry.h"
 
 #include <errno.h>
 #include <fcntl.h>

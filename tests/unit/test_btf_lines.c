@@ -15,7 +15,7 @@
 #include "loader/obj/btf_lines.h"
 #include "loader/obj/elf_obj.h"
 #include "test.h"
-#include "tool/bpf_blob.h"
+#include "tool/engine/bpf_blob.h"
 
 /* .BTF's strings: offsets 1 "kprobe/f", 10 "./a.c", 16 "\tif (x)", 24 "return 0;". */
 static const char strs[] = "\0kprobe/f\0./a.c\0\tif (x)\0return 0;";

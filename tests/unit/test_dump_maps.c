@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "test.h"
-#include "tool/dump_maps.h"
+#include "tool/dump/dump_maps.h"
 
 static char *dump(unsigned int key, const struct op_hist *v, size_t n,
 		  int percpu, const char *unit, int *err)

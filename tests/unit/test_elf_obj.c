@@ -15,7 +15,7 @@
 #include "loader/obj/obj_load.h"
 #include "loader/util/byteorder.h"
 #include "test.h"
-#include "tool/bpf_blob.h"
+#include "tool/engine/bpf_blob.h"
 
 /*
  * A header field of the object at c, n bytes at off, written in the

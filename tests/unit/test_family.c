@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the file systems' tables (src/tool/fs*.c) and of how the
+ * Tests of the file systems' tables (src/tool/fs/fs*.c) and of how the
  * command line picks one: -t TYPE, or the name the binary runs under.
  */
 #include <stdlib.h>
@@ -9,9 +9,9 @@
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
 #include "test.h"
-#include "tool/args.h"
-#include "tool/bpf_blob.h"
-#include "tool/fs.h"
+#include "tool/cli/args.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/fs/fs.h"
 
 #ifndef EXT4DIST_VERSION
 #define EXT4DIST_VERSION "unknown"

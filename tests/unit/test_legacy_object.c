@@ -24,7 +24,7 @@
 #include "ext4dist_abi.h"
 #include "loader/obj/elf_obj.h"
 #include "test.h"
-#include "tool/bpf_blob.h"
+#include "tool/engine/bpf_blob.h"
 
 /* JLT, JLE, JSLT, JSLE (4.14): opcodes the 4.9 verifier rejects. */
 static int new_jump(const struct bpf_insn *in)

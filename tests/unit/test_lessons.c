@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The lessons (tool/lessons.c): each program of the object broken on
+ * The lessons (tool/dump/lessons.c): each program of the object broken on
  * purpose has its lesson and each lesson its program, and a log says a
  * lesson's reason only when it holds each of its lines whole.
  */
@@ -8,9 +8,9 @@
 
 #include "loader/loader.h"
 #include "test.h"
-#include "tool/bpf_blob.h"
-#include "tool/lessons.h"
-#include "tool/prog_select.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/dump/lessons.h"
+#include "tool/plan/prog_select.h"
 
 static void test_table(void)
 {

@@ -18,8 +18,8 @@
 #include "loader/ksym/ksym_bpf.h"
 #include "loader/obj/obj_load.h"
 #include "test.h"
-#include "tool/bpf_blob.h"
-#include "tool/prog_select.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/plan/prog_select.h"
 
 static int map_info_type(int fd, unsigned int *type, char *name)
 {

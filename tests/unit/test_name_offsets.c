@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The file name discovery's search (tool/name_offsets.c) against memory
+ * The file name discovery's search (tool/discover/name_offsets.c) against memory
  * images: struct file and struct dentry laid out as the kernels of make
  * check lay them out, and images captured in the VM with ext4slower -vvv
  * (tests/unit/fixtures/peek_*.txt: "peek ADDR: HEX" lines, the first the
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "ext4dist_abi.h"
-#include "tool/name_offsets.h"
+#include "tool/discover/name_offsets.h"
 #include "test.h"
 
 #define NAME "memfd:ext4dist.4242"

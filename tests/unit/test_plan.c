@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The attach decision (tool/plan.c): every path, every refusal, and what is asked. */
+/* The attach decision (tool/plan/plan.c): every path, every refusal, and what is asked. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ext4dist_abi.h"
-#include "tool/plan.h"
+#include "tool/plan/plan.h"
 #include "test.h"
 
 /* A kernel: the answer to each capability, 1 yes, 0 no. */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests for src/tool/settle.c: the stop's one rule.  Entries go first,
+ * Tests for src/tool/engine/settle.c: the stop's one rule.  Entries go first,
  * then drains until no call is in flight, the number has not moved for
  * SETTLE_QUIET_MS, SETTLE_MAX_MS have passed, or a drain fails.
  */
 #include "test.h"
-#include "tool/tracer_priv.h"
+#include "tool/engine/tracer_priv.h"
 
 #include <errno.h>
 #include <fcntl.h>

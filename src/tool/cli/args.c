@@ -1,0 +1,762 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command line of ext4dist: BCC ext4dist's usage line, options and
+ * messages, plus this tool's own options.  The walk of argv, argparse's
+ * rules and messages are the engine's (argparse.c); this file says which
+ * options there are and what each one sets.  Nothing taken from argv is
+ * kept except validated numbers, enums and flags, and the --prometheus
+ * path (and the test build's --test-* paths).
+ */
+#include <string.h>
+
+#include "ext4dist_abi.h"
+#include "serve/listen.h"
+#include "tool/cli/argparse.h"
+#include "tool/cli/args.h"
+#include "tool/cli/args_priv.h"
+
+#ifndef EXT4DIST_VERSION
+#define EXT4DIST_VERSION "unknown"
+#endif
+
+static const char usage_line[] =
+	"usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]\n";
+
+/*
+ * The help in parts: those that speak of the generic read path only where
+ * the file system has one.  Its words (the tool's name, BCC's
+ * description) come from the file system's table (args_named()).
+ */
+static const char help_head[] =
+	"\n"
+	"Summarize ext4 operation latency\n"
+	"\n"
+	"positional arguments:\n"
+	"  interval              output interval, in seconds\n"
+	"  count                 number of outputs\n"
+	"\n"
+	"optional arguments:\n"
+	"  -h, --help            show this help message and exit\n"
+	"  -T, --notimestamp     don't include timestamp on interval output\n"
+	"  -m, --milliseconds    output in milliseconds\n"
+	"  -p PID, --pid PID     trace this PID only\n"
+	"  -t TYPE, --type TYPE  the file systems to trace, comma separated:\n"
+	"                        ext4, xfs, btrfs, f2fs (default: the one the\n"
+	"                        name run as says, as xfsdist and xfsslower\n"
+	"                        say xfs; else ext4)\n"
+	"  -v, --verbose         explain each load and attach step (repeat "
+	"for more)\n"
+	"  -j, --json            print each output as one line of JSON\n"
+	"  -e, --extended        print count, mean, max and percentiles after\n"
+	"                        each histogram\n"
+	"  --ops LIST            operations to trace, comma separated, from\n"
+	"                        read, write, open, fsync, getattr (default:\n"
+	"                        read,write,open,fsync)\n"
+	"  --prometheus FILE     also keep FILE up to date in Prometheus text\n"
+	"                        format (replaced atomically at each output)\n"
+	"  --listen [ADDR:]PORT  serve the same metrics over HTTP at /metrics\n"
+	"                        for Prometheus, counted from the start (a\n"
+	"                        port alone: on 127.0.0.1; systemd: the\n"
+	"                        sockets of a socket unit)\n"
+	"  --heatmap FILE.svg    with an interval: keep FILE up to date as a\n"
+	"                        latency heatmap, a column per interval\n"
+	"  --attach {auto,pmu,tracefs,multi,fentry,tracepoint}\n"
+	"                        how to create probes: perf kprobe PMU,\n"
+	"                        tracefs kprobe_events, kprobe_multi links\n"
+	"                        (5.18+) or fentry/fexit (BTF, 5.5+) (default:\n"
+	"                        auto, fentry/fexit where the kernel's BTF names\n"
+	"                        every function and it makes trampolines, else\n"
+	"                        kprobe_multi links\n"
+	"                        where the kernel makes them, else tracefs\n"
+	"                        where it can size return probes (4.12+),\n"
+	"                        else the PMU, else tracefs); tracepoint: fsync\n"
+	"                        alone, through ext4's own tracepoints (ext4\n"
+	"                        only), no kprobes needed (only when asked for)\n";
+static const char help_read_path[] =
+	"  --read-path {auto,generic}\n"
+	"                        generic: probe generic_file_read_iter filtered\n"
+	"                        on ext4_file_operations, as on kernels < 4.10\n"
+	"                        (default: auto)\n";
+static const char help_maxactive[] =
+	"  --maxactive N         kretprobe instances per probe, 1 to 4096\n"
+	"                        (default on tracefs: 4 per possible CPU, at\n"
+	"                        least 64; elsewhere the kernel's)\n";
+static const char help_fops_addr[] =
+	"  --fops-addr ADDR      address of ext4_file_operations (0x... or\n"
+	"                        decimal) instead of looking it up (System.map,\n"
+	"                        /proc/kallsyms, the module file)\n";
+static const char help_tail[] =
+	"  --pretend LIST        behave as if the kernel lacked features, to see\n"
+	"                        the fallbacks of older kernels; comma separated,\n"
+	"                        from no-pmu, no-multi, no-percpu, no-names,\n"
+	"                        no-kallsyms-data, no-tracefs, no-ext4,\n"
+	"                        no-fentry, no-maxactive, no-read-iter,\n"
+	"                        no-getattr\n"
+	"  --slower MS           print each operation slower than MS milliseconds\n"
+	"                        as it ends (0: every one), as ext4slower does,\n"
+	"                        instead of histograms\n"
+	"  --ring-pages N        with --slower: event ring pages per CPU, a power\n"
+	"                        of two (default 64)\n"
+	"  --check               report what this kernel supports, then exit\n"
+	"  --dump-bpf[=WHAT]     print the embedded BPF programs, then exit;\n"
+	"                        WHAT: text (default), xlated (also as the\n"
+	"                        kernel translated each one once loaded), jited\n"
+	"                        (the machine code the kernel's JIT made), elf\n"
+	"                        (sections, relocations, the bytes they change),\n"
+	"                        refused (the programs broken on purpose, and\n"
+	"                        the verifier's refusals); with --ops, only the\n"
+	"                        programs a run of those operations may load\n"
+	"  --prog GLOB           with --dump-bpf or --verifier-log: only the\n"
+	"                        programs whose section, function or lesson\n"
+	"                        name matches GLOB (kretprobe/ext4_sync_file*)\n"
+	"  --verifier-log[=LEVEL]\n"
+	"                        print the verifier's log of every program\n"
+	"                        loaded, also of those it accepts; LEVEL is the\n"
+	"                        kernel's log_level: 1 the path it walked, 2\n"
+	"                        its state at every instruction (default), 4\n"
+	"                        its statistics alone\n"
+	"  --dump-maps           at each output, print on stderr each CPU's\n"
+	"                        counts of the histogram map and their sum\n"
+	"  --version             show program's version number and exit\n"
+	"\n"
+	"examples:\n"
+	"    ./ext4dist            # latency histograms, printed at Ctrl-C\n"
+	"    ./ext4dist -p 181     # only process 181\n"
+	"    ./ext4dist 1 10       # ten summaries, one per second\n"
+	"    ./ext4dist -m 5       # a summary every 5 s, in milliseconds\n"
+	"    ./ext4dist -e -j 1    # JSON with count, mean and max, every second\n"
+	"    ./ext4dist --ops read,getattr     # only reads and getattr\n"
+	"    ./ext4dist --prometheus /run/ext4dist.prom 10\n"
+	"                          # keep a Prometheus textfile up to date\n"
+	"    ./ext4dist -t ext4,xfs --listen 9435\n"
+	"                          # an exporter on 127.0.0.1:9435/metrics\n"
+	"    ./ext4dist --heatmap lat.svg 5\n"
+	"                          # a latency heatmap, a column per 5 s\n"
+	"    ./ext4dist --check    # can this kernel run ext4dist?\n"
+	"    ./ext4dist --slower 1 # each operation slower than 1 ms\n"
+
+	"    ./ext4dist -v --pretend=no-multi,no-percpu\n"
+	"                          # kprobes and a plain array, as before 4.6\n";
+
+
+static const struct argparse_opt opt_defs[] = {
+	{ 'h', "help", "-h/--help", 0, OPT_HELP },
+	{ 'T', "notimestamp", "-T/--notimestamp", 0, OPT_NOTIMESTAMP },
+	{ 'm', "milliseconds", "-m/--milliseconds", 0, OPT_MILLISECONDS },
+	{ 'p', "pid", "-p/--pid", 1, OPT_PID },
+	{ 't', "type", "-t/--type", 1, OPT_TYPE },
+	{ 'v', "verbose", "-v/--verbose", 0, OPT_VERBOSE },
+	{ 'j', "json", "-j/--json", 0, OPT_JSON },
+	{ 'e', "extended", "-e/--extended", 0, OPT_EXTENDED },
+	{ 0, "ops", "--ops", 1, OPT_OPS },
+	{ 0, "prometheus", "--prometheus", 1, OPT_PROMETHEUS },
+	{ 0, "listen", "--listen", 1, OPT_LISTEN },
+	{ 0, "heatmap", "--heatmap", 1, OPT_HEATMAP },
+	{ 0, "attach", "--attach", 1, OPT_ATTACH },
+	{ 0, "read-path", "--read-path", 1, OPT_READ_PATH },
+	{ 0, "maxactive", "--maxactive", 1, OPT_MAXACTIVE },
+	{ 0, "fops-addr", "--fops-addr", 1, OPT_FOPS_ADDR },
+	{ 0, "pretend", "--pretend", 1, OPT_PRETEND },
+	{ 0, "check", "--check", 0, OPT_CHECK },
+	{ 0, "dump-bpf", "--dump-bpf", ARGPARSE_OPTIONAL, OPT_DUMP_BPF },
+	{ 0, "verifier-log", "--verifier-log", ARGPARSE_OPTIONAL,
+	  OPT_VERIFIER_LOG },
+	{ 0, "prog", "--prog", 1, OPT_PROG },
+	{ 0, "dump-maps", "--dump-maps", 0, OPT_DUMP_MAPS },
+	{ 0, "version", "--version", 0, OPT_VERSION },
+	{ 0, "slower", "--slower", 1, OPT_SLOWER },
+	{ 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES },
+#ifdef EXT4DIST_TEST_HOOKS
+	/*
+	 * The test build's fixture paths, not in the help text (docs/testing.md, "The
+	 * test build"); the shipped binary treats them as any unknown option.
+	 */
+	{ 0, "test-kallsyms", "--test-kallsyms", 1, OPT_TEST_KALLSYMS },
+	{ 0, "test-sysfs-kprobe", "--test-sysfs-kprobe", 1,
+	  OPT_TEST_SYSFS_KPROBE },
+	{ 0, "test-tracing-dir", "--test-tracing-dir", 1, OPT_TEST_TRACING },
+	{ 0, "test-debugfs-dir", "--test-debugfs-dir", 1, OPT_TEST_DEBUGFS },
+	{ 0, "test-sys-module", "--test-sys-module", 1, OPT_TEST_SYS_MODULE },
+	{ 0, "test-meminfo", "--test-meminfo", 1, OPT_TEST_MEMINFO },
+#endif
+};
+
+#define NR_OPT_DEFS (sizeof(opt_defs) / sizeof(opt_defs[0]))
+
+static const char *const attach_choices[] = {
+	[ATTACH_AUTO] = "auto",
+	[ATTACH_PMU] = "pmu",
+	[ATTACH_TRACEFS] = "tracefs",
+	[ATTACH_MULTI] = "multi",
+	[ATTACH_FENTRY] = "fentry",
+	[ATTACH_TRACEPOINT] = "tracepoint",
+};
+
+static const char *const read_path_choices[] = {
+	[READ_PATH_AUTO] = "auto",
+	[READ_PATH_GENERIC] = "generic",
+};
+
+/* --dump-bpf=WHAT: index + 1 is the enum dump_bpf_mode. */
+static const char *const dump_choices[] = {
+	[DUMP_BPF_TEXT - 1] = "text",
+	[DUMP_BPF_XLATED - 1] = "xlated",
+	[DUMP_BPF_ELF - 1] = "elf",
+	[DUMP_BPF_REFUSED - 1] = "refused",
+	[DUMP_BPF_JITED - 1] = "jited",
+};
+
+/* --verifier-log=LEVEL: the kernel's log_level values. */
+static const char *const log_level_choices[] = { "1", "2", "4" };
+
+static const char *const op_choices[NR_OPS] = {
+	[OP_READ] = "read",
+	[OP_WRITE] = "write",
+	[OP_OPEN] = "open",
+	[OP_FSYNC] = "fsync",
+	[OP_GETATTR] = "getattr",
+};
+
+static const char *const pretend_choices[NR_PRETEND] = {
+	[PRETEND_NO_PMU] = "no-pmu",
+	[PRETEND_NO_MULTI] = "no-multi",
+	[PRETEND_NO_PERCPU] = "no-percpu",
+	[PRETEND_NO_NAMES] = "no-names",
+	[PRETEND_NO_KALLSYMS_DATA] = "no-kallsyms-data",
+	[PRETEND_NO_TRACEFS] = "no-tracefs",
+	[PRETEND_NO_EXT4] = "no-ext4",
+	[PRETEND_NO_FENTRY] = "no-fentry",
+	[PRETEND_NO_MAXACTIVE] = "no-maxactive",
+	[PRETEND_NO_READ_ITER] = "no-read-iter",
+	[PRETEND_NO_GETATTR] = "no-getattr",
+};
+
+#define NR_CHOICES(c) ((unsigned int)(sizeof(c) / sizeof((c)[0])))
+
+
+static struct ext4dist_args *args_of(struct argparse *ap)
+{
+	return ((struct args_ctx *)argparse_ctx(ap))->a;
+}
+
+/* The words of ext4's table that name the tool, and the field of each. */
+static const char *table_word(const struct fs_table *fs, unsigned int i)
+{
+	const char *const words[] = {
+		fs->tool, fs->slower_tool, fs->title, fs->slower_title,
+		fs->fops_symbol,
+	};
+
+	return i < sizeof(words) / sizeof(words[0]) ? words[i] : NULL;
+}
+
+void args_named(char *buf, size_t len, const char *text,
+		const struct fs_table *fs)
+{
+	size_t n = 0;
+
+	while (*text && n + 1 < len) {
+		const char *from = NULL, *to = NULL;
+		unsigned int i;
+
+		for (i = 0; (from = table_word(&fs_ext4, i)); i++)
+			if (strncmp(text, from, strlen(from)) == 0) {
+				to = table_word(fs, i);
+				break;
+			}
+		if (!from) {
+			buf[n++] = *text++;
+			continue;
+		}
+		text += strlen(from);
+		while (*to && n + 1 < len)
+			buf[n++] = *to++;
+	}
+	buf[n] = '\0';
+}
+
+int args_put_named(FILE *f, const char *text, const struct fs_table *fs)
+{
+	char buf[4096];
+
+	args_named(buf, sizeof(buf), text, fs);
+	fputs(buf, f);
+	return ferror(f) ? -EIO : 0;
+}
+
+void args_fs_from_name(struct args_ctx *c, int argc, char **argv)
+{
+	int slower = 0;
+
+	c->named = argc > 0 && argv ? fs_by_tool(argv[0], &slower) : NULL;
+	if (!c->named)
+		c->named = &fs_ext4;
+	c->a->fs = c->named;
+	c->a->fs_list[0] = c->named;
+	c->a->nr_fs = 1;
+	c->a->prog = c->named->tool;
+}
+
+int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
+{
+	struct ext4dist_args *a = c->a;
+	struct errbuf eb = { "" };
+	unsigned int i;
+
+	if (!c->ops_given)
+		a->ops_mask = a->fs->default_ops;
+	if (a->fops_addr && a->nr_fs > 1)
+		errbuf_set(&eb, -EINVAL,
+			   "argument --fops-addr: the address of one file system's file operations, and -t names %u of them: trace each in a run of its own",
+			   a->nr_fs);
+	else if (a->fops_addr && !a->fs->generic_read)
+		errbuf_set(&eb, -EINVAL,
+			   "argument --fops-addr: %s has no generic read path",
+			   a->fs->name);
+	for (i = 0; i < a->nr_fs && !eb.msg[0]; i++)
+		fs_check_wanted(a->fs_list[i], a->ops_mask,
+				a->read_path == READ_PATH_GENERIC, &eb);
+	if (!eb.msg[0])
+		return 0;
+	fputs(usage, err);
+	fprintf(err, "%s: error: %s\n", a->slower ? c->named->slower_tool :
+		c->named->tool, eb.msg);
+	return ARGS_ERR_USAGE;
+}
+
+/*
+ * -t TYPE[,TYPE...]: names of tables in fs_all[], kept in fs_all[]'s
+ * order; only one in the slow mode.
+ */
+static int get_types(struct argparse *ap, const char *opt, const char *s,
+		     struct ext4dist_args *a)
+{
+	const char *names[8];
+	unsigned int n = 0, mask, i;
+	int err;
+
+	while (n < sizeof(names) / sizeof(names[0]) && fs_all[n]) {
+		names[n] = fs_all[n]->name;
+		n++;
+	}
+	err = argparse_choice_list(ap, opt, "file system", s, names, n, &mask);
+	if (err)
+		return err;
+	a->nr_fs = 0;
+	for (i = 0; i < n && a->nr_fs < ARGS_MAX_FS; i++)
+		if (mask & (1u << i))
+			a->fs_list[a->nr_fs++] = fs_all[i];
+	if (a->slower && a->nr_fs > 1)
+		return argparse_error(ap, "argument %s: the slow mode traces one file system at a time\n",
+				      opt);
+	a->fs = a->fs_list[0];
+	return 0;
+}
+
+int args_min_ms(struct argparse *ap, const char *opt, const char *s,
+		unsigned long *v)
+{
+	unsigned long long n;
+	int err;
+
+	/* 0 is allowed: every call. */
+	if (argparse_unsigned(s, 10, &n) == 0 && n == 0) {
+		*v = 0;
+		return 0;
+	}
+	err = argparse_uint(ap, opt, s, 1, ARGS_MIN_MS_MAX, &n);
+	if (!err)
+		*v = (unsigned long)n;
+	return err;
+}
+
+/* --fops-addr: 0x... or decimal, not 0 (0 means "look it up"). */
+static int get_address(struct argparse *ap, const char *opt, const char *s,
+		       unsigned long long *v)
+{
+	int err;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		err = argparse_unsigned(s + 2, 16, v);
+	else
+		err = argparse_unsigned(s, 10, v);
+	if (err == -EINVAL)
+		return argparse_value_error(ap, opt, "invalid address value:",
+					    s, strlen(s), "");
+	if (err)
+		return argparse_value_error(ap, opt, "value out of range:", s,
+					    strlen(s),
+					    " (expected at most 64 bits)");
+	if (!*v)
+		return argparse_value_error(ap, opt, "value out of range:", s,
+					    strlen(s),
+					    " (expected a non-zero address)");
+	return 0;
+}
+
+/* A choice as its index: the choices tables are indexed by their enum. */
+static int get_enum(struct argparse *ap, const char *opt, const char *s,
+		    const char *const *choices, unsigned int n, int *v)
+{
+	int i = argparse_choice(ap, opt, s, choices, n);
+
+	if (i < 0)
+		return i;
+	*v = i;
+	return 0;
+}
+
+static int get_u32(struct argparse *ap, const char *opt, const char *s,
+		   unsigned long long max, unsigned int *v)
+{
+	unsigned long long n;
+	int err = argparse_uint(ap, opt, s, 1, max, &n);
+
+	if (!err)
+		*v = (unsigned int)n;
+	return err;
+}
+
+#ifdef EXT4DIST_TEST_HOOKS
+/* A path for a test hook: absolute, so no working directory matters. */
+static int test_path(struct argparse *ap, const char *opt, const char *val,
+		     const char **out)
+{
+	if (val[0] != '/' || strlen(val) > 200)
+		return argparse_value_error(ap, opt,
+					    "expected an absolute path", val,
+					    strlen(val), "");
+	*out = val;
+	return 0;
+}
+
+static int test_hook(struct argparse *ap, const struct argparse_opt *o,
+		     const char *val)
+{
+	struct ext4dist_args *a = args_of(ap);
+
+	switch (o->id) {
+	case OPT_TEST_KALLSYMS:
+		return test_path(ap, o->shown, val, &a->test_kallsyms);
+	case OPT_TEST_SYSFS_KPROBE:
+		return test_path(ap, o->shown, val, &a->test_sysfs_kprobe);
+	case OPT_TEST_TRACING:
+		return test_path(ap, o->shown, val, &a->test_tracing);
+	case OPT_TEST_DEBUGFS:
+		return test_path(ap, o->shown, val, &a->test_debugfs);
+	case OPT_TEST_SYS_MODULE:
+		return test_path(ap, o->shown, val, &a->test_sys_module);
+	case OPT_TEST_MEMINFO:
+		return test_path(ap, o->shown, val, &a->test_meminfo);
+	default:
+		return -EINVAL;	/* not reached: table and switch agree */
+	}
+}
+#endif
+
+/* The engine's value callback: an option that takes a value. */
+int args_value(struct argparse *ap, const struct argparse_opt *o,
+	       const char *val)
+{
+	struct ext4dist_args *a = args_of(ap);
+	int v, err;
+
+	switch (o->id) {
+	case OPT_PID:
+		return get_u32(ap, o->shown, val, ARGS_PID_MAX, &a->pid);
+	case OPT_TYPE:
+		return get_types(ap, o->shown, val, a);
+	case OPT_OPS:
+		((struct args_ctx *)argparse_ctx(ap))->ops_given = 1;
+		return argparse_choice_list(ap, o->shown, "operation", val,
+					    op_choices, NR_OPS, &a->ops_mask);
+	case OPT_PROMETHEUS:
+		((struct args_ctx *)argparse_ctx(ap))->hist_only = 1;
+		if (!*val)
+			return argparse_error(ap, "argument %s: expected a "
+					      "file name\n", o->shown);
+		a->prometheus = val;
+		return 0;
+	case OPT_LISTEN: {
+		struct errbuf eb = { "" };
+		struct listen_spec ls;
+		const char *c;
+
+		((struct args_ctx *)argparse_ctx(ap))->hist_only = 1;
+		/* listen_parse()'s messages quote val as it is. */
+		for (c = val; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				return argparse_value_error(ap, o->shown,
+							    "invalid address:",
+							    val, strlen(val),
+							    "");
+		if (listen_parse(val, &ls, &eb))
+			return argparse_error(ap, "argument %s: %s\n", o->shown,
+					      eb.msg);
+		a->listen = val;
+		return 0;
+	}
+	case OPT_HEATMAP:
+		if (!*val)
+			return argparse_error(ap, "argument %s: expected a "
+					      "file name\n", o->shown);
+		a->heatmap = val;
+		return 0;
+	case OPT_ATTACH:
+		err = get_enum(ap, o->shown, val, attach_choices,
+			       NR_CHOICES(attach_choices), &v);
+		if (!err)
+			a->attach = (enum attach_mode)v;
+		return err;
+	case OPT_READ_PATH:
+		err = get_enum(ap, o->shown, val, read_path_choices,
+			       NR_CHOICES(read_path_choices), &v);
+		if (!err)
+			a->read_path = (enum read_path_mode)v;
+		return err;
+	case OPT_MAXACTIVE:
+		return get_u32(ap, o->shown, val, ARGS_MAXACTIVE_MAX,
+			       &a->maxactive);
+	case OPT_FOPS_ADDR:
+		return get_address(ap, o->shown, val, &a->fops_addr);
+	case OPT_PRETEND:
+		return argparse_choice_list(ap, o->shown, "feature", val,
+					    pretend_choices, NR_PRETEND,
+					    &a->pretend);
+	case OPT_SLOWER:
+		a->slower = 1;
+		return args_min_ms(ap, o->shown, val, &a->min_ms);
+	case OPT_RING_PAGES:
+		err = get_u32(ap, o->shown, val, ARGS_RING_PAGES_MAX,
+			      &a->ring_pages);
+		if (!err && (a->ring_pages & (a->ring_pages - 1)))
+			return argparse_value_error(ap, o->shown,
+						    "not a power of two:", val,
+						    strlen(val), "");
+		return err;
+	case OPT_DUMP_BPF:
+		err = get_enum(ap, o->shown, val, dump_choices,
+			       NR_CHOICES(dump_choices), &v);
+		if (!err)
+			a->dump_bpf = (enum dump_bpf_mode)(v + 1);
+		return err;
+	case OPT_VERIFIER_LOG:
+		err = get_enum(ap, o->shown, val, log_level_choices,
+			       NR_CHOICES(log_level_choices), &v);
+		if (!err)
+			a->verifier_log = 1 << v;
+		return err;
+	case OPT_PROG:
+		if (!*val)
+			return argparse_error(ap, "argument %s: expected a "
+					      "pattern\n", o->shown);
+		a->prog_glob = val;
+		return 0;
+	default:
+#ifdef EXT4DIST_TEST_HOOKS
+		return test_hook(ap, o, val);
+#else
+		return -EINVAL;	/* not reached: table and switch agree */
+#endif
+	}
+}
+
+/* ARGS_EXIT_OK, or the failed write's -errno (stdio keeps it in errno). */
+static int served(FILE *out)
+{
+	if (!ferror(out))
+		return ARGS_EXIT_OK;
+	return errno ? -errno : -EIO;
+}
+
+/* -h and --version: print and stop, as argparse's actions do. */
+int args_served(struct args_ctx *c, const char *text1, const char *text2)
+{
+	errno = 0;
+	args_put_named(c->out, text1, c->named);
+	args_put_named(c->out, text2, c->named);
+	return served(c->out);
+}
+
+int args_help(struct args_ctx *c, const char *usage,
+	      const char *const parts[5])
+{
+	int generic = c->named->generic_read != NULL;
+	unsigned int i;
+
+	errno = 0;
+	args_put_named(c->out, usage, c->named);
+	for (i = 0; i < 5; i++)
+		if (generic || (i != 1 && i != 3))
+			args_put_named(c->out, parts[i], c->named);
+	return served(c->out);
+}
+
+/* The engine's flag callback. */
+int args_flag(struct argparse *ap, const struct argparse_opt *o)
+{
+	struct args_ctx *c = argparse_ctx(ap);
+	struct ext4dist_args *a = c->a;
+
+	switch (o->id) {
+	case OPT_HELP:
+		return args_help(c, usage_line, (const char *const[]){
+			help_head, help_read_path, help_maxactive,
+			help_fops_addr, help_tail });
+	case OPT_VERSION:
+		return args_served(c, "ext4dist " EXT4DIST_VERSION, "\n");
+	case OPT_NOTIMESTAMP:
+		a->notimestamp = 1;
+		c->hist_only = 1;
+		break;
+	case OPT_MILLISECONDS:
+		a->milliseconds = 1;
+		c->hist_only = 1;
+		break;
+	case OPT_VERBOSE:
+		if (a->verbose < 100)
+			a->verbose++;
+		break;
+	case OPT_JSON:
+		a->json = 1;
+		break;
+	case OPT_EXTENDED:
+		a->extended = 1;
+		c->hist_only = 1;
+		break;
+	case OPT_CHECK:
+		a->check = 1;
+		break;
+	case OPT_DUMP_BPF:
+		a->dump_bpf = DUMP_BPF_TEXT;
+		break;
+	case OPT_DUMP_MAPS:
+		a->dump_maps = 1;
+		break;
+	case OPT_VERIFIER_LOG:
+		a->verifier_log = 2;
+		break;
+	default:
+		return -EINVAL;	/* not reached */
+	}
+	return 0;
+}
+
+/* The engine's positional callback: [interval] [count]. */
+static int positional(struct argparse *ap, unsigned int index,
+		      const char *s)
+{
+	struct args_ctx *c = argparse_ctx(ap);
+	struct ext4dist_args *a = c->a;
+	unsigned long long v;
+	int err;
+
+	c->hist_only = 1;
+	if (index == 1) {
+		err = argparse_uint(ap, "count", s, 1, ARGS_COUNT_MAX, &v);
+		if (!err)
+			a->count = (unsigned long)v;
+		return err;
+	}
+	/* 0 is an error only once everything parsed, as in BCC */
+	if (argparse_unsigned(s, 10, &v) == 0 && v == 0) {
+		c->interval_zero = 1;
+		a->interval = 0;
+		return 0;
+	}
+	err = argparse_uint(ap, "interval", s, 1, ARGS_INTERVAL_MAX, &v);
+	if (!err)
+		a->interval = (unsigned long)v;
+	return err;
+}
+
+static const struct argparse_spec spec = {
+	.prog = "ext4dist",
+	.usage = usage_line,
+	.opts = opt_defs,
+	.nr_opts = NR_OPT_DEFS,
+	.max_positionals = 2,
+	.flag = args_flag,
+	.value = args_value,
+	.positional = positional,
+};
+
+void args_defaults(struct ext4dist_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->count = ARGS_DEFAULT_COUNT;
+	a->fs = &fs_ext4;
+	a->fs_list[0] = &fs_ext4;
+	a->nr_fs = 1;
+	a->prog = fs_ext4.tool;
+	a->ops_mask = fs_ext4.default_ops;
+	a->attach = ATTACH_AUTO;
+	a->read_path = READ_PATH_AUTO;
+	a->min_ms = ARGS_DEFAULT_MIN_MS;
+	a->ring_pages = ARGS_DEFAULT_RING_PAGES;
+}
+
+int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
+	       FILE *err)
+{
+	struct args_ctx c = { .a = a, .out = out };
+	struct argparse_spec named = spec;
+	char usage[128];
+	int ret;
+
+	args_defaults(a);
+	args_fs_from_name(&c, argc, argv);
+	args_named(usage, sizeof(usage), usage_line, c.named);
+	named.prog = c.named->tool;
+	named.usage = usage;
+	ret = argparse_parse(&named, argc, argv, &c, err);
+	/* args.h promises its own constant, whatever the engine's is */
+	if (ret == ARGPARSE_ERR_USAGE)
+		return ARGS_ERR_USAGE;
+	if (ret)
+		return ret;
+	ret = args_finish_fs(&c, usage, err);
+	if (ret)
+		return ret;
+	a->ops_given = c.ops_given;
+	if (a->prog_glob && !a->dump_bpf && !a->verifier_log) {
+		fputs(usage, err);
+		args_put_named(err, "ext4dist: error: argument --prog: only with --dump-bpf or --verifier-log (it picks the programs they show)\n",
+			       c.named);
+		return ARGS_ERR_USAGE;
+	}
+	if (a->slower && c.hist_only) {
+		fputs(usage, err);
+		args_put_named(err, "ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, --listen, interval or count (the histogram mode's)\n",
+			       c.named);
+		return ARGS_ERR_USAGE;
+	}
+	if (a->slower && a->nr_fs > 1) {
+		fputs(usage, err);
+		args_put_named(err, "ext4dist: error: argument --slower: the slow mode traces one file system at a time\n",
+			       c.named);
+		return ARGS_ERR_USAGE;
+	}
+	/* A heatmap of intervals needs intervals; the slow mode's is of events. */
+	if (a->heatmap && !a->slower && !a->interval && !c.interval_zero) {
+		fputs(usage, err);
+		args_put_named(err, "ext4dist: error: argument --heatmap: needs an interval, its columns (ext4dist --heatmap FILE.svg 5: a column per 5 s)\n",
+			       c.named);
+		return ARGS_ERR_USAGE;
+	}
+	/* BCC checks the interval after argparse accepted the line */
+	if (c.interval_zero) {
+		fputs("ERROR: interval 0. Exiting.\n", err);
+		return ARGS_ERR_INTERVAL0;
+	}
+	return 0;
+}
+
+int args_exit_code(int parse_result)
+{
+	if (parse_result == 0 || parse_result == ARGS_EXIT_OK)
+		return 0;
+	if (parse_result == ARGS_ERR_USAGE)
+		return 2;
+	return 1;
+}

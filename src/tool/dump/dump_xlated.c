@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --dump-bpf=xlated: each program a run loads, as ext4dist sends it (the
+ * object's code with the run's constants patched and its map references
+ * relocated) and as the kernel keeps it after the verifier
+ * (BPF_OBJ_GET_INFO_BY_FD's xlated_prog_insns, 4.13+), annotated: which
+ * constant was patched, which map an fd or id is, which helper a call
+ * became, and what the two listings' lengths tell (map lookups inlined,
+ * dead code removed).  Needs root: it loads the programs, as --check.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ext4dist_abi.h"
+#include "loader/loader.h"
+#include "tool/engine/bpf_blob.h"
+#include "tool/dump/dump_bpf.h"
+#include "tool/plan/prog_select.h"
+#include "tool/engine/tracer.h"
+
+#define LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
+#define CALL (BPF_JMP | BPF_CALL)
+#define MAX_HELPER_ADDRS 64
+
+struct xl {
+	FILE *out;
+	const struct bpf_obj *obj;	/* loaded: maps with fds */
+	struct bpf_obj pristine;	/* as embedded: the placeholders */
+	struct bpf_blob blob;		/* pristine's instructions */
+	uint32_t map_id[16];		/* obj->maps[i]'s kernel id */
+	unsigned long long call_base;	/* __bpf_call_base, 0: unknown */
+	struct errbuf *eb;		/* why err */
+	const char *glob;		/* --prog */
+	size_t shown;
+	int err;
+};
+
+static const char *map_name_by_fd(const struct xl *x, int fd)
+{
+	size_t i;
+
+	for (i = 0; i < x->obj->nr_maps; i++)
+		if (x->obj->maps[i].fd == fd)
+			return x->obj->maps[i].name;
+	return "?";
+}
+
+static const char *map_name_by_id(const struct xl *x, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < x->obj->nr_maps && i < 16; i++)
+		if (x->map_id[i] == id)
+			return x->obj->maps[i].name;
+	return NULL;
+}
+
+static uint64_t imm64(const struct bpf_insn *in)
+{
+	return (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in->imm;
+}
+
+/* p as embedded, before any patching; NULL if it is not there. */
+static const struct obj_prog *pristine_of(const struct xl *x,
+					  const struct obj_prog *p)
+{
+	size_t k;
+
+	for (k = 0; k < x->pristine.nr_progs; k++)
+		if (!strcmp(x->pristine.progs[k].section, p->section))
+			return &x->pristine.progs[k];
+	return NULL;
+}
+
+/* 1 when insn i of p had the tracepoint field's placeholder offset. */
+static int off_patched_at(const struct xl *x, const struct obj_prog *p,
+			  size_t i)
+{
+	const struct obj_prog *q = pristine_of(x, p);
+
+	return q && i < q->insn_cnt &&
+	       q->insns[i].code == (BPF_LDX | BPF_MEM | BPF_W) &&
+	       q->insns[i].off == PATCH_OFF_TP_RET;
+}
+
+/* The placeholder the embedded object had at insn i of p, or NULL. */
+static const char *placeholder_at(const struct xl *x, const struct obj_prog *p,
+				  size_t i)
+{
+	const struct obj_prog *q = pristine_of(x, p);
+	const struct bpf_disasm_name *names;
+	size_t k, n;
+
+	if (!q || i + 1 >= q->insn_cnt || q->insns[i].code != LD_IMM64 ||
+	    q->insns[i].src_reg)
+		return NULL;
+	names = dump_bpf_placeholders(&n);
+	for (k = 0; k < n; k++)
+		if (names[k].value == imm64(&q->insns[i]))
+			return names[k].name;
+	return NULL;
+}
+
+static void print_sent(struct xl *x, const struct obj_prog *p)
+{
+	char text[160], note[160];
+	size_t i;
+	int n;
+
+	fprintf(x->out, "  sent: %zu instructions (the object's, placeholders patched, map references relocated)\n",
+		p->insn_cnt);
+	for (i = 0; i < p->insn_cnt; i += (size_t)n) {
+		const struct bpf_insn *in = &p->insns[i];
+		const char *ph = placeholder_at(x, p, i);
+
+		n = bpf_disasm_insn(p->insns, p->insn_cnt, i, text, sizeof(text));
+		if (n < 1)
+			n = 1;
+		note[0] = '\0';
+		if (in->code == LD_IMM64 && in->src_reg == BPF_PSEUDO_MAP_FD)
+			snprintf(note, sizeof(note), "; map %s: its fd, as the relocation put it (src_reg 1, BPF_PSEUDO_MAP_FD)",
+				 map_name_by_fd(x, in->imm));
+		else if (ph && n == 2)
+			snprintf(note, sizeof(note), "; %s patched: %llu", ph,
+				 (unsigned long long)imm64(in));
+		else if (off_patched_at(x, p, i))
+			snprintf(note, sizeof(note), "; the field's offset, from the event's format file (the object has %d)",
+				 PATCH_OFF_TP_RET);
+		fprintf(x->out, "  %4zu: %-40s %s\n", i, text, note);
+	}
+}
+
+static void print_xlated(struct xl *x, const struct bpf_insn *k, size_t cnt,
+			 size_t *calls)
+{
+	char text[160], note[200];
+	size_t i;
+	int n;
+
+	for (i = 0; i < cnt; i += (size_t)n) {
+		const struct bpf_insn *in = &k[i];
+
+		n = bpf_disasm_insn(k, cnt, i, text, sizeof(text));
+		if (n < 1)
+			n = 1;
+		note[0] = '\0';
+		if (in->code == LD_IMM64 && in->src_reg == BPF_PSEUDO_MAP_FD) {
+			const char *name = map_name_by_id(x, (uint32_t)in->imm);
+
+			snprintf(note, sizeof(note), "; map %s: the kernel keeps its address here and shows its id %d",
+				 name ? name : "?", in->imm);
+		} else if (in->code == CALL && in->src_reg == 0) {
+			(*calls)++;
+			if (x->call_base)
+				snprintf(note, sizeof(note), "; a helper, now called at its address: __bpf_call_base %+d = %#llx",
+					 in->imm, x->call_base + (long long)in->imm);
+			else
+				snprintf(note, sizeof(note), "; a helper, now called at its address (__bpf_call_base %+d)",
+					 in->imm);
+		}
+		fprintf(x->out, "  %4zu: %-40s %s\n", i, text, note);
+	}
+}
+
+static size_t count_calls(const struct bpf_insn *in, size_t cnt, int helper)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < cnt; i++)
+		if (in[i].code == CALL && in[i].src_reg == 0 &&
+		    (helper < 0 || in[i].imm == helper))
+			n++;
+	return n;
+}
+
+/* Called with each program while it is loaded. */
+static void dump_one(void *arg, const struct obj_prog *p)
+{
+	struct xl *x = arg;
+	struct bpf_prog_info info;
+	struct bpf_insn *k = NULL;
+	uint32_t len = sizeof(info);
+	size_t cnt, calls = 0, sent_calls;
+	char tag[17];
+
+	if (x->err || !prog_selected(p, x->glob))
+		return;
+	x->shown++;
+	fprintf(x->out, "\nprogram %s: kernel id %u, tag %s, JIT %u bytes\n",
+		p->section, p->kinfo.id,
+		bpf_tag_text(p->kinfo.tag, tag, sizeof(tag)), p->kinfo.jited_len);
+	print_sent(x, p);
+	cnt = p->kinfo.xlated_len / sizeof(struct bpf_insn);
+	k = cnt ? calloc(cnt, sizeof(*k)) : NULL;
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = (uint32_t)(cnt * sizeof(*k));
+	info.xlated_prog_insns = (uint64_t)(uintptr_t)k;
+	kcall_why("the instructions the kernel keeps for %s after the verifier (xlated_prog_insns, %zu bytes)",
+		  p->section, cnt * sizeof(*k));
+	if (cnt && !k) {
+		x->err = errbuf_set(x->eb, -ENOMEM,
+				    "out of memory for the %zu translated instructions of %s",
+				    cnt, p->section);
+		return;
+	}
+	if (!k || bpf_obj_info(p->fd, &info, &len)) {
+		fprintf(x->out, "  kernel: its translated instructions cannot be read (BPF_OBJ_GET_INFO_BY_FD: 4.13+; the kernel hides them from users who may not see kernel addresses)\n");
+		free(k);
+		return;
+	}
+	fprintf(x->out, "  kernel: %zu instructions after the verifier (BPF_OBJ_GET_INFO_BY_FD, xlated_prog_insns)\n",
+		cnt);
+	print_xlated(x, k, cnt, &calls);
+	sent_calls = count_calls(p->insns, p->insn_cnt, -1);
+	fprintf(x->out, "  summary: %zu instructions sent, %zu kept; helper calls %zu sent, %zu kept",
+		p->insn_cnt, cnt, sent_calls, calls);
+	if (calls < sent_calls)
+		fprintf(x->out, ": %zu of the %zu map lookups (bpf_map_lookup_elem#1) inlined as address arithmetic on array maps",
+			sent_calls - calls,
+			count_calls(p->insns, p->insn_cnt, BPF_FUNC_map_lookup_elem));
+	/* opt_remove_dead_code(), opt_hard_wire_dead_code_branches(): 5.1. */
+	fprintf(x->out, "; the lengths differ by the inlined lookups' instructions less the code the verifier proved dead with the patched constants (removed for privileged loads since 5.1)\n");
+	free(k);
+}
+
+/* The maps' kernel ids, to name the ids the translated code shows. */
+static void map_ids(struct xl *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->obj->nr_maps && i < 16; i++) {
+		struct bpf_map_info mi;
+		uint32_t len = sizeof(mi);
+
+		memset(&mi, 0, sizeof(mi));
+		kcall_why("map %s's kernel id: the translated code names maps by id",
+			  x->obj->maps[i].name);
+		if (!bpf_obj_info(x->obj->maps[i].fd, &mi, &len))
+			x->map_id[i] = mi.id;
+	}
+}
+
+/* Once the maps are made: the pristine object, __bpf_call_base, map ids. */
+static int xl_setup(void *arg, struct tracer *t, const struct tracer_config *cfg,
+		    struct errbuf *eb)
+{
+	static const char *const base_name[] = { "__bpf_call_base" };
+	static const struct obj_parse_opts borrowed = { .borrow = 1 };
+	struct xl *x = arg;
+	struct ksym_result base;
+	int err;
+
+	err = bpf_blob_running(0, NULL, NULL, &x->blob, eb);
+	if (err)
+		return err;
+	/* The pristine instructions stay in the inflated object. */
+	err = bpf_obj_parse_in(x->blob.data, x->blob.size, &borrowed,
+			       &x->pristine, eb);
+	if (err)
+		return err;
+	if (kallsyms_lookup(cfg->kallsyms_path, base_name, 1, 0, &base,
+			    NULL) > 0 && base.found)
+		x->call_base = base.addr;
+	x->obj = tracer_obj(t);
+	map_ids(x);
+	fprintf(x->out, "The programs a run loads here, patched as it patches them: first as sent, then as the kernel keeps them.\n");
+	return 0;
+}
+
+int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
+{
+	struct xl x = { .out = out, .eb = eb, .glob = cfg->prog_glob };
+	int err = dump_each_loaded(out, cfg, "xlated", xl_setup, dump_one, &x,
+				   &x.shown, eb);
+
+	if (!err)
+		err = x.err;
+	bpf_obj_free(&x.pristine);
+	bpf_blob_release(&x.blob);
+	return err;
+}
