@@ -229,7 +229,7 @@ MAIN_OBJ := $(BUILD)/src/main.o
 COMPAT_OBJ := $(BUILD)/src/compat/glibc_c23.o
 # The test build: the command line with the --test-* fixture-path options
 # (EXT4DIST_TEST_HOOKS); everything else is the shipped binary's.
-HOOKS_ARGS_OBJ := $(BUILD)/hooks/src/tool/args.o
+HOOKS_ARGS_OBJ := $(BUILD)/hooks/src/tool/cli/args.o
 TEST_BINARY := $(BUILD)/ext4dist-test
 
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))

@@ -14,6 +14,7 @@
 #include "loader/loader.h"
 #include "output/file_replace.h"
 #include "output/report.h"
+#include "output/tool_name.h"
 #include "tool/cli/args.h"
 #include "tool/plan/check.h"
 #include "tool/dump/dump_bpf.h"
@@ -76,7 +77,7 @@ static void report_error(const struct tracer *t, const struct errbuf *eb,
 {
 	const char *log = t ? tracer_record(t)->verifier_log : NULL;
 
-	fprintf(stderr, "%s: %s\n", t ? tracer_fs(t)->tool : "ext4dist",
+	fprintf(stderr, "%s: %s\n", tool_name(),
 		eb->msg[0] ? eb->msg : strerror(-err));
 	if (log)
 		fprintf(stderr, "--- verifier log ---\n%s--- end of verifier log ---\n",
@@ -99,7 +100,7 @@ static int check_each(const struct ext4dist_args *a, struct tracer_config *cfg)
 		err = check_run(stdout, cfg);
 		if (err > 1) {
 			fprintf(stderr, "%s: --check stopped by SIG%s (probes removed)\n",
-				a->prog, run_loop_signal_name(err - 128));
+				tool_name(), run_loop_signal_name(err - 128));
 			return err;
 		}
 		if (err)
@@ -187,7 +188,7 @@ static int run(const struct ext4dist_args *args, struct tracer_config *cfg,
 	fleet_free(&fl);
 	if (err < 0) {
 		fprintf(stderr, "%s: stopped: %s (probes removed)\n",
-			args->prog, strerror(-err));
+			tool_name(), strerror(-err));
 		return err;
 	}
 	return run_loop_stopped_by(err, stderr);
@@ -208,7 +209,7 @@ static int traced(struct ext4dist_args *args, struct tracer_config *cfg)
 	    (args->pid && pid_filter_resolve(args->pid, &cfg->tgid, &eb)) ||
 	    (args->slower &&
 	     slow_loop_rings_fit(args->ring_pages, args->test_meminfo, &eb))) {
-		fprintf(stderr, "%s: %s\n", args->prog, eb.msg);
+		fprintf(stderr, "%s: %s\n", tool_name(), eb.msg);
 		exporter_close(x);
 		return 1;
 	}
@@ -263,33 +264,35 @@ int main(int argc, char **argv)
 		err = args_parse_slower(argc, argv, &args, stdout, stderr);
 	else
 		err = args_parse(argc, argv, &args, stdout, stderr);
+	tool_name_set(args.prog);
 	if (err == ARGS_ERR_USAGE || err == ARGS_ERR_INTERVAL0)
 		return args_exit_code(err);
 	if (stdout_closed) {
 		fprintf(stderr, "%s: cannot write to standard output: it is closed; open it (to /dev/null to discard the output)\n",
-			args.prog);
+			tool_name());
 		return 1;
 	}
 	/* -h, --version: served, or their text failed midway. */
 	if (err == ARGS_EXIT_OK)
-		return stdout_done(args.prog);
+		return stdout_done(tool_name());
 	if (err == -ENOMEM) {
-		fprintf(stderr, "%s: out of memory\n", args.prog);
+		fprintf(stderr, "%s: out of memory\n", tool_name());
 		return 1;
 	}
 	if (err < 0) {
 		fprintf(stderr, "%s: cannot write to standard output: %s\n",
-			args.prog, strerror(-err));
+			tool_name(), strerror(-err));
 		return 1;
 	}
-	snprintf(prefix, sizeof(prefix), "%s: ", args.prog);
+	snprintf(prefix, sizeof(prefix), "%s: ", tool_name());
 	vlog_set(args.verbose, stderr, prefix);
 	privileges_raise_nofile();
 	config_from_args(&args, &cfg, &tracefs);
+	text_pages_drop();
 	if (args.dump_bpf) {
 		err = dump_bpf_mode(args.dump_bpf, stdout, &cfg, &eb);
 		if (err)
-			fprintf(stderr, "%s: %s\n", args.prog, eb.msg);
+			fprintf(stderr, "%s: %s\n", tool_name(), eb.msg);
 		return err ? 1 : 0;
 	}
 	/*
@@ -301,17 +304,17 @@ int main(int argc, char **argv)
 	err = run_loop_signals_setup();
 	if (err) {
 		fprintf(stderr, "%s: cannot set up signal handling: %s\n",
-			args.prog, strerror(-err));
+			tool_name(), strerror(-err));
 		return 1;
 	}
 	err = outq_start();
 	if (err) {
 		/* pthread_create()'s EAGAIN: no memory, or RLIMIT_NPROC reached. */
 		fprintf(stderr, "%s: cannot start the output's writer thread: %s%s\n",
-			args.prog, strerror(-err), err == -EAGAIN ?
+			tool_name(), strerror(-err), err == -EAGAIN ?
 			" (out of memory, or of processes: RLIMIT_NPROC)" : "");
 		return 1;
 	}
 	vlog_set(args.verbose, stderr, prefix);
-	return finish(args.prog, traced(&args, &cfg), args.check);
+	return finish(tool_name(), traced(&args, &cfg), args.check);
 }

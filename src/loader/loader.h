@@ -47,6 +47,7 @@
 #include "loader/util/errbuf.h"
 #include "loader/util/hex.h"
 #include "loader/util/kcall.h"
+#include "loader/util/text_pages.h"
 #include "loader/util/vlog.h"
 
 #endif

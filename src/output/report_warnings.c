@@ -8,11 +8,12 @@
 
 #include "ext4dist_abi.h"
 #include "report.h"
+#include "tool_name.h"
 
 static void warn(FILE *err, const struct report *r, unsigned long long n,
 		 unsigned int op, const char *why)
 {
-	fprintf(err, "ext4dist: warning: %s%llu %s%s%s call%s %s\n",
+	fprintf(err, "%s: warning: %s%llu %s%s%s call%s %s\n", tool_name(),
 		r->interval && !r->final ? "in this interval " : "", n,
 		r->multi_fs ? r->fs_name : "", r->multi_fs ? " " : "",
 		report_op_name(op), n == 1 ? "" : "s", why);

@@ -203,9 +203,9 @@ while [ "$r" -lt "$ROUNDS" ]; do
 		kill -INT "$pid"
 		wait_exit "$pid" 30 || true
 		[ "$RC" = 0 ] || b "error what=ext4slower-exit mode=$mode rc=$RC"
-		sed -n "s/^ext4dist: events: \([0-9]*\) sent, \([0-9]*\) received, \([0-9]*\) refused by the kernel.*/slowevents mode=$mode round=$r sent=\1 received=\2 refused=\3/p" \
+		sed -n "s/^ext4slower: events: \([0-9]*\) sent, \([0-9]*\) received, \([0-9]*\) refused by the kernel.*/slowevents mode=$mode round=$r sent=\1 received=\2 refused=\3/p" \
 			"$WORK/s.err" > "$WORK/s.rec"
-		lost=$(sed -n 's/^ext4dist: warning: \([0-9]*\) events* lost.*/\1/p' "$WORK/s.err")
+		lost=$(sed -n 's/^ext4slower: warning: \([0-9]*\) events* lost.*/\1/p' "$WORK/s.err")
 		while IFS= read -r line; do b "$line lost=${lost:-0} printed=$(($(wc -l < "$WORK/s.out") - 1))"; done < "$WORK/s.rec"
 	done
 	r=$((r + 1))

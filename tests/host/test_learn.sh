@@ -133,7 +133,7 @@ expect_eq "--attach=tracepoint on plain arrays: message" "$ERR" \
 	"ext4dist: --attach=tracepoint: the counters are plain arrays (no per-CPU maps): the tracepoint programs have no atomic twins"
 run_bin "$BIN" -t xfs --attach=tracepoint --ops fsync
 expect_eq "--attach=tracepoint of xfs: message" "$ERR" \
-	"xfsdist: --attach=tracepoint: ext4dist knows no tracepoints of xfs (only ext4's, around fsync)"
+	"ext4dist: --attach=tracepoint: ext4dist knows no tracepoints of xfs (only ext4's, around fsync)"
 
 # A workload on this host's ext4, its fsyncs counted by PID, exactly.
 if cc -O2 -pthread -o "$TMP/workload" tests/vm/workload.c 2> "$TMP/cc.err" &&

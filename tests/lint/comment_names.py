@@ -20,7 +20,8 @@ A name exists when the code of the tree has it: an identifier (or a word
 of a string) outside comments in any C, header or assembly file of the
 tree, a word outside comment lines of its shell, awk and Python scripts
 and Makefile (but this lint's own files and its test, which name stale
-names on purpose); a file when a tracked path ends with it, at any depth; a
+names on purpose), or a tracked file's name without its extension (the
+test_plan that tests/unit/test_plan.c builds); a file when a tracked path ends with it, at any depth; a
 folder when a tracked path starts with it.  What comments name of other
 projects' code (the kernel's functions, structs, fields and macros,
 BCC's, libc's, zlib's) is in tests/lint/foreign-names.txt, each line saying
@@ -187,6 +188,9 @@ def main():
                         known.update(IDENT_RE.findall(line))
 
     paths = set(files)
+    # A file's name without its extension names what it builds: the unit
+    # test test_plan of tests/unit/test_plan.c.
+    known.update(os.path.splitext(os.path.basename(f))[0] for f in files)
     suffixes = set()
     folders = set()
     for f in files:

@@ -345,7 +345,8 @@ static void test_slower_names(void)
 	run_argv(&r, ARGV("ext4slower", "-t", "xfs"));
 	CHECK(r.ret == 0 && r.a.fs == &fs_xfs && r.a.slower,
 	      "ext4slower -t xfs: xfs");
-	check_str("ext4slower: messages as ext4dist's", r.a.prog, "ext4dist");
+	check_str("ext4slower -t xfs: messages as ext4slower's", r.a.prog,
+		  "ext4slower");
 	run_free(&r);
 	run_argv(&r, ARGV("xfsslower", "--ops", "getattr"));
 	check_str("xfsslower --ops getattr", r.err,

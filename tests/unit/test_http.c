@@ -24,6 +24,7 @@
 #include "serve/http_request.h"
 #include "serve/http_server.h"
 #include "serve/listen.h"
+#include "lib/tcp_dial.h"
 #include "test.h"
 
 /* ---- the parser ---- */
@@ -425,44 +426,10 @@ static void serve_stop(struct served *sv, struct http_stats *st,
 static int dial(unsigned int port)
 {
 	struct sockaddr_in in = { .sin_family = AF_INET };
-	struct timeval tv = { 5, 0 };
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	in.sin_port = htons((unsigned short)port);
 	in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&in, sizeof(in))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Everything until the server closes: malloc'ed, length in *len. */
-static char *read_all(int fd, size_t *len)
-{
-	size_t cap = 4096;
-	char *buf = malloc(cap + 1);
-	ssize_t n;
-
-	*len = 0;
-	while (buf && (n = recv(fd, buf + *len, cap - *len, 0)) > 0) {
-		*len += (size_t)n;
-		if (*len == cap) {
-			char *more = realloc(buf, 2 * cap + 1);
-
-			if (!more)
-				break;
-			buf = more;
-			cap *= 2;
-		}
-	}
-	if (buf)
-		buf[*len] = '\0';
-	return buf;
+	return tcp_dial(&in, 5);
 }
 
 /* One request, the whole answer. */
@@ -479,7 +446,7 @@ static char *ask(unsigned int port, const char *req, size_t req_len,
 		close(fd);
 		return NULL;
 	}
-	got = read_all(fd, len);
+	got = tcp_read_all(fd, 4096, len);
 	close(fd);
 	return got;
 }
@@ -578,7 +545,7 @@ static void test_slow_request(void)
 	fd = dial(sv.port);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	send(fd, "GET /metrics HTTP/1.1\r\nHost:", 28, MSG_NOSIGNAL);
-	got = read_all(fd, &len);
+	got = tcp_read_all(fd, 4096, &len);
 	ms = ms_since(&t0);
 	check_int("partial request: closed without an answer", (long long)len,
 		  0);
@@ -741,8 +708,8 @@ static void test_two_at_once(void)
 	f2 = dial(sv.port);
 	send(f1, "GET /metrics HTTP/1.1\r\n\r\n", 25, MSG_NOSIGNAL);
 	send(f2, "GET /metrics HTTP/1.1\r\n\r\n", 25, MSG_NOSIGNAL);
-	b = read_all(f2, &l2);
-	a = read_all(f1, &l1);
+	b = tcp_read_all(f2, 4096, &l2);
+	a = tcp_read_all(f1, 4096, &l1);
 	CHECK(a && b && l1 == l2 && l1 > (1 << 20),
 	      "two at once: each a whole answer");
 	CHECK(a && b && strstr(a, "scrape 1 ") && strstr(b, "scrape 2 "),

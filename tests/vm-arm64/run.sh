@@ -62,30 +62,9 @@ for series in "$@"; do
 		continue
 	fi
 	kver=$(vm_kernel_version "$kdir")
-	out=$VM_BUILD/$kver
-	mkdir -p "$out"
-	if ! vm_build_initramfs "$kdir" "$out/initramfs.cpio.gz" "$busybox"; then
-		failed "arm64-$kver initramfs: cannot build the initramfs (see above)"
-		continue
-	fi
-	if ! vm_make_images "$out/images"; then
-		failed "arm64-$kver images: mkfs failed (see above)"
-		continue
-	fi
-	echo "vm-arm64: booting $kver (qemu-system-aarch64 virt, tcg), log in $out/console.log" >&2
-	start=$(date +%s)
-	rc=0
-	vm_boot "$kdir" "$out/initramfs.cpio.gz" check "$out/console.log" \
-		"$out/results.log" "$out/images/ext4.img" "$out/images/ext3.img" \
-		"$out/images/ext2.img" "$out/images/bare.img" \
-		"$out/images/odd.img" || rc=$?
-	echo "vm-arm64: $kver finished in $(( $(date +%s) - start )) s" >&2
-	times="$times${times:+, }$kver $(( $(date +%s) - start )) s"
-
 	# The guest's lines name the kernel (uname -r); "arm64-" in front.
-	results=$(vm_results "$out/results.log" |
-		sed -E 's/^(PASS|FAIL|EXT4DIST-VM-START|EXT4DIST-VM-END) /\1 arm64-/')
-	vm_judge "$results" "$rc" "arm64-$kver" "$out/console.log" || status=1
+	foreign_boot arm64 "$kdir" "$VM_BUILD/$kver" "$busybox" check || status=1
+	times="$times${times:+, }$kver $FOREIGN_SECS s"
 done
 echo "vm-arm64: boot times: ${times:-none}" >&2
 exit "$status"

@@ -32,6 +32,8 @@
 ARMHF_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=SCRIPTDIR/../vm/lib.sh
 . "$ARMHF_DIR/../vm/lib.sh"
+# shellcheck source=SCRIPTDIR/../vm/foreign.sh
+. "$ARMHF_DIR/../vm/foreign.sh"
 
 ARMHF_CACHE_ROOT=$VM_CACHE
 VM_CACHE=$ARMHF_CACHE_ROOT/armhf
@@ -40,6 +42,13 @@ VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-2400}
 ARMHF_CC=${EXT4DIST_ARMHF_CC:-arm-linux-gnueabihf-gcc}
 ARMHF_BIN=${EXT4DIST_ARMHF_BIN:-$VM_TOP/build-arm/ext4dist}
 ARMHF_TEST_BIN=${EXT4DIST_ARMHF_TEST_BIN:-$VM_TOP/build-arm/ext4dist-test}
+# tests/vm/foreign.sh's facts.
+FOREIGN_CC=$ARMHF_CC
+FOREIGN_TOOLS=$VM_BUILD
+FOREIGN_IS=armhf_is_arm32
+FOREIGN_ARCH=arm
+FOREIGN_BIN=$ARMHF_BIN
+FOREIGN_TEST_BIN=$ARMHF_TEST_BIN
 # virtio_mmio carries the disks and the results port (virtio_console).
 VM_EARLY_MODULES="virtio_mmio virtio_blk virtio_console"
 
@@ -133,21 +142,6 @@ armhf_is_arm32() {
 		vm_is_static "$1"
 }
 
-# vm_build_tools: the guest helper programs, static, for armhf.
-vm_build_tools() {
-	local src out
-	mkdir -p "$VM_BUILD"
-	for src in "$VM_DIR/workload.c" "$VM_DIR/runas.c"; do
-		[ -e "$src" ] || continue
-		out=$VM_BUILD/$(basename "$src" .c)
-		if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
-			"$ARMHF_CC" -static -pthread -O2 -Wall -Wextra \
-				-D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -o "$out" "$src" ||
-				return 1
-		fi
-	done
-}
-
 # armhf_build_bench_tools SYSROOT: floor8 (the 8 probes without BPF) and
 # tests/bench/bench_probe.c, static for armhf, the latter linked with the
 # armhf build's library and libraries (make ARCH=arm SYSROOT=...).
@@ -167,50 +161,21 @@ armhf_build_bench_tools() {
 		$link
 }
 
-# vm_build_initramfs KDIR OUT BUSYBOX JIT: the armhf user space for any of
-# the kernels; JIT 1 switches net.core.bpf_jit_enable on at boot.
+# vm_build_initramfs KDIR OUT BUSYBOX: the user space of foreign_stage
+# for any of the kernels, make bench's tools when bench.sh built them, and
+# the offset of f_op the guest checks.
 vm_build_initramfs() {
-	local kdir=$1 out=$2 busybox=$3 kver stage
-	kver=$(vm_kernel_version "$kdir")
-	stage=$VM_BUILD/initramfs-$kver
-	rm -rf "$stage"
-	mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,guest,lib/modules,boot}
-	if ! armhf_is_arm32 "$busybox"; then
-		vm_log "$busybox is not a static armhf executable"
-		return 1
-	fi
-	cp "$busybox" "$stage/bin/busybox"
-	if [ ! -f "$ARMHF_BIN" ]; then
-		vm_log "$ARMHF_BIN does not exist (make ARCH=arm)"
-		return 1
-	fi
-	if ! armhf_is_arm32 "$ARMHF_BIN"; then
-		vm_log "$ARMHF_BIN is not a static armhf (EABI5, hard float) executable"
-		return 1
-	fi
-	cp "$ARMHF_BIN" "$stage/bin/ext4dist"
-	# ext4slower: the same binary under the name make install links.
-	ln -s ext4dist "$stage/bin/ext4slower"
-	[ ! -f "$ARMHF_TEST_BIN" ] || cp "$ARMHF_TEST_BIN" "$stage/bin/ext4dist-test"
-	cp "$VM_BUILD/workload" "$stage/bin/workload"
-	[ ! -e "$VM_BUILD/runas" ] || cp "$VM_BUILD/runas" "$stage/bin/runas"
-	# make bench's tools, when bench.sh built them.
-	[ ! -e "$VM_BUILD/floor8" ] || cp "$VM_BUILD/floor8" "$stage/bin/floor8"
-	[ ! -e "$VM_BUILD/bench_probe" ] || cp "$VM_BUILD/bench_probe" "$stage/bin/bench_probe"
-	chmod 755 "$stage"/bin/*
-
-	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
-	cp "$ARMHF_DIR/guest/init" "$stage/init"
-	cp "$ARMHF_DIR"/guest/armhf-*.sh "$stage/guest/"
-	echo "${EXT4DIST_ARMHF_SCENARIOS:-}" > "$stage/guest/armhf-scenarios.list"
+	local kdir=$1 out=$2 busybox=$3 stage tool
+	stage=$VM_BUILD/initramfs-$(vm_kernel_version "$kdir")
+	foreign_stage "$kdir" "$stage" "$busybox" "$ARMHF_DIR" armhf \
+		"${EXT4DIST_ARMHF_SCENARIOS:-}" || return 1
+	mkdir -p "$stage/boot"
+	for tool in floor8 bench_probe; do
+		[ ! -e "$VM_BUILD/$tool" ] ||
+			install -m 755 "$VM_BUILD/$tool" "$stage/bin/$tool"
+	done
 	vm_fops_offset "$kdir" > "$stage/guest/fops-offset"
-	chmod 755 "$stage/init" "$stage"/guest/*.sh
-
-	# shellcheck disable=SC2086 # lists of module names
-	vm_copy_modules "$kdir" "$stage/lib/modules" early.list $VM_EARLY_MODULES &&
-	vm_copy_modules "$kdir" "$stage/lib/modules" ext4.list $VM_EXT4_MODULES ||
-		return 1
-	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
+	vm_pack_initramfs "$stage" "$out"
 }
 
 # vm_boot KDIR INITRD MODE CONSOLE_LOG RESULTS_LOG KERNEL_SPEC IMAGE...:

@@ -81,27 +81,7 @@ for spec in "$@"; do
 		echo "SKIP armhf: cannot download the Debian kernel package of $spec: NO ARMHF VM TESTS ON $spec"
 		continue
 	fi
-	kver=$(vm_kernel_version "$kdir")
-	out=$VM_BUILD/$spec
-	mkdir -p "$out"
-	if ! vm_build_initramfs "$kdir" "$out/initramfs.cpio.gz" "$busybox"; then
-		failed "armhf-$spec-$kver initramfs: cannot build the initramfs (see above)"
-		continue
-	fi
-	if ! vm_make_images "$out/images"; then
-		failed "armhf-$spec-$kver images: mkfs failed (see above)"
-		continue
-	fi
-	echo "vm-armhf: booting $kver ($spec, tcg), log in $out/console.log" >&2
-	start=$(date +%s)
-	rc=0
-	vm_boot "$kdir" "$out/initramfs.cpio.gz" check "$out/console.log" \
-		"$out/results.log" "$spec" "$out/images/ext4.img" \
-		"$out/images/ext3.img" "$out/images/ext2.img" \
-		"$out/images/bare.img" "$out/images/odd.img" || rc=$?
-	echo "vm-armhf: $spec $kver finished in $(( $(date +%s) - start )) s" >&2
-	results=$(vm_results "$out/results.log" |
-		sed -E "s/^(PASS|FAIL|EXT4DIST-VM-START|EXT4DIST-VM-END) /\\1 armhf-$spec-/")
-	vm_judge "$results" "$rc" "armhf-$spec-$kver" "$out/console.log" || status=1
+	foreign_boot "armhf-$spec" "$kdir" "$VM_BUILD/$spec" "$busybox" check \
+		"$spec" || status=1
 done
 exit "$status"

@@ -34,6 +34,8 @@
 CROSS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=SCRIPTDIR/../vm/lib.sh
 . "$CROSS_DIR/../vm/lib.sh"
+# shellcheck source=SCRIPTDIR/../vm/foreign.sh
+. "$CROSS_DIR/../vm/foreign.sh"
 
 CROSS_CACHE_ROOT=$VM_CACHE
 VM_BUILD=${EXT4DIST_CROSS_BUILD:-$VM_TOP/build/vm-cross}
@@ -102,6 +104,13 @@ cross_setup() {
 	CROSS_BIN=${!CROSS_BIN_VAR:-$VM_TOP/build-$1/ext4dist}
 	CROSS_TEST_BIN_VAR=EXT4DIST_$(echo "$1" | tr '[:lower:]' '[:upper:]')_TEST_BIN
 	CROSS_TEST_BIN=${!CROSS_TEST_BIN_VAR:-$VM_TOP/build-$1/ext4dist-test}
+	# tests/vm/foreign.sh's facts.
+	FOREIGN_CC=$CROSS_CC
+	FOREIGN_TOOLS=$VM_BUILD/$1
+	FOREIGN_IS=cross_machine_is
+	FOREIGN_ARCH=$1
+	FOREIGN_BIN=$CROSS_BIN
+	FOREIGN_TEST_BIN=$CROSS_TEST_BIN
 }
 
 # The plain kernel of a series for CROSS_FLAVOR (no -dbg, no metapackage).
@@ -132,64 +141,18 @@ cross_machine_is() {
 		grep -q "Machine: *$machine" <<< "$h" && vm_is_static "$1"
 }
 
-# vm_build_tools: the guest helper programs, static, for CROSS_ARCH.
-vm_build_tools() {
-	local src out
-	mkdir -p "$VM_BUILD/$CROSS_ARCH"
-	for src in "$VM_DIR/workload.c" "$VM_DIR/runas.c"; do
-		out=$VM_BUILD/$CROSS_ARCH/$(basename "$src" .c)
-		if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
-			"$CROSS_CC" -static -pthread -O2 -Wall -Wextra \
-				-D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -o "$out" "$src" ||
-				return 1
-		fi
-	done
-}
-
-# vm_build_initramfs KDIR OUT BUSYBOX: the user space of CROSS_ARCH: its
-# busybox (applet links made by /init), ext4dist and its test build, the
-# helpers, the x86 harness's guest scripts and ours, the modules and
-# /boot, and ext4.ko where a distribution installs it (ext4dist's source
-# of ext4_file_operations without CONFIG_KALLSYMS_ALL).
+# vm_build_initramfs KDIR OUT BUSYBOX: the user space of foreign_stage
+# for CROSS_ARCH, kcall_compare.awk, /boot (vm_copy_boot) and the offset
+# of f_op the guest checks.
 vm_build_initramfs() {
-	local kdir=$1 out=$2 busybox=$3 kver stage
-	kver=$(vm_kernel_version "$kdir")
-	stage=$VM_BUILD/$CROSS_ARCH/initramfs-$kver
-	rm -rf "$stage"
-	mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,guest,lib/modules}
-	if ! cross_machine_is "$busybox"; then
-		vm_log "$busybox is not a static $CROSS_ARCH executable"
-		return 1
-	fi
-	cp "$busybox" "$stage/bin/busybox"
-	if [ ! -f "$CROSS_BIN" ]; then
-		vm_log "$CROSS_BIN does not exist (make ARCH=$CROSS_ARCH)"
-		return 1
-	fi
-	if ! cross_machine_is "$CROSS_BIN"; then
-		vm_log "$CROSS_BIN is not a static $CROSS_ARCH executable"
-		return 1
-	fi
-	cp "$CROSS_BIN" "$stage/bin/ext4dist"
-	ln -s ext4dist "$stage/bin/ext4slower"
-	[ ! -f "$CROSS_TEST_BIN" ] || cp "$CROSS_TEST_BIN" "$stage/bin/ext4dist-test"
-	cp "$VM_BUILD/$CROSS_ARCH/workload" "$VM_BUILD/$CROSS_ARCH/runas" "$stage/bin/"
-	chmod 755 "$stage"/bin/*
-
-	cp "$VM_DIR"/guest/*.sh "$stage/guest/"
+	local kdir=$1 out=$2 busybox=$3 stage
+	stage=$VM_BUILD/$CROSS_ARCH/initramfs-$(vm_kernel_version "$kdir")
+	foreign_stage "$kdir" "$stage" "$busybox" "$CROSS_DIR" cross \
+		"${EXT4DIST_CROSS_SCENARIOS:-}" || return 1
 	cp "$VM_TOP/tests/lib/kcall_compare.awk" "$stage/guest/"
-	cp "$CROSS_DIR/guest/init" "$stage/init"
-	cp "$CROSS_DIR"/guest/cross-*.sh "$stage/guest/"
-	echo "${EXT4DIST_CROSS_SCENARIOS:-}" > "$stage/guest/cross-scenarios.list"
-	chmod 755 "$stage/init" "$stage"/guest/*.sh
-
-	# shellcheck disable=SC2086 # lists of module names
-	vm_copy_modules "$kdir" "$stage/lib/modules" early.list $VM_EARLY_MODULES &&
-	vm_copy_modules "$kdir" "$stage/lib/modules" ext4.list $VM_EXT4_MODULES ||
-		return 1
 	vm_copy_boot "$kdir" "$stage" || return 1
 	vm_fops_offset "$kdir" > "$stage/guest/fops-offset"
-	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
+	vm_pack_initramfs "$stage" "$out"
 }
 
 # vm_boot KDIR INITRD MODE CONSOLE_LOG RESULTS_LOG SPEC IMAGE...: one

@@ -77,32 +77,7 @@ for spec in "$@"; do
 		echo "SKIP cross: cannot download the Debian $arch kernel package of $spec: NO VM TESTS ON $spec"
 		continue
 	fi
-	kver=$(vm_kernel_version "$kdir")
-	out=$VM_BUILD/$spec
-	mkdir -p "$out"
-	if ! vm_build_initramfs "$kdir" "$out/initramfs.cpio.gz" "$busybox"; then
-		failed "cross-$spec-$kver initramfs: cannot build the initramfs (see above)"
-		continue
-	fi
-	if ! vm_make_images "$out/images"; then
-		failed "cross-$spec-$kver images: mkfs failed (see above)"
-		continue
-	fi
-	echo "vm-cross: booting $kver ($spec, tcg), log in $out/console.log" >&2
-	start=$(date +%s)
-	rc=0
-	vm_boot "$kdir" "$out/initramfs.cpio.gz" "$mode" "$out/console.log" \
-		"$out/results.log" "$spec" "$out/images/ext4.img" \
-		"$out/images/ext3.img" "$out/images/ext2.img" \
-		"$out/images/bare.img" "$out/images/odd.img" || rc=$?
-	echo "vm-cross: $spec $kver finished in $(( $(date +%s) - start )) s" >&2
-	if [ "$mode" != check ]; then
-		vm_results "$out/results.log"
-		grep -E 'Break instruction|Oops|Kernel panic|BUG:' "$out/console.log" | head -n 5 || true
-		continue
-	fi
-	results=$(vm_results "$out/results.log" |
-		sed -E "s/^(PASS|FAIL|EXT4DIST-VM-START|EXT4DIST-VM-END) /\\1 cross-$spec-/")
-	vm_judge "$results" "$rc" "cross-$spec-$kver" "$out/console.log" || status=1
+	foreign_boot "cross-$spec" "$kdir" "$VM_BUILD/$spec" "$busybox" "$mode" \
+		"$spec" || status=1
 done
 exit "$status"

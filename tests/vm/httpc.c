@@ -34,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/tcp_dial.h"
+
 #define TIMEOUT_MS 30000
 #define MAX_SERIES 8192
 
@@ -61,22 +63,6 @@ static int parse_addr(const char *s)
 	return inet_pton(AF_INET, host, &server.sin_addr) == 1 ? 0 : -1;
 }
 
-static int dial(void)
-{
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct timeval tv = { TIMEOUT_MS / 1000, 0 };
-
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&server, sizeof(server))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 static int send_all(int fd, const char *p, size_t n)
 {
 	while (n) {
@@ -93,31 +79,18 @@ static int send_all(int fd, const char *p, size_t n)
 /* The whole answer, up to the close: malloc'ed, NUL-terminated. */
 static char *exchange(const char *req, size_t req_len, size_t *len)
 {
-	size_t cap = 65536;
-	char *buf = malloc(cap + 1);
-	int fd = dial();
-	ssize_t n;
+	int fd = tcp_dial(&server, TIMEOUT_MS / 1000);
+	char *buf;
 
 	*len = 0;
-	if (fd < 0 || !buf || send_all(fd, req, req_len)) {
-		if (fd >= 0)
-			close(fd);
-		free(buf);
+	if (fd < 0)
+		return NULL;
+	if (send_all(fd, req, req_len)) {
+		close(fd);
 		return NULL;
 	}
-	while ((n = recv(fd, buf + *len, cap - *len, 0)) > 0) {
-		*len += (size_t)n;
-		if (*len == cap) {
-			char *more = realloc(buf, 2 * cap + 1);
-
-			if (!more)
-				break;
-			buf = more;
-			cap *= 2;
-		}
-	}
+	buf = tcp_read_all(fd, 65536, len);
 	close(fd);
-	buf[*len] = '\0';
 	return buf;
 }
 
@@ -382,7 +355,7 @@ static int push_and_listen(const char *req, size_t bytes)
 	size_t sent = 0, got = 0;
 	long long t0 = now_ms();
 	const char *end = "closed";
-	int fd = dial();
+	int fd = tcp_dial(&server, TIMEOUT_MS / 1000);
 
 	if (fd < 0)
 		return 1;
@@ -437,7 +410,7 @@ static int mode_hold(unsigned int n)
 	if (!p || !since)
 		return 1;
 	for (i = 0; i < n; i++) {
-		p[i].fd = dial();
+		p[i].fd = tcp_dial(&server, TIMEOUT_MS / 1000);
 		p[i].events = POLLIN;
 		since[i] = now_ms();
 		if (p[i].fd >= 0 && !send_all(p[i].fd, half, sizeof(half) - 1))

@@ -539,7 +539,8 @@ vm_build_tools() {
 	for src in "$VM_DIR/workload.c" "$VM_DIR/runas.c" "$VM_DIR/httpc.c" \
 		   "$VM_DIR/unitrun.c" "$VM_DIR/stub/sigdfl.c"; do
 		out=$VM_BUILD/$(basename "$src" .c)
-		if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
+		if [ ! -x "$out" ] || [ "$src" -nt "$out" ] ||
+		   [ "$VM_TOP/tests/lib/tcp_dial.h" -nt "$out" ]; then
 			gcc -static -pthread -O2 -Wall -Wextra -o "$out" "$src" || return 1
 			if ! vm_is_static "$out"; then
 				vm_log "$out is not static"
@@ -690,8 +691,12 @@ vm_build_initramfs() {
 	vm_copy_boot "$kdir" "$stage" || return 1
 	# A vanilla kernel's LINUX_VERSION_CODE (vm_image_version_code).
 	[ ! -e "$kdir/version-code" ] || cp "$kdir/version-code" "$stage/guest/linux-version-code"
+	vm_pack_initramfs "$stage" "$out"
+}
 
-	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
+# vm_pack_initramfs STAGE OUT: STAGE as a gzip'ed newc cpio, owned by root.
+vm_pack_initramfs() {
+	(cd "$1" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$2"
 }
 
 # vm_fops_offset KDIR: "SECTION OFFSET" of ext4_file_operations in the

@@ -19,169 +19,67 @@
 #define EXT4DIST_VERSION "unknown"
 #endif
 
-static const char usage_line[] =
-	"usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]\n";
+/* Which command has an option: ext4dist (D), ext4slower (S), both. */
+#define D 1
+#define S 2
+#define B (D | S)
 
 /*
- * The help in parts: those that speak of the generic read path only where
- * the file system has one.  Its words (the tool's name, BCC's
- * description) come from the file system's table (args_named()).
+ * The options of both commands, each command's in its own order (that
+ * of argparse's messages): -j is ext4dist's --json, ext4slower's --csv.
  */
-static const char help_head[] =
-	"\n"
-	"Summarize ext4 operation latency\n"
-	"\n"
-	"positional arguments:\n"
-	"  interval              output interval, in seconds\n"
-	"  count                 number of outputs\n"
-	"\n"
-	"optional arguments:\n"
-	"  -h, --help            show this help message and exit\n"
-	"  -T, --notimestamp     don't include timestamp on interval output\n"
-	"  -m, --milliseconds    output in milliseconds\n"
-	"  -p PID, --pid PID     trace this PID only\n"
-	"  -t TYPE, --type TYPE  the file systems to trace, comma separated:\n"
-	"                        ext4, xfs, btrfs, f2fs (default: the one the\n"
-	"                        name run as says, as xfsdist and xfsslower\n"
-	"                        say xfs; else ext4)\n"
-	"  -v, --verbose         explain each load and attach step (repeat "
-	"for more)\n"
-	"  -j, --json            print each output as one line of JSON\n"
-	"  -e, --extended        print count, mean, max and percentiles after\n"
-	"                        each histogram\n"
-	"  --ops LIST            operations to trace, comma separated, from\n"
-	"                        read, write, open, fsync, getattr (default:\n"
-	"                        read,write,open,fsync)\n"
-	"  --prometheus FILE     also keep FILE up to date in Prometheus text\n"
-	"                        format (replaced atomically at each output)\n"
-	"  --listen [ADDR:]PORT  serve the same metrics over HTTP at /metrics\n"
-	"                        for Prometheus, counted from the start (a\n"
-	"                        port alone: on 127.0.0.1; systemd: the\n"
-	"                        sockets of a socket unit)\n"
-	"  --heatmap FILE.svg    with an interval: keep FILE up to date as a\n"
-	"                        latency heatmap, a column per interval\n"
-	"  --attach {auto,pmu,tracefs,multi,fentry,tracepoint}\n"
-	"                        how to create probes: perf kprobe PMU,\n"
-	"                        tracefs kprobe_events, kprobe_multi links\n"
-	"                        (5.18+) or fentry/fexit (BTF, 5.5+) (default:\n"
-	"                        auto, fentry/fexit where the kernel's BTF names\n"
-	"                        every function and it makes trampolines, else\n"
-	"                        kprobe_multi links\n"
-	"                        where the kernel makes them, else tracefs\n"
-	"                        where it can size return probes (4.12+),\n"
-	"                        else the PMU, else tracefs); tracepoint: fsync\n"
-	"                        alone, through ext4's own tracepoints (ext4\n"
-	"                        only), no kprobes needed (only when asked for)\n";
-static const char help_read_path[] =
-	"  --read-path {auto,generic}\n"
-	"                        generic: probe generic_file_read_iter filtered\n"
-	"                        on ext4_file_operations, as on kernels < 4.10\n"
-	"                        (default: auto)\n";
-static const char help_maxactive[] =
-	"  --maxactive N         kretprobe instances per probe, 1 to 4096\n"
-	"                        (default on tracefs: 4 per possible CPU, at\n"
-	"                        least 64; elsewhere the kernel's)\n";
-static const char help_fops_addr[] =
-	"  --fops-addr ADDR      address of ext4_file_operations (0x... or\n"
-	"                        decimal) instead of looking it up (System.map,\n"
-	"                        /proc/kallsyms, the module file)\n";
-static const char help_tail[] =
-	"  --pretend LIST        behave as if the kernel lacked features, to see\n"
-	"                        the fallbacks of older kernels; comma separated,\n"
-	"                        from no-pmu, no-multi, no-percpu, no-names,\n"
-	"                        no-kallsyms-data, no-tracefs, no-ext4,\n"
-	"                        no-fentry, no-maxactive, no-read-iter,\n"
-	"                        no-getattr\n"
-	"  --slower MS           print each operation slower than MS milliseconds\n"
-	"                        as it ends (0: every one), as ext4slower does,\n"
-	"                        instead of histograms\n"
-	"  --ring-pages N        with --slower: event ring pages per CPU, a power\n"
-	"                        of two (default 64)\n"
-	"  --check               report what this kernel supports, then exit\n"
-	"  --dump-bpf[=WHAT]     print the embedded BPF programs, then exit;\n"
-	"                        WHAT: text (default), xlated (also as the\n"
-	"                        kernel translated each one once loaded), jited\n"
-	"                        (the machine code the kernel's JIT made), elf\n"
-	"                        (sections, relocations, the bytes they change),\n"
-	"                        refused (the programs broken on purpose, and\n"
-	"                        the verifier's refusals); with --ops, only the\n"
-	"                        programs a run of those operations may load\n"
-	"  --prog GLOB           with --dump-bpf or --verifier-log: only the\n"
-	"                        programs whose section, function or lesson\n"
-	"                        name matches GLOB (kretprobe/ext4_sync_file*)\n"
-	"  --verifier-log[=LEVEL]\n"
-	"                        print the verifier's log of every program\n"
-	"                        loaded, also of those it accepts; LEVEL is the\n"
-	"                        kernel's log_level: 1 the path it walked, 2\n"
-	"                        its state at every instruction (default), 4\n"
-	"                        its statistics alone\n"
-	"  --dump-maps           at each output, print on stderr each CPU's\n"
-	"                        counts of the histogram map and their sum\n"
-	"  --version             show program's version number and exit\n"
-	"\n"
-	"examples:\n"
-	"    ./ext4dist            # latency histograms, printed at Ctrl-C\n"
-	"    ./ext4dist -p 181     # only process 181\n"
-	"    ./ext4dist 1 10       # ten summaries, one per second\n"
-	"    ./ext4dist -m 5       # a summary every 5 s, in milliseconds\n"
-	"    ./ext4dist -e -j 1    # JSON with count, mean and max, every second\n"
-	"    ./ext4dist --ops read,getattr     # only reads and getattr\n"
-	"    ./ext4dist --prometheus /run/ext4dist.prom 10\n"
-	"                          # keep a Prometheus textfile up to date\n"
-	"    ./ext4dist -t ext4,xfs --listen 9435\n"
-	"                          # an exporter on 127.0.0.1:9435/metrics\n"
-	"    ./ext4dist --heatmap lat.svg 5\n"
-	"                          # a latency heatmap, a column per 5 s\n"
-	"    ./ext4dist --check    # can this kernel run ext4dist?\n"
-	"    ./ext4dist --slower 1 # each operation slower than 1 ms\n"
-
-	"    ./ext4dist -v --pretend=no-multi,no-percpu\n"
-	"                          # kprobes and a plain array, as before 4.6\n";
-
-
-static const struct argparse_opt opt_defs[] = {
-	{ 'h', "help", "-h/--help", 0, OPT_HELP },
-	{ 'T', "notimestamp", "-T/--notimestamp", 0, OPT_NOTIMESTAMP },
-	{ 'm', "milliseconds", "-m/--milliseconds", 0, OPT_MILLISECONDS },
-	{ 'p', "pid", "-p/--pid", 1, OPT_PID },
-	{ 't', "type", "-t/--type", 1, OPT_TYPE },
-	{ 'v', "verbose", "-v/--verbose", 0, OPT_VERBOSE },
-	{ 'j', "json", "-j/--json", 0, OPT_JSON },
-	{ 'e', "extended", "-e/--extended", 0, OPT_EXTENDED },
-	{ 0, "ops", "--ops", 1, OPT_OPS },
-	{ 0, "prometheus", "--prometheus", 1, OPT_PROMETHEUS },
-	{ 0, "listen", "--listen", 1, OPT_LISTEN },
-	{ 0, "heatmap", "--heatmap", 1, OPT_HEATMAP },
-	{ 0, "attach", "--attach", 1, OPT_ATTACH },
-	{ 0, "read-path", "--read-path", 1, OPT_READ_PATH },
-	{ 0, "maxactive", "--maxactive", 1, OPT_MAXACTIVE },
-	{ 0, "fops-addr", "--fops-addr", 1, OPT_FOPS_ADDR },
-	{ 0, "pretend", "--pretend", 1, OPT_PRETEND },
-	{ 0, "check", "--check", 0, OPT_CHECK },
-	{ 0, "dump-bpf", "--dump-bpf", ARGPARSE_OPTIONAL, OPT_DUMP_BPF },
-	{ 0, "verifier-log", "--verifier-log", ARGPARSE_OPTIONAL,
-	  OPT_VERIFIER_LOG },
-	{ 0, "prog", "--prog", 1, OPT_PROG },
-	{ 0, "dump-maps", "--dump-maps", 0, OPT_DUMP_MAPS },
-	{ 0, "version", "--version", 0, OPT_VERSION },
-	{ 0, "slower", "--slower", 1, OPT_SLOWER },
-	{ 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES },
+static const struct opt_row {
+	struct argparse_opt o;
+	unsigned int in;
+} opt_rows[] = {
+	{ { 'h', "help", "-h/--help", 0, OPT_HELP }, B },
+	{ { 'T', "notimestamp", "-T/--notimestamp", 0, OPT_NOTIMESTAMP }, D },
+	{ { 'm', "milliseconds", "-m/--milliseconds", 0, OPT_MILLISECONDS }, D },
+	{ { 'j', "csv", "-j/--csv", 0, OPT_CSV }, S },
+	{ { 'p', "pid", "-p/--pid", 1, OPT_PID }, B },
+	{ { 't', "type", "-t/--type", 1, OPT_TYPE }, B },
+	{ { 'v', "verbose", "-v/--verbose", 0, OPT_VERBOSE }, B },
+	{ { 'j', "json", "-j/--json", 0, OPT_JSON }, D },
+	{ { 'e', "extended", "-e/--extended", 0, OPT_EXTENDED }, D },
+	{ { 0, "json", "--json", 0, OPT_JSON_LONG }, S },
+	{ { 0, "ops", "--ops", 1, OPT_OPS }, B },
+	{ { 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES }, S },
+	{ { 0, "prometheus", "--prometheus", 1, OPT_PROMETHEUS }, D },
+	{ { 0, "listen", "--listen", 1, OPT_LISTEN }, D },
+	{ { 0, "heatmap", "--heatmap", 1, OPT_HEATMAP }, B },
+	{ { 0, "attach", "--attach", 1, OPT_ATTACH }, B },
+	{ { 0, "read-path", "--read-path", 1, OPT_READ_PATH }, B },
+	{ { 0, "maxactive", "--maxactive", 1, OPT_MAXACTIVE }, B },
+	{ { 0, "fops-addr", "--fops-addr", 1, OPT_FOPS_ADDR }, B },
+	{ { 0, "pretend", "--pretend", 1, OPT_PRETEND }, B },
+	{ { 0, "check", "--check", 0, OPT_CHECK }, D },
+	{ { 0, "dump-bpf", "--dump-bpf", ARGPARSE_OPTIONAL, OPT_DUMP_BPF }, D },
+	{ { 0, "verifier-log", "--verifier-log", ARGPARSE_OPTIONAL,
+	    OPT_VERIFIER_LOG }, D },
+	{ { 0, "prog", "--prog", 1, OPT_PROG }, D },
+	{ { 0, "dump-maps", "--dump-maps", 0, OPT_DUMP_MAPS }, D },
+	{ { 0, "version", "--version", 0, OPT_VERSION }, B },
+	{ { 0, "slower", "--slower", 1, OPT_SLOWER }, D },
+	{ { 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES }, D },
 #ifdef EXT4DIST_TEST_HOOKS
 	/*
 	 * The test build's fixture paths, not in the help text (docs/testing.md, "The
 	 * test build"); the shipped binary treats them as any unknown option.
 	 */
-	{ 0, "test-kallsyms", "--test-kallsyms", 1, OPT_TEST_KALLSYMS },
-	{ 0, "test-sysfs-kprobe", "--test-sysfs-kprobe", 1,
-	  OPT_TEST_SYSFS_KPROBE },
-	{ 0, "test-tracing-dir", "--test-tracing-dir", 1, OPT_TEST_TRACING },
-	{ 0, "test-debugfs-dir", "--test-debugfs-dir", 1, OPT_TEST_DEBUGFS },
-	{ 0, "test-sys-module", "--test-sys-module", 1, OPT_TEST_SYS_MODULE },
-	{ 0, "test-meminfo", "--test-meminfo", 1, OPT_TEST_MEMINFO },
+	{ { 0, "test-kallsyms", "--test-kallsyms", 1, OPT_TEST_KALLSYMS }, D },
+	{ { 0, "test-sysfs-kprobe", "--test-sysfs-kprobe", 1,
+	    OPT_TEST_SYSFS_KPROBE }, D },
+	{ { 0, "test-tracing-dir", "--test-tracing-dir", 1, OPT_TEST_TRACING },
+	  D },
+	{ { 0, "test-debugfs-dir", "--test-debugfs-dir", 1, OPT_TEST_DEBUGFS },
+	  D },
+	{ { 0, "test-sys-module", "--test-sys-module", 1, OPT_TEST_SYS_MODULE },
+	  D },
+	{ { 0, "test-meminfo", "--test-meminfo", 1, OPT_TEST_MEMINFO }, D },
 #endif
 };
 
-#define NR_OPT_DEFS (sizeof(opt_defs) / sizeof(opt_defs[0]))
+#define NR_OPT_ROWS (sizeof(opt_rows) / sizeof(opt_rows[0]))
 
 static const char *const attach_choices[] = {
 	[ATTACH_AUTO] = "auto",
@@ -284,7 +182,12 @@ int args_put_named(FILE *f, const char *text, const struct fs_table *fs)
 	return ferror(f) ? -EIO : 0;
 }
 
-void args_fs_from_name(struct args_ctx *c, int argc, char **argv)
+/*
+ * The file system argv[0] names (xfsdist, xfsslower), else ext4: the
+ * parse's c->named and a->fs until -t says otherwise; a->prog the
+ * command's name for it (xfsslower), every message's prefix.
+ */
+static void fs_from_name(struct args_ctx *c, int argc, char **argv)
 {
 	int slower = 0;
 
@@ -294,10 +197,15 @@ void args_fs_from_name(struct args_ctx *c, int argc, char **argv)
 	c->a->fs = c->named;
 	c->a->fs_list[0] = c->named;
 	c->a->nr_fs = 1;
-	c->a->prog = c->named->tool;
+	c->a->prog = c->slower ? c->named->slower_tool : c->named->tool;
 }
 
-int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
+/*
+ * Settles what --ops and -t left: the file system's default operations;
+ * an operation or read path the file system lacks is argparse's usage
+ * error (ARGS_ERR_USAGE, usage and message on err).
+ */
+static int finish_fs(struct args_ctx *c, FILE *err)
 {
 	struct ext4dist_args *a = c->a;
 	struct errbuf eb = { "" };
@@ -318,9 +226,8 @@ int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err)
 				a->read_path == READ_PATH_GENERIC, &eb);
 	if (!eb.msg[0])
 		return 0;
-	fputs(usage, err);
-	fprintf(err, "%s: error: %s\n", a->slower ? c->named->slower_tool :
-		c->named->tool, eb.msg);
+	fputs(c->usage, err);
+	fprintf(err, "%s: error: %s\n", a->prog, eb.msg);
 	return ARGS_ERR_USAGE;
 }
 
@@ -561,37 +468,6 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 	}
 }
 
-/* ARGS_EXIT_OK, or the failed write's -errno (stdio keeps it in errno). */
-static int served(FILE *out)
-{
-	if (!ferror(out))
-		return ARGS_EXIT_OK;
-	return errno ? -errno : -EIO;
-}
-
-/* -h and --version: print and stop, as argparse's actions do. */
-int args_served(struct args_ctx *c, const char *text1, const char *text2)
-{
-	errno = 0;
-	args_put_named(c->out, text1, c->named);
-	args_put_named(c->out, text2, c->named);
-	return served(c->out);
-}
-
-int args_help(struct args_ctx *c, const char *usage,
-	      const char *const parts[5])
-{
-	int generic = c->named->generic_read != NULL;
-	unsigned int i;
-
-	errno = 0;
-	args_put_named(c->out, usage, c->named);
-	for (i = 0; i < 5; i++)
-		if (generic || (i != 1 && i != 3))
-			args_put_named(c->out, parts[i], c->named);
-	return served(c->out);
-}
-
 /* The engine's flag callback. */
 int args_flag(struct argparse *ap, const struct argparse_opt *o)
 {
@@ -600,11 +476,16 @@ int args_flag(struct argparse *ap, const struct argparse_opt *o)
 
 	switch (o->id) {
 	case OPT_HELP:
-		return args_help(c, usage_line, (const char *const[]){
-			help_head, help_read_path, help_maxactive,
-			help_fops_addr, help_tail });
+		return args_help(c);
 	case OPT_VERSION:
-		return args_served(c, "ext4dist " EXT4DIST_VERSION, "\n");
+		return args_served(c, c->slower ? "ext4slower " EXT4DIST_VERSION :
+				   "ext4dist " EXT4DIST_VERSION, "\n");
+	case OPT_CSV:
+		a->csv = 1;
+		break;
+	case OPT_JSON_LONG:
+		a->json = 1;
+		break;
 	case OPT_NOTIMESTAMP:
 		a->notimestamp = 1;
 		c->hist_only = 1;
@@ -670,18 +551,8 @@ static int positional(struct argparse *ap, unsigned int index,
 	return err;
 }
 
-static const struct argparse_spec spec = {
-	.prog = "ext4dist",
-	.usage = usage_line,
-	.opts = opt_defs,
-	.nr_opts = NR_OPT_DEFS,
-	.max_positionals = 2,
-	.flag = args_flag,
-	.value = args_value,
-	.positional = positional,
-};
-
-void args_defaults(struct ext4dist_args *a)
+/* Every field of *a at its default. */
+static void defaults(struct ext4dist_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->count = ARGS_DEFAULT_COUNT;
@@ -696,54 +567,64 @@ void args_defaults(struct ext4dist_args *a)
 	a->ring_pages = ARGS_DEFAULT_RING_PAGES;
 }
 
+int args_walk(struct args_ctx *c, int argc, char **argv, FILE *err,
+	      int (*positional)(struct argparse *ap, unsigned int index,
+				const char *s),
+	      unsigned int max_positionals)
+{
+	struct argparse_opt opts[NR_OPT_ROWS];
+	struct argparse_spec spec = {
+		.usage = c->usage,
+		.opts = opts,
+		.max_positionals = max_positionals,
+		.flag = args_flag,
+		.value = args_value,
+		.positional = positional,
+	};
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < NR_OPT_ROWS; i++)
+		if (opt_rows[i].in & (c->slower ? S : D))
+			opts[spec.nr_opts++] = opt_rows[i].o;
+	defaults(c->a);
+	c->a->slower = c->slower;
+	fs_from_name(c, argc, argv);
+	args_named(c->usage, sizeof(c->usage),
+		   c->slower ? args_usage_slower : args_usage_dist, c->named);
+	spec.prog = c->a->prog;
+	ret = argparse_parse(&spec, argc, argv, c, err);
+	/* args.h promises its own constant, whatever the engine's is */
+	if (ret == ARGPARSE_ERR_USAGE)
+		return ARGS_ERR_USAGE;
+	return ret ? ret : finish_fs(c, err);
+}
+
+int args_usage_error(struct args_ctx *c, FILE *err, const char *text)
+{
+	fputs(c->usage, err);
+	args_put_named(err, text, c->named);
+	return ARGS_ERR_USAGE;
+}
+
 int args_parse(int argc, char **argv, struct ext4dist_args *a, FILE *out,
 	       FILE *err)
 {
 	struct args_ctx c = { .a = a, .out = out };
-	struct argparse_spec named = spec;
-	char usage[128];
-	int ret;
+	int ret = args_walk(&c, argc, argv, err, positional, 2);
 
-	args_defaults(a);
-	args_fs_from_name(&c, argc, argv);
-	args_named(usage, sizeof(usage), usage_line, c.named);
-	named.prog = c.named->tool;
-	named.usage = usage;
-	ret = argparse_parse(&named, argc, argv, &c, err);
-	/* args.h promises its own constant, whatever the engine's is */
-	if (ret == ARGPARSE_ERR_USAGE)
-		return ARGS_ERR_USAGE;
-	if (ret)
-		return ret;
-	ret = args_finish_fs(&c, usage, err);
 	if (ret)
 		return ret;
 	a->ops_given = c.ops_given;
-	if (a->prog_glob && !a->dump_bpf && !a->verifier_log) {
-		fputs(usage, err);
-		args_put_named(err, "ext4dist: error: argument --prog: only with --dump-bpf or --verifier-log (it picks the programs they show)\n",
-			       c.named);
-		return ARGS_ERR_USAGE;
-	}
-	if (a->slower && c.hist_only) {
-		fputs(usage, err);
-		args_put_named(err, "ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, --listen, interval or count (the histogram mode's)\n",
-			       c.named);
-		return ARGS_ERR_USAGE;
-	}
-	if (a->slower && a->nr_fs > 1) {
-		fputs(usage, err);
-		args_put_named(err, "ext4dist: error: argument --slower: the slow mode traces one file system at a time\n",
-			       c.named);
-		return ARGS_ERR_USAGE;
-	}
+	if (a->prog_glob && !a->dump_bpf && !a->verifier_log)
+		return args_usage_error(&c, err, "ext4dist: error: argument --prog: only with --dump-bpf or --verifier-log (it picks the programs they show)\n");
+	if (a->slower && c.hist_only)
+		return args_usage_error(&c, err, "ext4dist: error: argument --slower: not allowed with -T, -m, -e, --prometheus, --listen, interval or count (the histogram mode's)\n");
+	if (a->slower && a->nr_fs > 1)
+		return args_usage_error(&c, err, "ext4dist: error: argument --slower: the slow mode traces one file system at a time\n");
 	/* A heatmap of intervals needs intervals; the slow mode's is of events. */
-	if (a->heatmap && !a->slower && !a->interval && !c.interval_zero) {
-		fputs(usage, err);
-		args_put_named(err, "ext4dist: error: argument --heatmap: needs an interval, its columns (ext4dist --heatmap FILE.svg 5: a column per 5 s)\n",
-			       c.named);
-		return ARGS_ERR_USAGE;
-	}
+	if (a->heatmap && !a->slower && !a->interval && !c.interval_zero)
+		return args_usage_error(&c, err, "ext4dist: error: argument --heatmap: needs an interval, its columns (ext4dist --heatmap FILE.svg 5: a column per 5 s)\n");
 	/* BCC checks the interval after argparse accepted the line */
 	if (c.interval_zero) {
 		fputs("ERROR: interval 0. Exiting.\n", err);

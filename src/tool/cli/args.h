@@ -29,8 +29,8 @@ struct ext4dist_args {
 	const struct fs_table *fs_list[ARGS_MAX_FS];
 	unsigned int nr_fs;
 	/*
-	 * The tool invoked (xfsdist; ext4dist for ext4slower too), for
-	 * messages once the command line is parsed
+	 * The name run as (xfsdist, ext4slower; ext4dist for any other):
+	 * main() makes it tool_name(), every message's prefix
 	 */
 	const char *prog;
 	int notimestamp;		/* -T */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What args.c (ext4dist's command line) and args_slower.c (ext4slower's)
- * share: the option ids, one parse's context, and the handlers of the
- * options both have.
+ * What args.c (ext4dist's command line), args_slower.c (ext4slower's) and
+ * args_help.c (their texts) share: the option ids, one parse's context,
+ * and the handlers of the options both have.
  */
 #ifndef EXT4DIST_TOOL_ARGS_PRIV_H
 #define EXT4DIST_TOOL_ARGS_PRIV_H
@@ -60,33 +60,43 @@ struct args_ctx {
 	int ops_given;		/* --ops: not the file system's default */
 	/* The name run as (argv[0]): its usage, help and messages */
 	const struct fs_table *named;
+	int slower;		/* ext4slower's command line */
+	char usage[128];	/* its usage line, in the named words */
 };
+
+/* The usage lines, in ext4's words (args_help.c). */
+extern const char args_usage_dist[];
+extern const char args_usage_slower[];
+
+/*
+ * The walk both commands share: *c->a at its defaults, argv[0]'s file
+ * system, the options of c->slower's command (one table, a row per
+ * command that has it), then what --ops and -t left (args.c: finish_fs()).
+ * 0, or ARGS_ERR_USAGE / -errno as args_parse().
+ */
+int args_walk(struct args_ctx *c, int argc, char **argv, FILE *err,
+	      int (*positional)(struct argparse *ap, unsigned int index,
+				const char *s),
+	      unsigned int max_positionals);
+/* The usage line, then text (in ext4's words) on err: ARGS_ERR_USAGE. */
+int args_usage_error(struct args_ctx *c, FILE *err, const char *text);
 
 /* The value callback of every option that takes one. */
 int args_value(struct argparse *ap, const struct argparse_opt *o,
 	       const char *val);
-/* The flag callback of the flags both commands have (-v...). */
+/* The flag callback of every flag. */
 int args_flag(struct argparse *ap, const struct argparse_opt *o);
 /*
  * -h: usage, then the help's parts: head, the generic read path's
- * --read-path, --maxactive, the read path's --fops-addr, tail (parts 1
- * and 3 only where the file system has a generic read path).
+ * --read-path, --maxactive, the read path's --fops-addr, tail (the
+ * generic read path's only where the file system has one).
  */
-int args_help(struct args_ctx *c, const char *usage,
-	      const char *const parts[5]);
+int args_help(struct args_ctx *c);
 /* -h and --version: text1 and text2 on the parse's out, then stop. */
 int args_served(struct args_ctx *c, const char *text1, const char *text2);
 /* min_ms, as ext4slower's positional and ext4dist's --slower take it. */
 int args_min_ms(struct argparse *ap, const char *opt, const char *s,
 		unsigned long *v);
-/* Every field of *a at its default. */
-void args_defaults(struct ext4dist_args *a);
-
-/*
- * The file system argv[0] names (xfsdist, xfsslower), else ext4: the
- * parse's c->named and a->fs until -t says otherwise; a->prog its tool.
- */
-void args_fs_from_name(struct args_ctx *c, int argc, char **argv);
 
 /*
  * text with the tool's words ("ext4dist", "ext4slower", BCC's
@@ -97,11 +107,5 @@ void args_named(char *buf, size_t len, const char *text,
 		const struct fs_table *fs);
 /* The same, written to f. */
 int args_put_named(FILE *f, const char *text, const struct fs_table *fs);
-/*
- * Settles what --ops and -t left: the file system's default operations;
- * an operation or read path the file system lacks is argparse's usage
- * error (ARGS_ERR_USAGE, usage and message on err).
- */
-int args_finish_fs(struct args_ctx *c, const char *usage, FILE *err);
 
 #endif

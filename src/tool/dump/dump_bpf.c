@@ -177,6 +177,7 @@ static int dump_text(FILE *out, const struct tracer_config *cfg,
 	err = bpf_obj_parse_in(blob.data, blob.size, &list, &obj, eb);
 	if (err)
 		goto out_blob;
+	text_pages_drop();
 	fprintf(out, "license: %.127s\n", obj.license);
 	/* The loader writes the running kernel's version code instead. */
 	fprintf(out, "kernel version: %u (replaced at load)\n", obj.version);
@@ -197,6 +198,8 @@ static int dump_text(FILE *out, const struct tracer_config *cfg,
 			continue;
 		fputc('\n', out);
 		err = print_prog(out, &blob, &obj.progs[i], 0, eb);
+		/* Each listing maps the text it runs anew (text_pages.c). */
+		text_pages_drop();
 	}
 	if (!err && (fflush(out) == EOF || ferror(out)))
 		err = errbuf_set(eb, -EIO, "--dump-bpf: cannot write the listing");
@@ -226,6 +229,7 @@ int dump_each_loaded(FILE *out, const struct tracer_config *cfg,
 	err = tracer_prepare(t, cfg, eb);
 	if (!err)
 		err = setup(arg, t, cfg, eb);
+	text_pages_drop();
 	if (!err)
 		err = tracer_verify_each(t, cfg, each, arg, eb);
 	if (!err && (fflush(out) == EOF || ferror(out)))

@@ -154,6 +154,7 @@ int dump_elf(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &obj, eb);
 	if (err)
 		goto out_blob;
+	text_pages_drop();
 	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &pristine, eb);
 	if (err)
 		goto out_obj;

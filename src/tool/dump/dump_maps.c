@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "output/report.h"
+#include "output/tool_name.h"
 
 /* The count at byte off of CPU c's copy. */
 static unsigned long long count_at(const struct op_hist *vals, size_t c,
@@ -32,7 +33,7 @@ static void print_row(FILE *f, const char *what, const struct op_hist *vals,
 		sum += count_at(vals, c, off);
 	if (!sum)
 		return;
-	fprintf(f, "ext4dist:   %s:", what);
+	fprintf(f, "%s:   %s:", tool_name(), what);
 	for (c = 0; c < n; c++)
 		fprintf(f, "%s cpu%zu %llu", c ? " +" : "", c,
 			count_at(vals, c, off));
@@ -47,12 +48,12 @@ int dump_maps_hist(FILE *f, unsigned int key, const struct op_hist *vals,
 	char what[96];
 
 	if (percpu)
-		fprintf(f, "ext4dist: map hist, key %u (%s, buffer %u): %zu per-CPU value%s\n",
-			key, report_op_name(key % NR_OPS), key / NR_OPS, n,
+		fprintf(f, "%s: map hist, key %u (%s, buffer %u): %zu per-CPU value%s\n",
+			tool_name(), key, report_op_name(key % NR_OPS), key / NR_OPS, n,
 			n == 1 ? "" : "s");
 	else
-		fprintf(f, "ext4dist: map hist, key %u (%s, buffer %u): one value (a plain array: every CPU adds into it atomically)\n",
-			key, report_op_name(key % NR_OPS), key / NR_OPS);
+		fprintf(f, "%s: map hist, key %u (%s, buffer %u): one value (a plain array: every CPU adds into it atomically)\n",
+			tool_name(), key, report_op_name(key % NR_OPS), key / NR_OPS);
 	for (s = 0; s < NR_SLOTS; s++) {
 		report_slot_bounds(s, &low, &high);
 		snprintf(what, sizeof(what), "slot %u (%llu -> %llu %s)", s,

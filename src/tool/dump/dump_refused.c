@@ -196,6 +196,7 @@ int dump_refused(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 	err = bpf_obj_parse_in(blob.data, blob.size, &lessons_alone, &obj, eb);
 	if (err)
 		goto out_blob;
+	text_pages_drop();
 	fprintf(out, "The lessons: programs broken on purpose, which no run loads, each loaded alone; the verifier must refuse them.\n");
 	if (privileges_check())
 		err = errbuf_set(eb, -EPERM,

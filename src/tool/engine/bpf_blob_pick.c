@@ -11,6 +11,7 @@
 
 #include "loader/kernel/karch.h"
 #include "loader/util/errbuf.h"
+#include "loader/util/text_pages.h"
 
 /* bpf_blob.S: each object gzip-compressed, its size, room to inflate it. */
 extern const unsigned char ext4dist_bpf_obj_gz[], ext4dist_bpf_obj64_gz[];
@@ -281,6 +282,8 @@ static int blob_of(struct packed *p, const char *arch, char *data,
 {
 	long n = inflated(p, lines, keep, arg);
 
+	/* zlib's text, run for the last time here (text_pages.c). */
+	text_pages_drop();
 	b->arch = arch;
 	b->data = data;
 	b->size = n > 0 ? (size_t)n : 0;
@@ -341,6 +344,7 @@ void bpf_blob_release(struct bpf_blob *b)
 		release(&other);
 	b->data = NULL;
 	b->size = 0;
+	text_pages_drop();
 }
 
 int bpf_blob_running(int lines, int (*keep)(const char *section, void *arg),

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "loader/loader.h"
+#include "output/tool_name.h"
 #include "tool/engine/bpf_blob.h"
 #include "tool/engine/fentry.h"
 #include "tool/discover/name_discover.h"
@@ -606,6 +607,8 @@ static void resolve_addresses(struct tracer *t, const struct tracer_config *cfg)
 	n = fn_list(t, 0);
 	hits = modsym_resolve_loaded(ko, dir, t->fn_names, n, t->fn_addrs,
 				     t->fn_found, &why);
+	/* The decompressor's and libelf's text, no longer run. */
+	text_pages_drop();
 	if (hits <= 0) {
 		if (!hits)
 			errbuf_set(&why, -ENOENT, "%s has none of the functions", ko);
@@ -926,7 +929,7 @@ static void prepare_names(struct tracer *t)
 		err = name_discover(&env, &found, &why);
 		if (err) {
 			fprintf(stderr, "%s: file names will show as [unknown]: cannot find where the kernel keeps them: %s\n",
-				TOOL_NAME, why.msg);
+				tool_name(), why.msg);
 			/* The record keeps what fits; stderr had it whole. */
 			snprintf(t->rec.names, sizeof(t->rec.names),
 				 "unknown: %.*s",
@@ -1421,6 +1424,7 @@ static void give_back(struct tracer *t)
 #ifdef __GLIBC__
 	malloc_trim(0);
 #endif
+	text_pages_drop();
 }
 
 static int start(struct tracer *t, const struct tracer_config *cfg,
@@ -1445,9 +1449,9 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 		attach_probe_tracefs(&t->actx, 0, NULL);
 	t->stale_removed = attach_remove_stale(&t->actx);
 	if (t->stale_removed)
-		fprintf(stderr, "ext4dist: removed %d stale kprobe event%s left by %s processes that are gone\n",
-			t->stale_removed, t->stale_removed == 1 ? "" : "s",
-			TOOL_NAME);
+		fprintf(stderr, "%s: removed %d stale kprobe event%s left by %s processes that are gone\n",
+			tool_name(), t->stale_removed,
+			t->stale_removed == 1 ? "" : "s", TOOL_NAME);
 	note_tracing_dir(t);
 	/* Off the tracefs path it served the sweep alone: no fd kept. */
 	if (t->rec.attach.path != ATTACH_TRACEFS)
@@ -1478,6 +1482,7 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	/* Name discovery's probe: the tracer's kind, where it is a kprobe. */
 	set_ops(t);
 	prepare_names(t);
+	text_pages_drop();
 	err = attach_chosen(t, cfg, eb);
 	if (err && t->rec.attach.path == ATTACH_FENTRY &&
 	    cfg->attach == ATTACH_AUTO)

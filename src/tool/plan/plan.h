@@ -93,13 +93,9 @@ unsigned int plan_default_maxactive(unsigned int possible_cpus);
  * probed first (then call again); or -errno with the reason in eb when
  * nothing the kernel offers fits what is asked.
  *
- * Automatic order: fentry/fexit (the cheapest dispatch) where the kernel
- * never preempts a program; else kprobe_multi links (cheapest to arm); else
- * kprobe_events with ext4dist's own "rN:", the only way to size the
- * return probes; else the kprobe PMU; else kprobe_events as it is.  The
- * tracepoints only when --attach=tracepoint asks: they see fsync alone,
- * so a run that left them out of the order can never trace less than
- * its --ops say.
+ * Automatic order: attach_order.h's table.  The tracepoints only when
+ * --attach=tracepoint asks: they see fsync alone, so a run that left them
+ * out of the order can never trace less than its --ops say.
  */
 int plan_attach(const struct attach_want *w, const struct attach_caps *caps,
 		struct attach_choice *choice, enum cap_id *need,

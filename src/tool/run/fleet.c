@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output/tool_name.h"
+
 /* What a report says of itself; its numbers are the drains'. */
 static void header(struct report *r, const struct tracer *t,
 		   const struct ext4dist_args *a, unsigned int n)
@@ -162,8 +164,8 @@ static void heat_column(struct fleet *fl, const struct ext4dist_args *a)
 	if (!err)
 		err = heat_write_file(a->heatmap, &fl->heat);
 	if (err)
-		fprintf(stderr, "ext4dist: cannot write %s: %s\n", a->heatmap,
-			strerror(-err));
+		fprintf(stderr, "%s: cannot write %s: %s\n", tool_name(),
+			a->heatmap, strerror(-err));
 }
 
 void fleet_output(struct fleet *fl, const struct ext4dist_args *a,
@@ -177,8 +179,8 @@ void fleet_output(struct fleet *fl, const struct ext4dist_args *a,
 	if (a->prometheus) {
 		err = report_prom_write_file(a->prometheus, fl->total, fl->n);
 		if (err)
-			fprintf(stderr, "ext4dist: cannot write %s: %s\n",
-				a->prometheus, strerror(-err));
+			fprintf(stderr, "%s: cannot write %s: %s\n",
+				tool_name(), a->prometheus, strerror(-err));
 	}
 	if (fl->heat_on)
 		heat_column(fl, a);

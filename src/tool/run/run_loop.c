@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "output/report.h"
+#include "output/tool_name.h"
 #include "tool/run/exporter.h"
 #include "tool/run/outq.h"
 
@@ -166,7 +167,7 @@ int run_loop_stopped_by(int sig, FILE *err)
 {
 	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig <= 0)
 		return 0;
-	fprintf(err, "ext4dist: stopped by SIG%s (probes removed)\n",
+	fprintf(err, "%s: stopped by SIG%s (probes removed)\n", tool_name(),
 		run_loop_signal_name(sig));
 	return 128 + sig;
 }

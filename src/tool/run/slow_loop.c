@@ -10,6 +10,7 @@
 
 #include "output/report.h"
 #include "output/slow.h"
+#include "output/tool_name.h"
 #include "tool/run/fleet.h"
 #include "tool/run/outq.h"
 #include "tool/run/run_loop.h"
@@ -179,11 +180,11 @@ static void report_losses(struct tracer *t, const struct printer *p,
 	 */
 	lost = ss.failed + (ss.sent > st->samples ? ss.sent - st->samples : 0);
 	if (lost)
-		fprintf(stderr, "ext4dist: warning: %llu event%s lost: the event rings were full; a higher min_ms or a larger --ring-pages keeps up\n",
-			lost, lost == 1 ? "" : "s");
+		fprintf(stderr, "%s: warning: %llu event%s lost: the event rings were full; a higher min_ms or a larger --ring-pages keeps up\n",
+			tool_name(), lost, lost == 1 ? "" : "s");
 	if (st->bad || p->short_records)
-		fprintf(stderr, "ext4dist: warning: %llu malformed record%s skipped in the event rings\n",
-			st->bad + p->short_records,
+		fprintf(stderr, "%s: warning: %llu malformed record%s skipped in the event rings\n",
+			tool_name(), st->bad + p->short_records,
 			st->bad + p->short_records == 1 ? "" : "s");
 }
 
@@ -193,7 +194,7 @@ static void heat_end(struct printer *p, const char *path)
 	int err = p->heat_err ? p->heat_err : heat_write_file(path, p->heat);
 
 	if (err)
-		fprintf(stderr, "ext4dist: cannot write %s: %s\n", path,
+		fprintf(stderr, "%s: cannot write %s: %s\n", tool_name(), path,
 			strerror(-err));
 	heat_free(p->heat);
 }

@@ -415,7 +415,7 @@ scenario_stalled_output() {
 			bad="$bad SIG$sig: $secs s to stop;"
 		elif [ -n "$left" ]; then
 			bad="$bad SIG$sig: $(echo "$left" | wc -l) events left;"
-		elif [ "$msg" != "ext4dist: stopped with N bytes of output not written: standard output was not read for 1.0 s after the end (probes removed)" ]; then
+		elif [ "$msg" != "ext4slower: stopped with N bytes of output not written: standard output was not read for 1.0 s after the end (probes removed)" ]; then
 			bad="$bad SIG$sig: stderr '$(tail -n 1 "$WORK/stall.err")';"
 		fi
 	done

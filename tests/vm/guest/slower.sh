@@ -253,7 +253,7 @@ scenario_slower_lost() {
 		WORKLOAD_OPTS="-b 512" slow_run "$name" /mnt/ext4/slow-e 1 2000 0 0 \
 		-j --ring-pages 1 -p @PID@ 0 || return 0
 	got=$(awk -F, -v p="$WPID" '$3 == p' "$OUT" | wc -l)
-	lost=$(sed -n 's/^ext4dist: warning: \([0-9]*\) events lost: the event rings were full; .*/\1/p' "$ERR")
+	lost=$(sed -n 's/^ext4slower: warning: \([0-9]*\) events lost: the event rings were full; .*/\1/p' "$ERR")
 	if [ -n "$lost" ] && [ "$lost" -gt 0 ]; then
 		pass "$name-some-lost"
 		check "$name-all-accounted" "$((got + lost))" 2001 "$OUT" "$ERR"
@@ -286,15 +286,15 @@ scenario_slower_explore() {
 scenario_slower_names() {
 	local name=slower-names line
 	slow_run "$name" /mnt/ext4/slow-names 1 0 0 0 -j -vvv -p @PID@ 0 || return 0
-	line=$(grep '^ext4dist: file names: f_path.dentry at offset' "$ERR" || true)
+	line=$(grep '^ext4slower: file names: f_path.dentry at offset' "$ERR" || true)
 	if [ -n "$line" ]; then
 		pass "$name-discovered"
-		echo "($name: ${line#ext4dist: })"
+		echo "($name: ${line#ext4slower: })"
 	else
 		fail "$name-discovered" "no discovery line" "$ERR"
 	fi
 	check "$name-no-warning" "$(grep -c 'file names will show as' "$ERR")" 0 "$ERR"
 	check "$name-printed" "$(awk -F, -v p="$WPID" '$3 == p { print $8 }' "$OUT")" slow-names "$OUT"
-	sed -n 's/^ext4dist: peek /capture peek /p' "$ERR"
+	sed -n 's/^ext4slower: peek /capture peek /p' "$ERR"
 	slow_end "$name"
 }
