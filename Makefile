@@ -503,7 +503,8 @@ release:
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------
 # make fuzz         every libFuzzer target for FUZZ_SECONDS (default 60) each
 # make fuzz-smoke   every target for FUZZ_SMOKE_SECONDS (default 5) each
-# make lint         cppcheck + clang-tidy (.clang-tidy) on src/ and tests/fuzz/
+# make lint         cppcheck + clang-tidy (.clang-tidy) on src/ and tests/fuzz/,
+#                   and the code that comments name (tests/lint/comment_names.py)
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 
@@ -517,9 +518,10 @@ fuzz-smoke:
 
 lint:
 	tests/lint.sh
+	tests/lint/comment_names.py
 # ---- end of fuzzing and static analysis -------------------------------
 
-# ---- make bench (tests/bench/README.md); not part of make check ----------
+# ---- make bench (docs/performance.md); not part of make check ----------
 # Boots the Debian 6.1 kernel in qemu (TCG, then TCG -icount) and measures
 # ext4dist: ns/op traced vs untraced, bpf_stats per program, start-up, RSS,
 # syscalls, and alternative per-event designs; tables + build/bench/result.json.

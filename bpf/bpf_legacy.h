@@ -65,9 +65,9 @@ static __u32 (*bpf_get_prandom_u32)(void) = (void *)BPF_FUNC_get_prandom_u32;
 
 /*
  * struct pt_regs as seen by kprobe programs, and the kernel's own word:
- * KPTR is what one kernel pointer occupies (bpf_probe_read of a pointer
- * reads that many bytes), KLONG_RC the return value as the kernel's signed
- * long (ssize_t).  The register values are zero-extended to 64 bits.
+ * kptr_t is what one kernel pointer occupies (bpf_probe_read of a pointer
+ * reads that many bytes), klong_t the return value (REGS_RC) as the
+ * kernel's signed long (ssize_t).  The register values are zero-extended to 64 bits.
  */
 #if defined(__TARGET_ARCH_x86)
 /* x86_64 pt_regs: rdi holds argument 1, rax the return value. */

@@ -29,7 +29,7 @@ __u64 at_least(__u64 x, __u64 f)
  *
  * The first three steps branch (cheaper to run), the last three do not:
  * the verifier walks what follows once per path, and 8 paths cost it
- * little where 64 made most of 4.19's start-up (tests/bench/README.md).
+ * little where 64 made most of 4.19's start-up (docs/performance.md).
  */
 static inline __attribute__((always_inline))
 __u64 log2_slot(__u64 delta, __u64 factor)

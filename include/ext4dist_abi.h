@@ -83,7 +83,7 @@ struct ctl {
  * 64-bit word per operation (a write on an O_SYNC file runs an fsync
  * inside it on the same thread).  An array lookup is inlined by the
  * verifier, where a hash update and delete per call cost three times the
- * whole rest (tests/bench/README.md).
+ * whole rest (docs/performance.md).
  *
  * A record is written and read as one 64-bit word, so a return can never
  * pair one thread's id with another's timestamp: the bits of the thread

@@ -11,7 +11,8 @@
 #     asan      the unit tests built with ASan+UBSan into build-asan/
 #     valgrind  build/ext4dist-dyn's host paths under valgrind
 #     fuzz      a libFuzzer smoke of every target (tests/fuzz/run.sh smoke)
-#     lint      cppcheck and clang-tidy (tests/lint.sh)
+#     lint      cppcheck and clang-tidy (tests/lint.sh), and the names that
+#               comments give of code (tests/lint/comment_names.py)
 #     budget    one icount boot of Debian's 6.12: start-up against the
 #               kernel's floor, peak and steady RSS, BPF instructions per
 #               event, binary sizes, held against tests/bench/budget
@@ -21,7 +22,8 @@
 #               only (make check-unit-cross): two builds and 9300 checks
 #               under emulation take 8 minutes on two shared cores, and
 #               the unit suite reads the big-endian fixtures on the host
-#     vm        the VM scenarios (tests/vm/run.sh; README for its variables)
+#     vm        the VM scenarios (tests/vm/run.sh; docs/testing.md for its
+#               variables)
 #     vm-arm64  the arm64 VM scenarios (tests/vm-arm64/run.sh)
 #     vm-armhf  the armhf binary on Debian's armmp 6.1 with the JIT on
 #               (tests/vm-armhf/run.sh; "run.sh all" for every kernel)
@@ -117,6 +119,7 @@ for s in "${suites[@]}"; do
 		;;
 	lint)
 		run_suite lint bash tests/lint.sh
+		run_suite lint-comments python3 tests/lint/comment_names.py
 		;;
 	budget)
 		run_suite budget bash tests/budget/run.sh

@@ -5,7 +5,7 @@
 # (TCG with the guest's wall clock, then TCG with -icount, where guest time
 # counts instructions; EXT4DIST_VM_KVM=1: one KVM boot instead) with
 # tests/bench/guest_bench.sh as the guest program, then prints tables and
-# JSON (also saved to build/bench/result.json).  See tests/bench/README.md.
+# JSON (also saved to build/bench/result.json).  See docs/performance.md.
 #
 #   tests/bench/run.sh               build, boot, measure, report
 #   tests/bench/run.sh --report      tables again from the last boots' logs

@@ -8,7 +8,7 @@
 # BPF instructions per traced pread on each attach path, and the size of
 # the binaries; and holds each figure against tests/bench/budget
 # (tests/budget/judge.awk): "PASS budget NAME" or "FAIL budget NAME".
-# make bench stays the full report (tests/bench/README.md).
+# make bench stays the full report (docs/performance.md).
 #
 #   tests/budget/run.sh            build the tools, boot, judge
 #   tests/budget/run.sh --judge    judge the last boot's records again

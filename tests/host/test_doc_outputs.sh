@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The output blocks of README.md and docs/internals.md against what the
+# The output blocks of README.md and docs/*.md against what the
 # binary prints now (tests/lib/doc_outputs.awk: every line of a block a
 # line of the run, numbers and hex words masked).  Every block is marked
 # with the run that prints it, or as not output; the host runs are made

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The heatmaps as a browser draws them: headless Chromium renders the
-# unit test's golden picture and README's (docs/heatmap.svg, from a VM
+# unit test's golden picture and docs/guide.md's (docs/heatmap.svg, from a VM
 # run) to PNG at their own size, and every cell's pixel must be the
 # colour the SVG gives it (tests/lib/png_cells.py decodes the PNG), as
-# in README's own picture, docs/heatmap.png.  The checker is shown to
+# in docs/guide.md's own picture, docs/heatmap.png.  The checker is shown to
 # fail too: a cell recoloured in the SVG is caught.  tests/deps.sh
 # installs Chromium (Debian's chromium package); without it this says
 # SKIP.
@@ -41,7 +41,7 @@ for svg in tests/unit/golden/heatmap.svg docs/heatmap.svg; do
 		"$(echo "$got" | sed 's/^[0-9]*x[0-9]*: //')" "$cells cells, $cells as drawn"
 done
 
-# README's picture (docs/heatmap.png, rendered from docs/heatmap.svg as
+# docs/guide.md's picture (docs/heatmap.png, rendered from docs/heatmap.svg as
 # above) is true to its SVG.
 expect_eq "heatmap render: docs/heatmap.png is docs/heatmap.svg" \
 	"$(python3 tests/lib/png_cells.py docs/heatmap.svg docs/heatmap.png)" \

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Attaching a loaded kprobe program to a kernel function, by one of two
- * back-ends behind one small table of operations:
+ * Attaching a loaded program to a kernel function, by one of four paths.
+ * Three are behind one small table of operations (struct attach_ops):
  *   pmu     - perf_event_open() on the kprobe PMU (4.17+); the probe lives
  *             as long as the perf fd and leaves nothing behind.
  *   tracefs - a definition written to kprobe_events (every kernel with
  *             kprobes; the only way to set maxactive), opened as a
  *             tracepoint perf event, removed again with "-:" at detach.
+ *   tracing - fentry/fexit (5.5+): a link puts the program on a BPF
+ *             trampoline, closing it takes it off.
+ * The fourth, kprobe_multi links (5.18+: one program on many functions,
+ * attach_multi.c), is outside the table.  A kernel tracepoint's perf event
+ * is made by attach_tracepoint() and undone through attach_tp_ops.
  */
 #ifndef EXT4DIST_LOADER_ATTACH_ATTACH_H
 #define EXT4DIST_LOADER_ATTACH_ATTACH_H
@@ -200,8 +205,8 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
  * to detach.  So a crashed or SIGKILLed run's events go, whatever its
  * PID, name or PID namespace, and nobody else's.  An event a live
  * instance has defined but not opened yet may go too: its attach then
- * defines it again.  Returns how many were removed; on the PMU path
- * (tracefs_sweep_only) tracefs is released afterwards.
+ * defines it again.  Returns how many were removed.  Off the tracefs path
+ * the caller releases tracefs afterwards (attach_tracefs_release()).
  */
 int attach_remove_stale(struct attach_ctx *ctx);
 

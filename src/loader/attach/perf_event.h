@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* perf_event_open() and the two ioctls both attach back-ends end with. */
+/*
+ * perf_event_open() and the two ioctls that the PMU, tracefs and
+ * tracepoint paths end with.
+ */
 #ifndef EXT4DIST_LOADER_ATTACH_PERF_EVENT_H
 #define EXT4DIST_LOADER_ATTACH_PERF_EVENT_H
 

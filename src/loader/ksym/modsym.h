@@ -20,7 +20,7 @@
  * the relocatable ELF file ko_path, which may be compressed with gzip
  * (always), xz or zstd (when built with EXT4DIST_WITH_XZ /
  * EXT4DIST_WITH_ZSTD); the format is told by the file's magic bytes
- * (loader/module_file.h).
+ * (loader/ksym/module_file.h).
  * Returns 0, or:
  *   -ENOENT   no defined symbol of that name (or no such file)
  *   -EINVAL   not a relocatable ELF file, corrupted file or stream, or a

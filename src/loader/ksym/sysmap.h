@@ -2,7 +2,7 @@
 /*
  * Addresses of core-kernel symbols that /proc/kallsyms does not list:
  * data symbols on kernels built without CONFIG_KALLSYMS_ALL, read from
- * the kernel's System.map.  (Module symbols: loader/modsym.h.)
+ * the kernel's System.map.  (Module symbols: loader/ksym/modsym.h.)
  *
  * Functions that take eb (may be NULL) leave a one-line human message in
  * eb->msg on failure.

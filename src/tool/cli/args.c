@@ -63,7 +63,7 @@ static const struct opt_row {
 	{ { 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES }, D },
 #ifdef EXT4DIST_TEST_HOOKS
 	/*
-	 * The test build's fixture paths, not in the help text (README, "The
+	 * The test build's fixture paths, not in the help text (docs/testing.md, "The
 	 * test build"); the shipped binary treats them as any unknown option.
 	 */
 	{ { 0, "test-kallsyms", "--test-kallsyms", 1, OPT_TEST_KALLSYMS }, D },

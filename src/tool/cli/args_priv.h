@@ -71,7 +71,7 @@ extern const char args_usage_slower[];
 /*
  * The walk both commands share: *c->a at its defaults, argv[0]'s file
  * system, the options of c->slower's command (one table, a row per
- * command that has it), then what --ops and -t left (args_finish_fs()).
+ * command that has it), then what --ops and -t left (args.c: finish_fs()).
  * 0, or ARGS_ERR_USAGE / -errno as args_parse().
  */
 int args_walk(struct args_ctx *c, int argc, char **argv, FILE *err,

@@ -435,7 +435,7 @@ static void probe_cap(struct tracer *t, enum cap_id id)
  * MIPS: on Debian's 6.1 malta kernel (qemu) a kprobe's single-step break
  * is now and then taken for a stray one, an oops ("Break instruction in
  * kernel code"), under entry probes without BPF as under kretprobes
- * running programs (README.md, "On MIPS, s390x and RISC-V").
+ * running programs (docs/platforms.md, "On MIPS, s390x and RISC-V").
  */
 static const char *kprobes_unsafe(void)
 {
@@ -1169,7 +1169,7 @@ static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
  *
  * By address where the kernel tells them (ksym_bpf.c): handed names, the
  * kernel resolves them in a pass over every kernel symbol
- * (tests/bench/README.md).  The "ip" programs then know each function by
+ * (docs/performance.md).  The "ip" programs then know each function by
  * its address, patched in; by name, by the link's cookie.
  */
 static int attach_multi(struct tracer *t, struct errbuf *eb)

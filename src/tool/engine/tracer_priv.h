@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tracer's own state: for tracer.c and tally.c only.  Everyone else
- * uses tool/tracer.h.
+ * The tracer's own state: for tracer.c, verify.c and tally.c only.
+ * Everyone else uses tool/engine/tracer.h.
  */
 #ifndef EXT4DIST_TOOL_TRACER_PRIV_H
 #define EXT4DIST_TOOL_TRACER_PRIV_H

@@ -192,7 +192,7 @@ static int plan_auto_kprobes(const struct attach_want *w,
  * removing them is the kernel's dearest start-up and exit here (one
  * ftrace walk per program linked and unlinked: 3.8x kprobe_multi's
  * start-up and 3.3x its exit on 6.12, more than libbpf-tools' on 6.1 and
- * 6.12), which only a run of many calls repays (tests/bench/README.md).
+ * 6.12), which only a run of many calls repays (docs/performance.md).
  */
 static int plan_auto(const struct attach_want *w,
 		     const struct attach_caps *caps,

@@ -1,14 +1,14 @@
 # shellcheck shell=dash disable=SC3043,SC2034 # busybox ash has local; MISSES_* and WORKLOAD_OPTS are read by legacy.sh and lib.sh
 # The documentation's output blocks that come from a VM, held against what
-# the binary prints now on this kernel: README.md, docs/internals.md and
-# docs/learn.md (in /guest/docs) mark each block with the run that prints
-# it, "<!-- output vm-6.1/check -->"; this file makes the runs of this
-# kernel's series and doc_outputs.awk judges the blocks (numbers and hex
-# words masked: fds, PIDs, addresses, counts).  A failure shows the run's
-# output: the block to paste, masked parts aside.  Sourced by
-# scenarios.sh; needs /mnt/ext4 and legacy.sh's misses_run.
+# the binary prints now on this kernel: README.md and docs/*.md (in
+# /guest/docs, as tests/vm/lib.sh copies them) mark each block with the
+# run that prints it, "<!-- output vm-6.1/check -->"; this file makes the
+# runs of this kernel's series and doc_outputs.awk judges the blocks
+# (numbers and hex words masked: fds, PIDs, addresses, counts).  A failure
+# shows the run's output: the block to paste, masked parts aside.  Sourced
+# by scenarios.sh; needs /mnt/ext4 and legacy.sh's misses_run.
 
-# doc_fresh: as a Debian machine after boot, where README's runs were made:
+# doc_fresh: as a Debian machine after boot, where the docs' runs were made:
 # the ext4 module's file where Debian installs it, tracefs not mounted.
 # doc_fresh_end undoes it.
 doc_fresh() {
@@ -39,7 +39,7 @@ doc_run() {
 		ext4dist -vv --attach=pmu --ops read,fsync 1 1 > "$2" 2>&1 || true
 		wait
 		doc_fresh_end ;;
-	# -v of a run stopped with Ctrl-C (as README's excerpts).
+	# -v of a run stopped with Ctrl-C (as docs/guide.md's excerpts).
 	v)
 		doc_fresh
 		traced_run doc-v /mnt/ext4/doc-v 1 2 2 1 -v || { doc_fresh_end; return 1; }
@@ -94,7 +94,7 @@ doc_run() {
 		SLOW_NOISE=0 slow_run doc-slower /mnt/ext4/slow1 1 4 8 2 1 || return 1
 		SLOW_NOISE=""
 		cat "$OUT" "$ERR" > "$2" ;;
-	# docs/exporter.md's two file systems in one run, and README's
+	# docs/exporter.md's two file systems in one run, and its
 	# scrape of that run (fleet.sh).
 	two-fs|exporter-scrape)
 		fleet_doc_run "$1" "$2" || return 1 ;;
@@ -140,7 +140,7 @@ scenario_doc_outputs() {
 	names=$(awk -v list=1 -f /guest/doc_outputs.awk /guest/docs/*.md |
 		awk -v s="vm-$series/" 'index($2, s) == 1 { print $2 }' | sort -u)
 	if [ -z "$names" ]; then
-		out "SKIP $KERNEL doc-outputs: no block of README.md or docs/internals.md comes from a $series kernel"
+		out "SKIP $KERNEL doc-outputs: no block of README.md or docs/*.md comes from a $series kernel"
 		return 0
 	fi
 	for n in $names; do

@@ -133,7 +133,7 @@ scenario_fentry() {
 		"attached fexit ext4_sync_file via BPF_LINK_CREATE"
 
 	# The default: kprobe_multi or kprobes, whose start-up and exit
-	# cost the kernel less than trampolines (tests/bench/README.md).
+	# cost the kernel less than trampolines (docs/performance.md).
 	# Where the kernel refuses entry kprobes (riscv64 6.12), fentry is
 	# the default: the plan was made again after the refusal.
 	row=$(sed -n 's/^attach path  *//p' "$WORK/fentry-auto.check" | head -n 1)

@@ -117,7 +117,7 @@ scenario_as_4_9() {
 	expect_verbose as-4.9-unnamed "$ERR" "map and program names off, as before 4.15"
 }
 
-# as_4_9_doc check|v FILE: what README shows of 4.9, as scenario_as_4_9
+# as_4_9_doc check|v FILE: what docs/guide.md shows of 4.9, as scenario_as_4_9
 # emulates it: --check, or -v and the output of a short traced run.
 as_4_9_doc() {
 	local rc=0
