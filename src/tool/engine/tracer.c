@@ -17,6 +17,7 @@
 #include "tool/discover/name_discover.h"
 #include "tool/discover/pid_filter.h"
 #include "tool/plan/prog_select.h"
+#include "tool/plan/resolve.h"
 #include "tool/discover/read_path.h"
 
 #define TOOL_NAME "ext4dist"
@@ -493,181 +494,6 @@ static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
 	return 0;
 }
 
-/*
- * The functions resolve_addresses() looks for; returns how many.  The
- * shared read function is the core kernel's: never in a module's file.
- */
-static unsigned int fn_list(struct tracer *t, int core)
-{
-	unsigned int op, n = 0;
-
-	for (op = 0; op < NR_OPS; op++)
-		if (t->fs->ops[op].func)
-			t->fn_names[n++] = t->fs->ops[op].func;
-	if (t->fs->dir_release)
-		t->fn_names[n++] = t->fs->dir_release;
-	if (core && t->fs->generic_read)
-		t->fn_names[n++] = t->fs->generic_read;
-	return n;
-}
-
-/*
- * A built-in file system: its functions from System.map (moved by the
- * KASLR slide), kept as a hint until the generic read path's f_op probe
- * confirms the map is this kernel's (fn_trust_sysmap()).
- */
-static int sysmap_hint(struct tracer *t, const struct tracer_config *cfg,
-		       const char *release, struct errbuf *why)
-{
-	unsigned int n = fn_list(t, 1), syms = 0;
-	int hits;
-
-	/* The read path's data symbols in the same pass over the map. */
-	if (t->fs->generic_read) {
-		read_path_symbols(t->fs, &t->fn_names[n]);
-		syms = READ_PATH_NR_SYMS;
-	}
-
-	snprintf(t->sysmap_path, sizeof(t->sysmap_path), "/boot/System.map-%s",
-		 release);
-	if (access(t->sysmap_path, R_OK))
-		return errbuf_set(why, -ENOENT,
-				  "%s is built in, and there is no %s",
-				  t->fs->module, t->sysmap_path);
-	hits = sysmap_resolve_many(t->sysmap_path, cfg->kallsyms_path,
-				   t->fn_names, n + syms,
-				   t->fn_addrs, t->fn_found, why);
-	if (hits <= 0)
-		return hits ? hits : errbuf_set(why, -ENOENT,
-						"%s has none of the functions",
-						t->sysmap_path);
-	t->nr_fn = n;
-	t->nr_syms = n + syms;
-	snprintf(t->fn_source, sizeof(t->fn_source), "%s", t->sysmap_path);
-	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
-		 "by name until %s is confirmed as this kernel's (by the f_op probe of the generic read path)",
-		 t->sysmap_path);
-	vlog(1, "kprobes %s", t->rec.addresses);
-	return 0;
-}
-
-/* The f_op probe saw what System.map says: its addresses hold. */
-static void fn_trust_sysmap(struct tracer *t)
-{
-	unsigned int i;
-	int hits = 0;
-
-	if (!t->nr_fn || t->fn_trusted || !t->sysmap_agrees)
-		return;
-	t->fn_trusted = 1;
-	for (i = 0; i < t->nr_fn; i++)
-		hits += t->fn_found[i];
-	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
-		 "by address: %d functions from %s, which the f_op probe confirmed",
-		 hits, t->sysmap_path);
-	vlog(1, "kprobes %s", t->rec.addresses);
-}
-
-/*
- * kprobes by address where the file system is a module whose file on disk
- * is the very build the kernel loaded: the kernel then skips its lookup
- * of the name, which before 6.2 scans every kernel symbol for each probe.
- * A built-in one may get them from System.map (sysmap_hint()).
- */
-static void resolve_addresses(struct tracer *t, const struct tracer_config *cfg)
-{
-	char dir[256], base[512], ko[600];
-	struct errbuf why = { "" };
-	struct utsname u;
-	unsigned int n;
-	int hits;
-
-	snprintf(dir, sizeof(dir), "%s/%s",
-		 cfg->sys_module ? cfg->sys_module : "/sys/module",
-		 t->fs->module);
-	if (uname(&u)) {
-		errbuf_set(&why, -errno, "uname: %s", strerror(errno));
-		goto by_name;
-	}
-	snprintf(base, sizeof(base), "/lib/modules/%s/%s", u.release,
-		 t->fs->module_file);
-	snprintf(ko, sizeof(ko), "%s/initstate", dir);
-	if (access(ko, F_OK)) {
-		/* Built in (no module state): System.map may know. */
-		if (sysmap_hint(t, cfg, u.release, &why) == 0)
-			return;
-		goto by_name;
-	}
-	if (modsym_ko_path(base, ko, sizeof(ko))) {
-		errbuf_set(&why, -ENOENT, "%s is a module without its file %s",
-			   t->fs->module, base);
-		goto by_name;
-	}
-	n = fn_list(t, 0);
-	hits = modsym_resolve_loaded(ko, dir, t->fn_names, n, t->fn_addrs,
-				     t->fn_found, &why);
-	if (hits <= 0) {
-		if (!hits)
-			errbuf_set(&why, -ENOENT, "%s has none of the functions", ko);
-		goto by_name;
-	}
-	t->nr_fn = n;
-	t->fn_trusted = 1;
-	snprintf(t->fn_source, sizeof(t->fn_source), "%s", ko);
-	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
-		 "by address: %d functions from %s, the build the kernel loaded",
-		 hits, ko);
-	vlog(1, "kprobes %s", t->rec.addresses);
-	return;
-by_name:
-	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
-		 "by name (the kernel looks each one up): %s", why.msg);
-	vlog(1, "kprobes %s", t->rec.addresses);
-}
-
-/*
- * func's address, 0 for by name; -ENOENT when a trusted symbol table
- * shows the function is not there (no need to try).
- */
-static int addr_of(const struct tracer *t, const char *func,
-		   unsigned long long *addr)
-{
-	unsigned int i;
-
-	*addr = 0;
-	if (!t->fn_trusted)
-		return 0;
-	for (i = 0; i < t->nr_fn; i++)
-		if (strcmp(t->fn_names[i], func) == 0) {
-			if (!t->fn_found[i])
-				return -ENOENT;
-			*addr = t->fn_addrs[i];
-		}
-	return 0;
-}
-
-/* func's address in System.map, not yet confirmed; 0 if it has none. */
-static void hint_addr(const struct tracer *t, const char *func,
-		      unsigned long long *addr)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nr_fn; i++)
-		if (strcmp(t->fn_names[i], func) == 0 && t->fn_found[i])
-			*addr = t->fn_addrs[i];
-}
-
-/* 1 when System.map, not yet confirmed, lacks func. */
-static int hint_lacks(const struct tracer *t, const char *func)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nr_fn; i++)
-		if (strcmp(t->fn_names[i], func) == 0)
-			return !t->fn_found[i];
-	return 0;
-}
-
 /* Loads p and attaches it as one kind of probe on func. */
 static int attach_prog(struct tracer *t, struct obj_prog *p,
 		       enum probe_kind kind, const char *func,
@@ -680,13 +506,13 @@ static int attach_prog(struct tracer *t, struct obj_prog *p,
 	};
 	int err;
 
-	if (addr_of(t, func, &spec.addr))
+	if (resolve_addr_of(&t->fn, func, &spec.addr))
 		return errbuf_set(eb, -ENOENT,
 				  "kernel function %s does not exist (not in %s)",
-				  func, t->fn_source);
+				  func, t->fn.source);
 	/* The f_op probe may go where System.map says, before it is confirmed. */
 	if (t->scan_at_hint && strcmp(func, t->fs->dir_release) == 0)
-		hint_addr(t, func, &spec.addr);
+		resolve_hint_addr(&t->fn, func, &spec.addr);
 	err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
 	if (err)
 		return err;
@@ -950,11 +776,11 @@ static int prepare_generic_read(struct tracer *t,
 				struct errbuf *eb)
 {
 	const struct sym_set map = {
-		.path = t->sysmap_path,
-		.names = t->fn_names,
-		.addrs = t->fn_addrs,
-		.found = t->fn_found,
-		.n = t->nr_syms,
+		.path = t->fn.sysmap_path,
+		.names = t->fn.names,
+		.addrs = t->fn.addrs,
+		.found = t->fn.found,
+		.n = t->fn.nr_syms,
 	};
 	const struct read_path_env env = {
 		.fs = t->fs,
@@ -966,11 +792,11 @@ static int prepare_generic_read(struct tracer *t,
 		.kallsyms_path = cfg->kallsyms_path,
 		.kallsyms_no_data = pretending(t, PRETEND_NO_KALLSYMS_DATA),
 		.sys_module = cfg->sys_module,
-		.sysmap_path = t->sysmap_path[0] ? t->sysmap_path : NULL,
-		.sysmap = t->nr_syms ? &map : NULL,
+		.sysmap_path = t->fn.sysmap_path[0] ? t->fn.sysmap_path : NULL,
+		.sysmap = t->fn.nr_syms ? &map : NULL,
 		.tracing_fd = t->actx.tf.dir[0] ? t->actx.tf.dirfd : -1,
 		.tracing_dir = t->actx.tf.dir,
-		.sysmap_agrees = &t->sysmap_agrees,
+		.sysmap_agrees = &t->fn.sysmap_agrees,
 	};
 	int err;
 
@@ -980,20 +806,21 @@ static int prepare_generic_read(struct tracer *t,
 	 * run, or sees nothing System.map or kallsyms agree with (no
 	 * --fops-addr, which nothing checks): then by name.
 	 */
-	t->scan_at_hint = t->nr_syms && !t->fn_trusted && !cfg->fops_addr;
+	t->scan_at_hint = t->fn.nr_syms && !t->fn.trusted && !cfg->fops_addr;
 	err = read_path_prepare_generic(&env, t->rec.fops, sizeof(t->rec.fops),
 					eb);
 	if (err && t->scan_at_hint) {
 		vlog(1, "the f_op probe at System.map's address of %s: %s; again by name",
 		     t->fs->dir_release, eb->msg);
 		t->scan_at_hint = 0;
-		t->sysmap_agrees = 0;
+		t->fn.sysmap_agrees = 0;
 		err = read_path_prepare_generic(&env, t->rec.fops,
 						sizeof(t->rec.fops), eb);
 	}
 	t->scan_at_hint = 0;
 	if (!err)
-		fn_trust_sysmap(t);
+		resolve_trust_sysmap(&t->fn, t->rec.addresses,
+				     sizeof(t->rec.addresses));
 	return err;
 }
 
@@ -1058,14 +885,14 @@ static int attach_read(struct tracer *t, const struct tracer_config *cfg,
 		err = prepare_generic_read(t, cfg, eb);
 		return err ? err : attach_pair(t, t->fs->generic_read, eb);
 	}
-	if (hint_lacks(t, func)) {
+	if (resolve_hint_lacks(&t->fn, func)) {
 		/*
 		 * System.map has no func: the generic path, whose f_op probe
 		 * tells whether the map is this kernel's.  If it is not, try
 		 * func after all.
 		 */
 		err = prepare_generic_read(t, cfg, &first);
-		if (!err && t->fn_trusted) {
+		if (!err && t->fn.trusted) {
 			snprintf(why, sizeof(why), "no %s in System.map: kernel before %s",
 				 func, t->fs->ops[OP_READ].since);
 			read_path_is(t, why);
@@ -1104,10 +931,11 @@ static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
 	if (t->ops == &attach_tracing_ops) {
 		snprintf(t->rec.addresses, sizeof(t->rec.addresses),
 			 "none needed: fentry/fexit name each function by its BTF id");
-		t->nr_fn = t->nr_syms = 0;
-		t->fn_trusted = 0;
+		resolve_none(&t->fn);
 	} else {
-		resolve_addresses(t, cfg);
+		resolve_addresses(&t->fn, t->fs, cfg->sys_module,
+				  cfg->kallsyms_path, t->rec.addresses,
+				  sizeof(t->rec.addresses));
 	}
 	for (op = 0; op < NR_OPS; op++) {
 		if (!(t->ops_mask & (1u << op)))

@@ -8,6 +8,7 @@
 
 #include "tool/engine/fentry.h"
 #include "tool/discover/read_path.h"
+#include "tool/plan/resolve.h"
 #include "tool/engine/tracer.h"
 
 struct tracer {
@@ -47,24 +48,8 @@ struct tracer {
 	unsigned long long unseen_seen[NR_OPS];
 	int unseen_counted;	/* the kernel counts them for these programs */
 	int stale_removed;		/* stale events removed at start */
-	/*
-	 * The traced functions' addresses: names[i] at addrs[i] when
-	 * found[i].  From the module file where it is the build the kernel
-	 * loaded (trusted at once), or for a built-in file system from
-	 * System.map, trusted only once the f_op probe of the generic read
-	 * path has seen what System.map says (until then every probe goes
-	 * by name, and a name System.map lacks is only a hint).
-	 */
-	const char *fn_names[NR_OPS + 2 + READ_PATH_NR_SYMS];
-	unsigned long long fn_addrs[NR_OPS + 2 + READ_PATH_NR_SYMS];
-	int fn_found[NR_OPS + 2 + READ_PATH_NR_SYMS];
-	unsigned int nr_fn;		/* 0: every probe by name */
-	unsigned int nr_syms;		/* nr_fn plus read_path's data symbols */
-	int fn_trusted;
+	struct fn_addrs fn;		/* the traced functions' addresses */
 	int scan_at_hint;		/* the f_op probe at System.map's address */
-	char fn_source[640];		/* where the addresses came from */
-	int sysmap_agrees;		/* read_path: System.map checked out */
-	char sysmap_path[300];		/* the map the addresses came from */
 	int read_generic;		/* --read-path=generic */
 	struct fentry_ids fids;		/* fentry/fexit: the BTF ids */
 	struct tp_event tp[2];		/* the fsync tracepoints: enter, exit */
