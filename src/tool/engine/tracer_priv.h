@@ -60,13 +60,4 @@ struct tracer {
 /* verify.c: one more program through the verifier, in the record. */
 void tracer_note_load(struct tracer *t, const struct obj_prog *p);
 
-/*
- * The file system's fsync tracepoints, their ids and the exit event's
- * return value field, into t->tp (CAP_TRACEPOINT's question); 0 or
- * -errno with why.
- */
-int tracer_probe_tracepoints(struct tracer *t, struct errbuf *why);
-/* Their programs: the field's offset patched in (t->tp[1]). */
-void tracer_patch_tracepoints(struct tracer *t);
-
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "loader/loader.h"
+#include "tool/plan/probe.h"
 #include "tool/plan/prog_select.h"
 #include "tool/engine/tracer_priv.h"
 
@@ -81,11 +82,11 @@ static int verify_tracepoints(struct tracer *t, const struct verify_each *each,
 	int err;
 
 	if (!t->tp[1].id) {
-		err = tracer_probe_tracepoints(t, eb);
+		err = probe_tracepoints(t, eb);
 		if (err)
 			return err;
 	}
-	tracer_patch_tracepoints(t);
+	probe_patch_tracepoints(t);
 	err = verify_one(t, bpf_obj_find_tracepoint(&t->obj, tp->group,
 						    tp->exit), each, eb);
 	return err ? err : verify_one(t, bpf_obj_find_tracepoint(&t->obj,
