@@ -14,6 +14,7 @@
 #include "loader/loader.h"
 #include "output/file_replace.h"
 #include "output/report.h"
+#include "output/tool_name.h"
 #include "tool/cli/args.h"
 #include "tool/plan/check.h"
 #include "tool/dump/dump_bpf.h"
@@ -282,6 +283,7 @@ int main(int argc, char **argv)
 			args.prog, strerror(-err));
 		return 1;
 	}
+	tool_name_set(args.prog);
 	snprintf(prefix, sizeof(prefix), "%s: ", args.prog);
 	vlog_set(args.verbose, stderr, prefix);
 	privileges_raise_nofile();

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The attach paths: every traced function's programs attached as the plan
+ * decided (kprobe pairs on the PMU or tracefs, fentry/fexit, kprobe_multi,
+ * the fsync tracepoints), the read path chosen on the way.
+ */
+#include "tool/engine/attach_paths.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "loader/loader.h"
+#include <sys/utsname.h>
+
+#include "tool/engine/attach_prog.h"
+#include "tool/engine/short_probes.h"
+#include "tool/plan/probe.h"
+#include "tool/plan/progs.h"
+#include "tool/plan/resolve.h"
+
+/* An operation whose function this kernel does not have: say which. */
+static int missing_function(struct tracer *t, unsigned int op,
+			    struct errbuf *eb)
+{
+	const struct fs_op *o = &t->fs->ops[op];
+	const char *hidden = pretend_hides(t, o->func);
+	char kernel[120];
+	struct utsname u;
+
+	if (hidden)
+		snprintf(kernel, sizeof(kernel), "%s", hidden);
+	else
+		snprintf(kernel, sizeof(kernel), "Linux %.64s",
+			 uname(&u) ? "?" : u.release);
+	snprintf(t->rec.missing, sizeof(t->rec.missing),
+		 "%s: no %s in %s (it arrived in %s)",
+		 report_op_name(op), o->func, kernel, o->since);
+	return errbuf_set(eb, -ENOENT,
+			  "cannot trace %s: kernel function %s does not exist in this kernel (%s; it arrived in %s); leave %s out of --ops",
+			  report_op_name(op), o->func, kernel, o->since,
+			  report_op_name(op));
+}
+
+/* The file system's own read function; some never had another. */
+static void read_path_own(struct tracer *t)
+{
+	snprintf(t->rec.read_path, sizeof(t->rec.read_path),
+		 "%s (kernel %s+%s%s%s)", t->fs->ops[OP_READ].func,
+		 t->fs->ops[OP_READ].since,
+		 t->fs->generic_read ? "" : "; ",
+		 t->fs->generic_read ? "" : t->fs->name,
+		 t->fs->generic_read ? "" : " has no other");
+}
+
+static void read_path_is(struct tracer *t, const char *why)
+{
+	snprintf(t->rec.read_path, sizeof(t->rec.read_path),
+		 "%s + f_op filter (%.180s)", t->fs->generic_read, why);
+	vlog(1, "read path: %s", t->rec.read_path);
+}
+
+static int attach_read(struct tracer *t, const struct tracer_config *cfg,
+		       struct errbuf *eb)
+{
+	const char *func = t->fs->ops[OP_READ].func;
+	struct errbuf first = { "" };
+	char why[200];
+	int err, prepared = 0;
+
+	if (!t->fs->generic_read) {
+		err = tracer_attach_pair(t, func, eb);
+		if (err == -ENOENT)
+			return missing_function(t, OP_READ, eb);
+		read_path_own(t);
+		return err;
+	}
+	if (cfg->read_generic) {
+		read_path_is(t, "forced by --read-path=generic");
+		err = tracer_prepare_generic_read(t, cfg, eb);
+		return err ? err : tracer_attach_pair(t, t->fs->generic_read, eb);
+	}
+	if (resolve_hint_lacks(&t->fn, func)) {
+		/*
+		 * System.map has no func: the generic path, whose f_op probe
+		 * tells whether the map is this kernel's.  If it is not, try
+		 * func after all.
+		 */
+		err = tracer_prepare_generic_read(t, cfg, &first);
+		if (!err && t->fn.trusted) {
+			snprintf(why, sizeof(why), "no %s in System.map: kernel before %s",
+				 func, t->fs->ops[OP_READ].since);
+			read_path_is(t, why);
+			return tracer_attach_pair(t, t->fs->generic_read, eb);
+		}
+		prepared = !err;
+	}
+	/* Cheaper than reading kallsyms first: just try it. */
+	err = tracer_attach_pair(t, func, eb);
+	if (err != -ENOENT) {
+		snprintf(t->rec.read_path, sizeof(t->rec.read_path),
+			 "%s (kernel %s+)", func, t->fs->ops[OP_READ].since);
+		return err;
+	}
+	vlog(1, "%s: %s; falling back to %s with an f_op filter (kernels before %s)",
+	     func, eb->msg, t->fs->generic_read, t->fs->ops[OP_READ].since);
+	snprintf(why, sizeof(why), "no %s: kernel before %s", func,
+		 t->fs->ops[OP_READ].since);
+	read_path_is(t, why);
+	if (!prepared && first.msg[0])
+		return errbuf_set(eb, -ENOENT, "%s", first.msg);
+	if (!prepared) {
+		err = tracer_prepare_generic_read(t, cfg, eb);
+		if (err)
+			return err;
+	}
+	return tracer_attach_pair(t, t->fs->generic_read, eb);
+}
+
+static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
+			  struct errbuf *eb)
+{
+	unsigned int op;
+	int err;
+
+	if (t->ops == &attach_tracing_ops) {
+		snprintf(t->rec.addresses, sizeof(t->rec.addresses),
+			 "none needed: fentry/fexit name each function by its BTF id");
+		resolve_none(&t->fn);
+	} else {
+		resolve_addresses(&t->fn, t->fs, cfg->sys_module,
+				  cfg->kallsyms_path, t->rec.addresses,
+				  sizeof(t->rec.addresses));
+	}
+	for (op = 0; op < NR_OPS; op++) {
+		if (!(t->ops_mask & (1u << op)))
+			continue;
+		if (op == OP_READ) {
+			err = attach_read(t, cfg, eb);
+		} else {
+			err = tracer_attach_pair(t, t->fs->ops[op].func, eb);
+			if (err == -ENOENT)
+				err = missing_function(t, op, eb);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Every traced function under one kprobe_multi link for entries and one
+ * for returns (5.18+; fprobe, so no kprobes needed).  The read path is
+ * ext4_file_read_iter here; kernels that lack it are older.
+ *
+ * By address where the kernel tells them (ksym_bpf.c): handed names, the
+ * kernel resolves them in a pass over every kernel symbol
+ * (tests/bench/README.md).  The "ip" programs then know each function by
+ * its address, patched in; by name, by the link's cookie.
+ */
+static int attach_multi(struct tracer *t, struct errbuf *eb)
+{
+	const char *funcs[NR_OPS], *variant;
+	unsigned long long cookies[NR_OPS];
+	uint64_t addrs[NR_OPS];
+	const unsigned long long *by_addr = NULL;
+	struct obj_prog *ret, *ent;
+	unsigned int op, n = 0;
+	struct errbuf leb = { "" };
+	int err;
+
+	for (op = 0; op < NR_OPS; op++) {
+		if (!(t->ops_mask & (1u << op)))
+			continue;
+		funcs[n] = t->fs->ops[op].func;
+		cookies[n++] = op;	/* the programs' operation id */
+	}
+	int ip = 0;
+
+	if (ksym_bpf_lookup(funcs, n, addrs, &leb) == 0) {
+		unsigned int i = 0;
+
+		for (op = 0; op < NR_OPS; op++)
+			bpf_obj_patch_imm64(&t->obj, PATCH_IP_BASE + op,
+					    t->ops_mask & (1u << op) ?
+					    addrs[i++] : 0);
+		by_addr = (const unsigned long long *)addrs;
+		ip = 1;
+	} else {
+		vlog(1, "kprobe_multi by name: %s", leb.msg);
+	}
+	variant = prog_variant(t->slow, t->percpu, ip);
+	ret = bpf_obj_find_multi(&t->obj, PROBE_RETURN, "ext4", variant);
+	ent = bpf_obj_find_multi(&t->obj, PROBE_ENTRY, "ext4", variant);
+	if (!ret || !ent)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no kprobe_multi programs");
+	err = bpf_obj_load_prog(&t->obj, ret, &t->lo, &t->load, eb);
+	if (!err)
+		err = bpf_obj_load_prog(&t->obj, ent, &t->lo, &t->load, eb);
+	if (err)
+		return err;
+	tracer_note_load(t, ret);
+	tracer_note_load(t, ent);
+	err = attach_kprobe_multi(ret->fd, PROBE_RETURN, funcs, by_addr,
+				  cookies, n, &t->multi_fd[0], eb);
+	if (err)
+		return err;
+	err = attach_kprobe_multi(ent->fd, PROBE_ENTRY, funcs, by_addr,
+				  cookies, n, &t->multi_fd[1], eb);
+	if (err)
+		return err;
+	read_path_own(t);
+	return 0;
+}
+
+/* One tracepoint's program loaded and put on its perf event. */
+static int attach_tp_prog(struct tracer *t, struct obj_prog *p,
+			  const struct tp_event *tp, struct errbuf *eb)
+{
+	int err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
+
+	if (err)
+		return err;
+	tracer_note_load(t, p);
+	err = attach_tracepoint(tp, p->fd, &t->links[t->nr_links], eb);
+	if (err) {
+		bpf_obj_unload_prog(p);
+		return err;
+	}
+	t->nr_links++;
+	return 0;
+}
+
+/*
+ * fsync through the file system's own tracepoints (--attach=tracepoint):
+ * the exit first, as a kretprobe before its kprobe (attach_pair()).
+ */
+static int attach_tracepoints(struct tracer *t, struct errbuf *eb)
+{
+	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	struct obj_prog *ret = bpf_obj_find_tracepoint(&t->obj, tp->group,
+						       tp->exit);
+	struct obj_prog *ent = bpf_obj_find_tracepoint(&t->obj, tp->group,
+						       tp->enter);
+	int err;
+
+	if (!ret || !ent)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no programs for the tracepoints %s:%s and %s:%s",
+				  tp->group, tp->exit, tp->group, tp->enter);
+	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
+		 "none needed: a tracepoint is named by its id");
+	probe_patch_tracepoints(t);
+	err = attach_tp_prog(t, ret, &t->tp[1], eb);
+	if (!err)
+		err = attach_tp_prog(t, ent, &t->tp[0], eb);
+	if (!err)
+		t->entry_prog[OP_FSYNC] = ent;
+	return err;
+}
+
+/* Each fexit program's argument count, from the BTF prototype. */
+static void patch_nargs(struct tracer *t)
+{
+	unsigned int op, n;
+
+	for (op = 0; op < NR_OPS; op++) {
+		n = op == OP_READ && t->fids.generic_id ?
+		    t->fids.generic_nargs : t->fids.nargs[op];
+		if (n)
+			bpf_obj_patch_imm64(&t->obj, PATCH_NARGS_BASE + op, n);
+	}
+}
+
+int tracer_attach_chosen(struct tracer *t, const struct tracer_config *cfg,
+			 struct errbuf *eb)
+{
+	int err;
+
+	tracer_set_ops(t);
+	if (t->rec.attach.path == ATTACH_FENTRY) {
+		patch_nargs(t);
+		err = attach_kprobes(t, cfg, eb);
+		if (!err && t->btf_obj_fd >= 0) {
+			kcall_close(t->btf_obj_fd, "the module's BTF object: each program loaded for one of its functions holds it now");
+			t->btf_obj_fd = -1;
+		}
+		return err;
+	}
+	if (t->rec.attach.path == ATTACH_MULTI)
+		return attach_multi(t, eb);
+	if (t->rec.attach.path == ATTACH_TRACEPOINT)
+		return attach_tracepoints(t, eb);
+	return attach_kprobes(t, cfg, eb);
+}

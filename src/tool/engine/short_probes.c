@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The short-lived probes of start-up's discoveries: the f_op scan of the
+ * generic read path (read_path.c) and slow mode's file name peek
+ * (name_discover.c), both kprobes whatever the run's path.
+ */
+#include "tool/engine/short_probes.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "loader/loader.h"
+#include "output/tool_name.h"
+#include "tool/discover/name_discover.h"
+#include "tool/discover/read_path.h"
+#include "tool/engine/attach_prog.h"
+#include "tool/plan/probe.h"
+#include "tool/plan/resolve.h"
+
+/*
+ * The f_op scan program: its section names the file system's directory
+ * ->release, but read_path.c may put it on libfs's instead.
+ */
+static struct obj_prog *scan_prog(struct tracer *t)
+{
+	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY,
+				 fs_prog_func(t->fs, t->fs->dir_release),
+				 "scan_release");
+}
+
+static const struct attach_ops *peek_ops(struct tracer *t);
+
+/* A short-lived probe for read_path.c's f_op discovery. */
+static int attach_scan(void *arg, const char *func, struct probe_link *link,
+		       struct errbuf *eb)
+{
+	struct tracer *t = arg;
+	const struct attach_ops *saved = t->ops;
+	struct obj_prog *p = scan_prog(t);
+	int err;
+
+	if (!p)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no f_op scan program for %s",
+				  t->fs->dir_release);
+	/* A kprobe, also on the fentry path (peek_ops()). */
+	t->ops = peek_ops(t);
+	if (!t->ops) {
+		t->ops = saved;
+		return errbuf_set(eb, -ENOTSUP,
+				  "no kprobe PMU and no kprobe_events for the f_op probe on %s",
+				  func);
+	}
+	err = tracer_attach_prog(t, p, PROBE_ENTRY, func, link, eb);
+	t->ops = saved;
+	return err;
+}
+
+static void detach_scan(void *arg, struct probe_link *link)
+{
+	struct tracer *t = arg;
+
+	probe_detach(&t->actx, link);
+	/* Needed once: the program goes with its probe. */
+	bpf_obj_unload_prog(scan_prog(t));
+}
+
+/*
+ * The probe kind for the name discovery's peek: the tracer's own, or on
+ * the kprobe_multi path the PMU, else tracefs, whichever is there.
+ */
+static const struct attach_ops *peek_ops(struct tracer *t)
+{
+	struct cap *c = t->rec.caps.c;
+
+	if (t->ops && t->ops != &attach_tracing_ops)
+		return t->ops;
+	if (c[CAP_PMU].state == CAP_UNKNOWN)
+		probe_cap(t, CAP_PMU);
+	if (c[CAP_PMU].state == CAP_YES)
+		return &attach_pmu_ops;
+	if (t->actx.tf.dir[0] && c[CAP_KPROBE_EVENTS].state == CAP_UNKNOWN)
+		probe_cap(t, CAP_KPROBE_EVENTS);
+	return c[CAP_KPROBE_EVENTS].state == CAP_YES ? &attach_tracefs_ops :
+						      NULL;
+}
+
+static struct obj_prog *peek_prog(struct tracer *t)
+{
+	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY, NAME_PEEK_FUNC, "peek");
+}
+
+/* name_discover.c's short-lived probe. */
+static int attach_peek(void *arg, const char *func, struct probe_link *link,
+		       struct errbuf *eb)
+{
+	struct tracer *t = arg;
+	const struct attach_ops *saved = t->ops;
+	struct obj_prog *p = peek_prog(t);
+	int err;
+
+	if (!p)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no peek program for %s", func);
+	t->ops = peek_ops(t);
+	if (!t->ops) {
+		t->ops = saved;
+		return errbuf_set(eb, -ENOTSUP,
+				  "no kprobe PMU and no kprobe_events for the discovery's probe on %s",
+				  func);
+	}
+	err = tracer_attach_prog(t, p, PROBE_ENTRY, func, link, eb);
+	t->ops = saved;
+	return err;
+}
+
+static void detach_peek(void *arg, struct probe_link *link)
+{
+	struct tracer *t = arg;
+
+	/* The link knows its own kind of probe. */
+	probe_detach(&t->actx, link);
+	bpf_obj_unload_prog(peek_prog(t));
+}
+
+void tracer_prepare_names(struct tracer *t)
+{
+	struct name_env env = {
+		.obj = &t->obj,
+		.attach_peek = attach_peek,
+		.detach_peek = detach_peek,
+		.arg = t,
+	};
+	struct name_found found = { 0 };
+	struct errbuf why = { "" };
+	int err = -ENOENT;
+
+	karch_or_own(&env.k);
+	if (t->slow) {
+		err = name_discover(&env, &found, &why);
+		if (err) {
+			fprintf(stderr, "%s: file names will show as [unknown]: cannot find where the kernel keeps them: %s\n",
+				tool_name(), why.msg);
+			/* The record keeps what fits; stderr had it whole. */
+			snprintf(t->rec.names, sizeof(t->rec.names),
+				 "unknown: %.*s",
+				 (int)(sizeof(t->rec.names) - sizeof("unknown: ")),
+				 why.msg);
+		} else {
+			snprintf(t->rec.names, sizeof(t->rec.names),
+				 "f_path.dentry at %d, d_name.name at %d",
+				 found.dentry_off, found.dname_off);
+		}
+	}
+	bpf_obj_patch_imm64(&t->obj, PATCH_DENTRY_OFF,
+			    err ? 0 : (unsigned long long)found.dentry_off);
+	bpf_obj_patch_imm64(&t->obj, PATCH_DNAME_OFF,
+			    err ? 0 : (unsigned long long)found.dname_off);
+}
+
+int tracer_prepare_generic_read(struct tracer *t,
+				const struct tracer_config *cfg,
+				struct errbuf *eb)
+{
+	const struct sym_set map = {
+		.path = t->fn.sysmap_path,
+		.names = t->fn.names,
+		.addrs = t->fn.addrs,
+		.found = t->fn.found,
+		.n = t->fn.nr_syms,
+	};
+	const struct read_path_env env = {
+		.fs = t->fs,
+		.obj = &t->obj,
+		.attach_scan = attach_scan,
+		.detach_scan = detach_scan,
+		.arg = t,
+		.fops_addr = cfg->fops_addr,
+		.kallsyms_path = cfg->kallsyms_path,
+		.kallsyms_no_data = pretend_on(t, PRETEND_NO_KALLSYMS_DATA),
+		.sys_module = cfg->sys_module,
+		.sysmap_path = t->fn.sysmap_path[0] ? t->fn.sysmap_path : NULL,
+		.sysmap = t->fn.nr_syms ? &map : NULL,
+		.tracing_fd = t->actx.tf.dir[0] ? t->actx.tf.dirfd : -1,
+		.tracing_dir = t->actx.tf.dir,
+		.sysmap_agrees = &t->fn.sysmap_agrees,
+	};
+	int err;
+
+	/*
+	 * System.map's address for the f_op probe spares the kernel a name
+	 * lookup.  Should the map not be this kernel's, the probe does not
+	 * run, or sees nothing System.map or kallsyms agree with (no
+	 * --fops-addr, which nothing checks): then by name.
+	 */
+	t->scan_at_hint = t->fn.nr_syms && !t->fn.trusted && !cfg->fops_addr;
+	err = read_path_prepare_generic(&env, t->rec.fops, sizeof(t->rec.fops),
+					eb);
+	if (err && t->scan_at_hint) {
+		vlog(1, "the f_op probe at System.map's address of %s: %s; again by name",
+		     t->fs->dir_release, eb->msg);
+		t->scan_at_hint = 0;
+		t->fn.sysmap_agrees = 0;
+		err = read_path_prepare_generic(&env, t->rec.fops,
+						sizeof(t->rec.fops), eb);
+	}
+	t->scan_at_hint = 0;
+	if (!err)
+		resolve_trust_sysmap(&t->fn, t->rec.addresses,
+				     sizeof(t->rec.addresses));
+	return err;
+}
