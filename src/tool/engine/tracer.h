@@ -24,7 +24,7 @@ struct tracer_config {
 	int read_generic;		/* force the generic read path */
 	unsigned long long fops_addr;	/* 0 = look it up */
 	struct obj_load_opts load;	/* --pretend's map fallbacks */
-	unsigned int pretend;		/* bit per enum args_pretend */
+	unsigned int pretend;		/* bit per enum pretend */
 	/*
 	 * Slow mode (ext4slower): the slow programs, an event for each call
 	 * of at least slow_ns, event rings of slow_pages pages per CPU.

@@ -14,7 +14,7 @@
 struct tracer {
 	const struct fs_table *fs;
 	unsigned int ops_mask;
-	unsigned int pretend;		/* bit per enum args_pretend */
+	unsigned int pretend;		/* bit per enum pretend */
 	const char *sys_module;		/* NULL = /sys/module */
 	int verifier_log;		/* print each load's verifier log */
 	const char *prog_glob;		/* ... of these programs (--prog) */

@@ -13,7 +13,7 @@
 #include "loader/loader.h"
 #include "tool/engine/fentry.h"
 
-int pretend_on(const struct tracer *t, enum args_pretend what)
+int pretend_on(const struct tracer *t, enum pretend what)
 {
 	return !!(t->pretend & (1u << what));
 }

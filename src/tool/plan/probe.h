@@ -9,8 +9,8 @@
 
 #include "tool/engine/tracer_priv.h"
 
-/* Whether --pretend asks for what (bit per enum args_pretend). */
-int pretend_on(const struct tracer *t, enum args_pretend what);
+/* Whether --pretend asks for what (bit per enum pretend). */
+int pretend_on(const struct tracer *t, enum pretend what);
 /*
  * The --pretend choice that hides func (its file system's read or
  * getattr function, as kernels before they arrived), or NULL.
