@@ -404,16 +404,14 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 		if (err)
 			return err;
 	}
-	t->rec.fs_registered = probe_fs_registered(t, cfg->filesystems_path);
-	if (errbuf_nofile(eb, t->rec.fs_registered, "cannot read %s",
-			  cfg->filesystems_path ? cfg->filesystems_path :
-			  "/proc/filesystems"))
+	t->rec.fs_registered = probe_fs_registered(t);
+	if (errbuf_nofile(eb, t->rec.fs_registered,
+			  "cannot read /proc/filesystems"))
 		return t->rec.fs_registered;
 	if (t->rec.fs_registered < 0)
 		return errbuf_set(eb, t->rec.fs_registered,
-				  "cannot tell whether %s is loaded: cannot read %s: %s",
-				  t->fs->name, cfg->filesystems_path ?
-				  cfg->filesystems_path : "/proc/filesystems",
+				  "cannot tell whether %s is loaded: cannot read /proc/filesystems: %s",
+				  t->fs->name,
 				  strerror(-t->rec.fs_registered));
 	if (t->rec.fs_registered == 0)
 		return errbuf_set(eb, -ENOENT,

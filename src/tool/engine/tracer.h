@@ -39,7 +39,6 @@ struct tracer_config {
 	const char *kallsyms_path;
 	const char *sysfs_kprobe;
 	const struct tracefs_paths *tracefs;
-	const char *filesystems_path;
 	const char *sys_module;		/* /sys/module */
 };
 
@@ -111,7 +110,7 @@ unsigned int tracer_ops_mask(const struct tracer *t);
  * Probes, for --check, what start-up did not need to know; the decision
  * is not touched.
  */
-void tracer_probe_rest(struct tracer *t, const char *filesystems_path);
+void tracer_probe_rest(struct tracer *t);
 /*
  * verify.c, for --check when start-up stopped before loading programs:
  * loads (and closes again) the programs a run would load on the path

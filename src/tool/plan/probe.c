@@ -53,9 +53,9 @@ static int pretend_hides_traced(const struct tracer *t, struct errbuf *why,
 	return 0;
 }
 
-int probe_fs_registered(const struct tracer *t, const char *path)
+int probe_fs_registered(const struct tracer *t)
 {
-	return pretend_on(t, PRETEND_NO_EXT4) ? 0 : fs_registered(t->fs, path);
+	return pretend_on(t, PRETEND_NO_EXT4) ? 0 : fs_registered(t->fs, NULL);
 }
 
 /*
@@ -258,13 +258,13 @@ int probe_decide_attach(struct tracer *t, const struct tracer_config *cfg,
 	return 0;
 }
 
-void tracer_probe_rest(struct tracer *t, const char *filesystems_path)
+void tracer_probe_rest(struct tracer *t)
 {
 	struct cap *maxactive = &t->rec.caps.c[CAP_MAXACTIVE];
 	enum cap_id id;
 
 	if (t->rec.fs_registered < 0)
-		t->rec.fs_registered = probe_fs_registered(t, filesystems_path);
+		t->rec.fs_registered = probe_fs_registered(t);
 	if (!t->actx_ready || !t->scratch)
 		return;
 	for (id = 0; id < NR_CAPS; id++) {

@@ -17,7 +17,7 @@ int pretend_on(const struct tracer *t, enum pretend what);
  */
 const char *pretend_hides(const struct tracer *t, const char *func);
 /* /proc/filesystems, unless --pretend=no-ext4 says it lacks the file system. */
-int probe_fs_registered(const struct tracer *t, const char *path);
+int probe_fs_registered(const struct tracer *t);
 /* Asks the kernel one thing the plan needs, and records the answer. */
 void probe_cap(struct tracer *t, enum cap_id id);
 /*
