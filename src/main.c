@@ -52,6 +52,7 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->load.no_names = !!(a->pretend & (1u << PRETEND_NO_NAMES));
 	cfg->tgid = a->pid;
 	cfg->factor = a->milliseconds ? 1000000ULL : 1000ULL;
+	cfg->unit = a->milliseconds ? "msecs" : "usecs";
 	cfg->ops_mask = a->ops_mask;
 	cfg->ops_given = a->ops_given;
 	cfg->attach = a->attach;

@@ -23,7 +23,7 @@
 static int missing_function(struct tracer *t, unsigned int op,
 			    struct errbuf *eb)
 {
-	const struct fs_op *o = &t->fs->ops[op];
+	const struct fs_op *o = &t->cfg.fs->ops[op];
 	const char *hidden = pretend_hides(t, o->func);
 	char kernel[120];
 	struct utsname u;
@@ -46,39 +46,38 @@ static int missing_function(struct tracer *t, unsigned int op,
 static void read_path_own(struct tracer *t)
 {
 	snprintf(t->rec.read_path, sizeof(t->rec.read_path),
-		 "%s (kernel %s+%s%s%s)", t->fs->ops[OP_READ].func,
-		 t->fs->ops[OP_READ].since,
-		 t->fs->generic_read ? "" : "; ",
-		 t->fs->generic_read ? "" : t->fs->name,
-		 t->fs->generic_read ? "" : " has no other");
+		 "%s (kernel %s+%s%s%s)", t->cfg.fs->ops[OP_READ].func,
+		 t->cfg.fs->ops[OP_READ].since,
+		 t->cfg.fs->generic_read ? "" : "; ",
+		 t->cfg.fs->generic_read ? "" : t->cfg.fs->name,
+		 t->cfg.fs->generic_read ? "" : " has no other");
 }
 
 static void read_path_is(struct tracer *t, const char *why)
 {
 	snprintf(t->rec.read_path, sizeof(t->rec.read_path),
-		 "%s + f_op filter (%.180s)", t->fs->generic_read, why);
+		 "%s + f_op filter (%.180s)", t->cfg.fs->generic_read, why);
 	vlog(1, "read path: %s", t->rec.read_path);
 }
 
-static int attach_read(struct tracer *t, const struct tracer_config *cfg,
-		       struct errbuf *eb)
+static int attach_read(struct tracer *t, struct errbuf *eb)
 {
-	const char *func = t->fs->ops[OP_READ].func;
+	const char *func = t->cfg.fs->ops[OP_READ].func;
 	struct errbuf first = { "" };
 	char why[200];
 	int err, prepared = 0;
 
-	if (!t->fs->generic_read) {
+	if (!t->cfg.fs->generic_read) {
 		err = tracer_attach_pair(t, func, eb);
 		if (err == -ENOENT)
 			return missing_function(t, OP_READ, eb);
 		read_path_own(t);
 		return err;
 	}
-	if (cfg->read_generic) {
+	if (t->cfg.read_generic) {
 		read_path_is(t, "forced by --read-path=generic");
-		err = tracer_prepare_generic_read(t, cfg, eb);
-		return err ? err : tracer_attach_pair(t, t->fs->generic_read, eb);
+		err = tracer_prepare_generic_read(t, eb);
+		return err ? err : tracer_attach_pair(t, t->cfg.fs->generic_read, eb);
 	}
 	if (resolve_hint_lacks(&t->fn, func)) {
 		/*
@@ -86,12 +85,12 @@ static int attach_read(struct tracer *t, const struct tracer_config *cfg,
 		 * tells whether the map is this kernel's.  If it is not, try
 		 * func after all.
 		 */
-		err = tracer_prepare_generic_read(t, cfg, &first);
+		err = tracer_prepare_generic_read(t, &first);
 		if (!err && t->fn.trusted) {
 			snprintf(why, sizeof(why), "no %s in System.map: kernel before %s",
-				 func, t->fs->ops[OP_READ].since);
+				 func, t->cfg.fs->ops[OP_READ].since);
 			read_path_is(t, why);
-			return tracer_attach_pair(t, t->fs->generic_read, eb);
+			return tracer_attach_pair(t, t->cfg.fs->generic_read, eb);
 		}
 		prepared = !err;
 	}
@@ -99,26 +98,25 @@ static int attach_read(struct tracer *t, const struct tracer_config *cfg,
 	err = tracer_attach_pair(t, func, eb);
 	if (err != -ENOENT) {
 		snprintf(t->rec.read_path, sizeof(t->rec.read_path),
-			 "%s (kernel %s+)", func, t->fs->ops[OP_READ].since);
+			 "%s (kernel %s+)", func, t->cfg.fs->ops[OP_READ].since);
 		return err;
 	}
 	vlog(1, "%s: %s; falling back to %s with an f_op filter (kernels before %s)",
-	     func, eb->msg, t->fs->generic_read, t->fs->ops[OP_READ].since);
+	     func, eb->msg, t->cfg.fs->generic_read, t->cfg.fs->ops[OP_READ].since);
 	snprintf(why, sizeof(why), "no %s: kernel before %s", func,
-		 t->fs->ops[OP_READ].since);
+		 t->cfg.fs->ops[OP_READ].since);
 	read_path_is(t, why);
 	if (!prepared && first.msg[0])
 		return errbuf_set(eb, -ENOENT, "%s", first.msg);
 	if (!prepared) {
-		err = tracer_prepare_generic_read(t, cfg, eb);
+		err = tracer_prepare_generic_read(t, eb);
 		if (err)
 			return err;
 	}
-	return tracer_attach_pair(t, t->fs->generic_read, eb);
+	return tracer_attach_pair(t, t->cfg.fs->generic_read, eb);
 }
 
-static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
-			  struct errbuf *eb)
+static int attach_kprobes(struct tracer *t, struct errbuf *eb)
 {
 	unsigned int op;
 	int err;
@@ -128,17 +126,17 @@ static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
 			 "none needed: fentry/fexit name each function by its BTF id");
 		resolve_none(&t->fn);
 	} else {
-		resolve_addresses(&t->fn, t->fs, cfg->sys_module,
-				  cfg->kallsyms_path, t->rec.addresses,
+		resolve_addresses(&t->fn, t->cfg.fs, t->cfg.sys_module,
+				  t->cfg.kallsyms_path, t->rec.addresses,
 				  sizeof(t->rec.addresses));
 	}
 	for (op = 0; op < NR_OPS; op++) {
-		if (!(t->ops_mask & (1u << op)))
+		if (!(t->cfg.ops_mask & (1u << op)))
 			continue;
 		if (op == OP_READ) {
-			err = attach_read(t, cfg, eb);
+			err = attach_read(t, eb);
 		} else {
-			err = tracer_attach_pair(t, t->fs->ops[op].func, eb);
+			err = tracer_attach_pair(t, t->cfg.fs->ops[op].func, eb);
 			if (err == -ENOENT)
 				err = missing_function(t, op, eb);
 		}
@@ -170,9 +168,9 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 	int err;
 
 	for (op = 0; op < NR_OPS; op++) {
-		if (!(t->ops_mask & (1u << op)))
+		if (!(t->cfg.ops_mask & (1u << op)))
 			continue;
-		funcs[n] = t->fs->ops[op].func;
+		funcs[n] = t->cfg.fs->ops[op].func;
 		cookies[n++] = op;	/* the programs' operation id */
 	}
 	int ip = 0;
@@ -182,14 +180,14 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 
 		for (op = 0; op < NR_OPS; op++)
 			bpf_obj_patch_imm64(&t->obj, PATCH_IP_BASE + op,
-					    t->ops_mask & (1u << op) ?
+					    t->cfg.ops_mask & (1u << op) ?
 					    addrs[i++] : 0);
 		by_addr = (const unsigned long long *)addrs;
 		ip = 1;
 	} else {
 		vlog(1, "kprobe_multi by name: %s", leb.msg);
 	}
-	variant = prog_variant(t->slow, t->percpu, ip);
+	variant = prog_variant(t->cfg.slow, t->percpu, ip);
 	ret = bpf_obj_find_multi(&t->obj, PROBE_RETURN, "ext4", variant);
 	ent = bpf_obj_find_multi(&t->obj, PROBE_ENTRY, "ext4", variant);
 	if (!ret || !ent)
@@ -238,7 +236,7 @@ static int attach_tp_prog(struct tracer *t, struct obj_prog *p,
  */
 static int attach_tracepoints(struct tracer *t, struct errbuf *eb)
 {
-	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	const struct fs_tracepoints *tp = &t->cfg.fs->fsync_tp;
 	struct obj_prog *ret = bpf_obj_find_tracepoint(&t->obj, tp->group,
 						       tp->exit);
 	struct obj_prog *ent = bpf_obj_find_tracepoint(&t->obj, tp->group,
@@ -273,15 +271,14 @@ static void patch_nargs(struct tracer *t)
 	}
 }
 
-int tracer_attach_chosen(struct tracer *t, const struct tracer_config *cfg,
-			 struct errbuf *eb)
+int tracer_attach_chosen(struct tracer *t, struct errbuf *eb)
 {
 	int err;
 
 	tracer_set_ops(t);
 	if (t->rec.attach.path == ATTACH_FENTRY) {
 		patch_nargs(t);
-		err = attach_kprobes(t, cfg, eb);
+		err = attach_kprobes(t, eb);
 		if (!err && t->btf_obj_fd >= 0) {
 			kcall_close(t->btf_obj_fd, "the module's BTF object: each program loaded for one of its functions holds it now");
 			t->btf_obj_fd = -1;
@@ -292,5 +289,5 @@ int tracer_attach_chosen(struct tracer *t, const struct tracer_config *cfg,
 		return attach_multi(t, eb);
 	if (t->rec.attach.path == ATTACH_TRACEPOINT)
 		return attach_tracepoints(t, eb);
-	return attach_kprobes(t, cfg, eb);
+	return attach_kprobes(t, eb);
 }

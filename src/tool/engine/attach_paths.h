@@ -6,7 +6,6 @@
 #include "tool/engine/tracer_priv.h"
 
 /* The path in t->rec.attach; 0 or -errno with why in eb. */
-int tracer_attach_chosen(struct tracer *t, const struct tracer_config *cfg,
-			 struct errbuf *eb);
+int tracer_attach_chosen(struct tracer *t, struct errbuf *eb);
 
 #endif

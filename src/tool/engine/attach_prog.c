@@ -30,7 +30,7 @@ int tracer_attach_prog(struct tracer *t, struct obj_prog *p,
 				  "kernel function %s does not exist (not in %s)",
 				  func, t->fn.source);
 	/* The f_op probe may go where System.map says, before it is confirmed. */
-	if (t->scan_at_hint && strcmp(func, t->fs->dir_release) == 0)
+	if (t->scan_at_hint && strcmp(func, t->cfg.fs->dir_release) == 0)
 		resolve_hint_addr(&t->fn, func, &spec.addr);
 	err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
 	if (err)
@@ -50,10 +50,10 @@ static unsigned int op_of_func(const struct tracer *t, const char *func)
 {
 	unsigned int op;
 
-	if (t->fs->generic_read && strcmp(func, t->fs->generic_read) == 0)
+	if (t->cfg.fs->generic_read && strcmp(func, t->cfg.fs->generic_read) == 0)
 		return OP_READ;
 	for (op = 0; op < NR_OPS; op++)
-		if (t->fs->ops[op].func && strcmp(func, t->fs->ops[op].func) == 0)
+		if (t->cfg.fs->ops[op].func && strcmp(func, t->cfg.fs->ops[op].func) == 0)
 			break;
 	return op;
 }
@@ -66,13 +66,13 @@ static struct obj_prog *tracing_prog(struct tracer *t, enum probe_kind kind,
 				     const char *func)
 {
 	struct obj_prog *p = bpf_obj_find_tracing(&t->obj, kind,
-						  fs_prog_func(t->fs, func),
-						  t->slow ? PROG_SLOW : NULL);
+						  fs_prog_func(t->cfg.fs, func),
+						  t->cfg.slow ? PROG_SLOW : NULL);
 	uint32_t id = 0;
 	unsigned int op = op_of_func(t, func);
 	int in_module = t->fids.in_module;
 
-	if (t->fs->generic_read && strcmp(func, t->fs->generic_read) == 0) {
+	if (t->cfg.fs->generic_read && strcmp(func, t->cfg.fs->generic_read) == 0) {
 		id = t->fids.generic_id;
 		in_module = 0;
 	} else if (op < NR_OPS) {
@@ -96,7 +96,7 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 	struct obj_prog *p = t->ops == &attach_tracing_ops ?
 			     tracing_prog(t, kind, func) :
 			     bpf_obj_find_prog(&t->obj, kind,
-					       fs_prog_func(t->fs, func),
+					       fs_prog_func(t->cfg.fs, func),
 					       variant);
 
 	if (!p)
@@ -122,12 +122,12 @@ int tracer_attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
 		return errbuf_set(eb, -ENOENT,
 				  "kernel function %s not found (%s: not asked)",
 				  func, hidden);
-	err = attach_one(t, PROBE_RETURN, func, prog_variant(t->slow, t->percpu, 0),
+	err = attach_one(t, PROBE_RETURN, func, prog_variant(t->cfg.slow, t->percpu, 0),
 			 &t->links[t->nr_links], &p, eb);
 	if (err)
 		return err;
 	t->nr_links++;
-	err = attach_one(t, PROBE_ENTRY, func, prog_variant(t->slow, t->percpu, 0),
+	err = attach_one(t, PROBE_ENTRY, func, prog_variant(t->cfg.slow, t->percpu, 0),
 			 &t->links[t->nr_links], &p, eb);
 	if (err) {
 		t->nr_links--;

@@ -25,7 +25,7 @@
 static struct obj_prog *scan_prog(struct tracer *t)
 {
 	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY,
-				 fs_prog_func(t->fs, t->fs->dir_release),
+				 fs_prog_func(t->cfg.fs, t->cfg.fs->dir_release),
 				 "scan_release");
 }
 
@@ -43,7 +43,7 @@ static int attach_scan(void *arg, const char *func, struct probe_link *link,
 	if (!p)
 		return errbuf_set(eb, -ENOENT,
 				  "BPF object has no f_op scan program for %s",
-				  t->fs->dir_release);
+				  t->cfg.fs->dir_release);
 	/* A kprobe, also on the fentry path (peek_ops()). */
 	t->ops = peek_ops(t);
 	if (!t->ops) {
@@ -137,7 +137,7 @@ void tracer_prepare_names(struct tracer *t)
 	int err = -ENOENT;
 
 	karch_or_own(&env.k);
-	if (t->slow) {
+	if (t->cfg.slow) {
 		err = name_discover(&env, &found, &why);
 		if (err) {
 			fprintf(stderr, "%s: file names will show as [unknown]: cannot find where the kernel keeps them: %s\n",
@@ -159,9 +159,7 @@ void tracer_prepare_names(struct tracer *t)
 			    err ? 0 : (unsigned long long)found.dname_off);
 }
 
-int tracer_prepare_generic_read(struct tracer *t,
-				const struct tracer_config *cfg,
-				struct errbuf *eb)
+int tracer_prepare_generic_read(struct tracer *t, struct errbuf *eb)
 {
 	const struct sym_set map = {
 		.path = t->fn.sysmap_path,
@@ -171,15 +169,15 @@ int tracer_prepare_generic_read(struct tracer *t,
 		.n = t->fn.nr_syms,
 	};
 	const struct read_path_env env = {
-		.fs = t->fs,
+		.fs = t->cfg.fs,
 		.obj = &t->obj,
 		.attach_scan = attach_scan,
 		.detach_scan = detach_scan,
 		.arg = t,
-		.fops_addr = cfg->fops_addr,
-		.kallsyms_path = cfg->kallsyms_path,
+		.fops_addr = t->cfg.fops_addr,
+		.kallsyms_path = t->cfg.kallsyms_path,
 		.kallsyms_no_data = pretend_on(t, PRETEND_NO_KALLSYMS_DATA),
-		.sys_module = cfg->sys_module,
+		.sys_module = t->cfg.sys_module,
 		.sysmap_path = t->fn.sysmap_path[0] ? t->fn.sysmap_path : NULL,
 		.sysmap = t->fn.nr_syms ? &map : NULL,
 		.tracing_fd = t->actx.tf.dir[0] ? t->actx.tf.dirfd : -1,
@@ -194,12 +192,12 @@ int tracer_prepare_generic_read(struct tracer *t,
 	 * run, or sees nothing System.map or kallsyms agree with (no
 	 * --fops-addr, which nothing checks): then by name.
 	 */
-	t->scan_at_hint = t->fn.nr_syms && !t->fn.trusted && !cfg->fops_addr;
+	t->scan_at_hint = t->fn.nr_syms && !t->fn.trusted && !t->cfg.fops_addr;
 	err = read_path_prepare_generic(&env, t->rec.fops, sizeof(t->rec.fops),
 					eb);
 	if (err && t->scan_at_hint) {
 		vlog(1, "the f_op probe at System.map's address of %s: %s; again by name",
-		     t->fs->dir_release, eb->msg);
+		     t->cfg.fs->dir_release, eb->msg);
 		t->scan_at_hint = 0;
 		t->fn.sysmap_agrees = 0;
 		err = read_path_prepare_generic(&env, t->rec.fops,

@@ -11,8 +11,6 @@
  */
 void tracer_prepare_names(struct tracer *t);
 /* The generic read path's two numbers, patched in (read_path.c). */
-int tracer_prepare_generic_read(struct tracer *t,
-				const struct tracer_config *cfg,
-				struct errbuf *eb);
+int tracer_prepare_generic_read(struct tracer *t, struct errbuf *eb);
 
 #endif

@@ -25,8 +25,8 @@ static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)
 	err = bpf_map_lookup(t->hist_fd, &key, vals);
 	if (err)
 		return err;
-	if (t->dump_maps)
-		dump_maps_hist(stderr, key, vals, n, t->percpu, t->unit);
+	if (t->cfg.dump_maps)
+		dump_maps_hist(stderr, key, vals, n, t->percpu, t->cfg.unit);
 	for (c = 0; c < n; c++)
 		report_add_hist(out, &vals[c]);
 	memset(vals, 0, n * sizeof(*vals));

@@ -95,13 +95,12 @@ const char *const *tracer_maps_skipped(int slow)
  * Slow mode's maps: the perf event array gets an index per possible CPU
  * (bpf_perf_event_output() with BPF_F_CURRENT_CPU uses the CPU's id).
  */
-static void size_slow_maps(struct tracer *t, const struct tracer_config *cfg)
+static void size_slow_maps(struct tracer *t)
 {
 	struct obj_map *ev = bpf_obj_find_map(&t->obj, "events");
 
-	t->slow = cfg->slow;
-	t->lo.skip_maps = tracer_maps_skipped(t->slow);
-	if (!t->slow)
+	t->lo.skip_maps = tracer_maps_skipped(t->cfg.slow);
+	if (!t->cfg.slow)
 		return;
 	if (ev)
 		ev->def.max_entries = (unsigned int)t->ncpus;
@@ -135,7 +134,7 @@ static int run_loads(const char *section, void *arg)
 	v = v ? v + 1 : "";
 	if (variant_has(v, "scan_release"))
 		return 1;
-	return tr->slow == (variant_has(v, PROG_SLOW) || variant_has(v, "peek"));
+	return tr->cfg.slow == (variant_has(v, PROG_SLOW) || variant_has(v, "peek"));
 }
 
 static size_t maps_created(const struct bpf_obj *obj)
@@ -147,8 +146,7 @@ static size_t maps_created(const struct bpf_obj *obj)
 	return n;
 }
 
-static int load_object(struct tracer *t, const struct tracer_config *cfg,
-		       struct errbuf *eb)
+static int load_object(struct tracer *t, struct errbuf *eb)
 {
 	struct bpf_blob blob = { NULL, NULL, 0 };
 	const struct obj_parse_opts keep = { .keep = run_loads, .arg = t };
@@ -162,7 +160,6 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	 * were inflated, and the inflated object given back before maps and
 	 * programs are made.
 	 */
-	t->slow = cfg->slow;
 	err = pick_object(t, &blob, eb);
 	if (err)
 		return err;
@@ -174,7 +171,7 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	vlog(1, "embedded BPF object %s: %zu bytes, license \"%s\", %zu programs for this mode, %zu maps",
 	     t->rec.object, size, t->obj.license, t->obj.nr_progs,
 	     t->obj.nr_maps);
-	t->lo = cfg->load;
+	t->lo = t->cfg.load;
 	/* kern_version must match the running kernel before 5.0. */
 	err = kversion_running(&code, &source);
 	if (err)
@@ -183,20 +180,20 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	t->lo.kern_version = code;
 	vlog(1, "kern_version 0x%06x (%u.%u.%u) from the %s", code, code >> 16,
 	     (code >> 8) & 0xff, code & 0xff, source);
-	n = bpf_obj_patch_imm64(&t->obj, PATCH_TGID, cfg->tgid);
-	if (cfg->tgid)
+	n = bpf_obj_patch_imm64(&t->obj, PATCH_TGID, t->cfg.tgid);
+	if (t->cfg.tgid)
 		vlog(1, "PID filter: tgid %u patched into %d instructions (entry and return programs)",
-		     cfg->tgid, n);
-	bpf_obj_patch_imm64(&t->obj, PATCH_FACTOR, cfg->factor);
+		     t->cfg.tgid, n);
+	bpf_obj_patch_imm64(&t->obj, PATCH_FACTOR, t->cfg.factor);
 	/* The programs compare the initial PID namespace's numbers. */
 	err = pid_filter_self(&self, eb);
 	if (err)
 		return err;
 	bpf_obj_patch_imm64(&t->obj, PATCH_SELF, self);
-	n = bpf_obj_patch_imm64(&t->obj, PATCH_SLOW_NS, cfg->slow_ns);
-	if (cfg->slow)
+	n = bpf_obj_patch_imm64(&t->obj, PATCH_SLOW_NS, t->cfg.slow_ns);
+	if (t->cfg.slow)
 		vlog(1, "slow mode: an event for each call of at least %llu ns (patched into %d return programs)",
-		     cfg->slow_ns, n);
+		     t->cfg.slow_ns, n);
 	t->ncpus = cpus_possible();
 	if (errbuf_nofile(eb, t->ncpus,
 			  "cannot read /sys/devices/system/cpu/possible"))
@@ -205,7 +202,7 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		return errbuf_set(eb, t->ncpus,
 				  "cannot read /sys/devices/system/cpu/possible: %s",
 				  strerror(-t->ncpus));
-	size_slow_maps(t, cfg);
+	size_slow_maps(t);
 	privileges_raise_memlock();
 	err = bpf_obj_create_maps(&t->obj, &t->lo, &t->load, eb);
 	if (err)
@@ -220,7 +217,7 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	vlog(1, "counters: %s", t->percpu ?
 	     "plain adds (per-CPU maps: no atomic instruction needed)" :
 	     "atomic adds (plain arrays: several CPUs share each value)");
-	if (t->slow) {
+	if (t->cfg.slow) {
 		t->events_fd = find_map(t, "events", sizeof(__u32), eb);
 		t->slow_stats_fd = find_map(t, "slow_stats",
 					    sizeof(struct slow_stats), eb);
@@ -249,8 +246,7 @@ static void note_tracing_dir(struct tracer *t)
  * one): what it made is undone, the capability is "no" with the
  * kernel's reason, and the plan is made again without it.
  */
-static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
-			  struct errbuf *eb)
+static int fentry_refused(struct tracer *t, struct errbuf *eb)
 {
 	struct cap *c = &t->rec.caps.c[CAP_FENTRY];
 	size_t i;
@@ -276,7 +272,7 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 	eb->msg[0] = '\0';
 	/* Undecided again: --check must not print a path no plan chose. */
 	t->rec.planned = 0;
-	err = probe_decide_attach(t, cfg, eb);
+	err = probe_decide_attach(t, eb);
 	if (err)
 		return err;
 	/* start() let tracefs go when fentry was chosen. */
@@ -286,38 +282,35 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 			return err;
 		note_tracing_dir(t);
 	}
-	return tracer_attach_chosen(t, cfg, eb);
+	return tracer_attach_chosen(t, eb);
 }
 
-/* Up to maps made and constants patched: nothing attached. */
+/*
+ * The run's configuration taken, up to maps made and constants patched:
+ * nothing attached.
+ */
 static int prepare(struct tracer *t, const struct tracer_config *cfg,
 		   struct errbuf *eb)
 {
 	int err;
 
-	t->fs = cfg->fs;
-	t->ops_mask = cfg->ops_mask;
-	t->pretend = cfg->pretend;
-	t->sys_module = cfg->sys_module;
-	t->read_generic = cfg->read_generic;
+	t->cfg = *cfg;
 	if (cfg->slow && (cfg->ops_mask & (1u << OP_GETATTR)))
 		return errbuf_set(eb, -EINVAL,
-				  "getattr has no slow mode (BCC's ext4slower traces read, write, open and fsync): leave getattr out of --ops");
-	err = fs_check_wanted(t->fs, cfg->ops_mask, cfg->read_generic, eb);
+				  "getattr has no slow mode (BCC's %s traces read, write, open and fsync): leave getattr out of --ops",
+				  cfg->fs->slower_tool);
+	err = fs_check_wanted(cfg->fs, cfg->ops_mask, cfg->read_generic, eb);
 	if (err)
 		return err;
-	t->verifier_log = cfg->verifier_log;
-	t->prog_glob = cfg->prog_glob;
-	t->dump_maps = cfg->dump_maps;
-	t->unit = cfg->factor == 1000000ULL ? "msecs" : "usecs";
 	if (privileges_check())
 		return errbuf_set(eb, -EPERM,
-				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
+				  "permission denied: %s loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)",
+				  tool_name());
 	t->rec.privileged = 1;
 	attach_ctx_init(&t->actx, EVENT_OWNER, cfg->sysfs_kprobe, cfg->tracefs);
 	t->actx.before_4_12 = pretend_on(t, PRETEND_NO_MAXACTIVE);
 	t->actx_ready = 1;
-	return load_object(t, cfg, eb);
+	return load_object(t, eb);
 }
 
 /*
@@ -368,21 +361,17 @@ static void give_back(struct tracer *t)
 #endif
 }
 
-static int start(struct tracer *t, const struct tracer_config *cfg,
-		 struct errbuf *eb)
+static int start(struct tracer *t, struct errbuf *eb)
 {
 	int err;
 
-	err = prepare(t, cfg, eb);
-	if (err)
-		return err;
 	t->rec.nr_maps = maps_created(&t->obj);
 	t->rec.hist_type = map_type_name(bpf_obj_find_map(&t->obj,
 							  "hist")->def.type);
 	t->rec.names_ok = t->load.names_ok;
-	t->rec.names_pretend = cfg->load.no_names;
+	t->rec.names_pretend = t->cfg.load.no_names;
 	t->rec.percpu = t->percpu;
-	err = probe_decide_attach(t, cfg, eb);
+	err = probe_decide_attach(t, eb);
 	if (err)
 		return err;
 	/* A tracefs run killed earlier left events: only look, never mount. */
@@ -398,9 +387,9 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	if (t->rec.attach.path != ATTACH_TRACEFS)
 		attach_tracefs_release(&t->actx);
 	/* The rings before the probes: no event finds its CPU without one. */
-	if (t->slow) {
+	if (t->cfg.slow) {
 		err = perf_buf_open(&t->events, t->events_fd,
-				    cfg->slow_pages ? cfg->slow_pages : 64, eb);
+				    t->cfg.slow_pages ? t->cfg.slow_pages : 64, eb);
 		if (err)
 			return err;
 	}
@@ -411,20 +400,20 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	if (t->rec.fs_registered < 0)
 		return errbuf_set(eb, t->rec.fs_registered,
 				  "cannot tell whether %s is loaded: cannot read /proc/filesystems: %s",
-				  t->fs->name,
+				  t->cfg.fs->name,
 				  strerror(-t->rec.fs_registered));
 	if (t->rec.fs_registered == 0)
 		return errbuf_set(eb, -ENOENT,
 				  "%s is not loaded in this kernel (no %s in /proc/filesystems): run 'modprobe %s' or mount an %s file system, then try again",
-				  t->fs->name, t->fs->name, t->fs->module,
-				  t->fs->name);
+				  t->cfg.fs->name, t->cfg.fs->name, t->cfg.fs->module,
+				  t->cfg.fs->name);
 	/* Name discovery's probe: the tracer's kind, where it is a kprobe. */
 	tracer_set_ops(t);
 	tracer_prepare_names(t);
-	err = tracer_attach_chosen(t, cfg, eb);
+	err = tracer_attach_chosen(t, eb);
 	if (err && t->rec.attach.path == ATTACH_FENTRY &&
-	    cfg->attach == ATTACH_AUTO)
-		err = fentry_refused(t, cfg, eb);
+	    t->cfg.attach == ATTACH_AUTO)
+		err = fentry_refused(t, eb);
 	if (!err)
 		note_unseen(t);
 	if (!err)
@@ -467,7 +456,9 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	int err;
 
 	init(t);
-	err = start(t, cfg, eb);
+	err = prepare(t, cfg, eb);
+	if (!err)
+		err = start(t, eb);
 	t->rec.verifier_log = t->load.verifier_log && t->load.verifier_log[0] ?
 			      t->load.verifier_log : NULL;
 	return err;
@@ -492,12 +483,12 @@ const struct tracer_record *tracer_record(const struct tracer *t)
 
 const struct fs_table *tracer_fs(const struct tracer *t)
 {
-	return t->fs;
+	return t->cfg.fs;
 }
 
 unsigned int tracer_ops_mask(const struct tracer *t)
 {
-	return t->ops_mask;
+	return t->cfg.ops_mask;
 }
 
 const char *tracer_missed_reason(const struct tracer *t)

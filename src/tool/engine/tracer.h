@@ -17,6 +17,7 @@ struct tracer_config {
 	const struct fs_table *fs;
 	unsigned int tgid;		/* 0 = every process */
 	unsigned long long factor;	/* ns per output unit */
+	const char *unit;		/* its name: "usecs" or "msecs" */
 	unsigned int ops_mask;		/* bit per enum ext4dist_op */
 	int ops_given;			/* --ops given: the dumps keep to them */
 	enum attach_mode attach;	/* --attach */
@@ -117,13 +118,12 @@ void tracer_probe_rest(struct tracer *t);
  * planned (the kprobe pairs when none), patched as a run patches them,
  * counting them in the record.  0 when nothing was parsed yet.
  */
-int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
-			     struct errbuf *eb);
+int tracer_verify_unattached(struct tracer *t, struct errbuf *eb);
 /*
  * The same, calling each(arg, t, p) with every program while it is
  * loaded (p->fd open), before it is closed again.
  */
-int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
+int tracer_verify_each(struct tracer *t,
 		       void (*each)(void *arg, const struct obj_prog *p),
 		       void *arg, struct errbuf *eb);
 /* Why return probes go missing on the path in use, and what to do. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tracer's own state: for tracer.c and tally.c only.  Everyone else
- * uses tool/tracer.h.
+ * The tracer's own state, for the engine's files and the plan's probes
+ * (tool/plan/probe.h).  Everyone else uses tool/engine/tracer.h.
  */
 #ifndef EXT4DIST_TOOL_TRACER_PRIV_H
 #define EXT4DIST_TOOL_TRACER_PRIV_H
@@ -12,14 +12,7 @@
 #include "tool/engine/tracer.h"
 
 struct tracer {
-	const struct fs_table *fs;
-	unsigned int ops_mask;
-	unsigned int pretend;		/* bit per enum pretend */
-	const char *sys_module;		/* NULL = /sys/module */
-	int verifier_log;		/* print each load's verifier log */
-	const char *prog_glob;		/* ... of these programs (--prog) */
-	int dump_maps;			/* print each drained buffer per CPU */
-	const char *unit;		/* "usecs" or "msecs", for dump_maps */
+	struct tracer_config cfg;	/* the run's, as tracer_start() was given it */
 	struct bpf_obj obj;
 	struct obj_load_state load;
 	struct obj_load_opts lo;
@@ -30,7 +23,6 @@ struct tracer {
 	unsigned int nr_links;
 	int multi_fd[2];		/* kprobe_multi links: return, entry */
 	int calls_fd, hist_fd, ctl_fd;
-	int slow;			/* slow mode's programs and maps */
 	int events_fd, slow_stats_fd;
 	struct perf_buf events;		/* slow mode's rings */
 	int percpu;			/* calls and hist are per-CPU maps */
@@ -50,7 +42,6 @@ struct tracer {
 	int stale_removed;		/* stale events removed at start */
 	struct fn_addrs fn;		/* the traced functions' addresses */
 	int scan_at_hint;		/* the f_op probe at System.map's address */
-	int read_generic;		/* --read-path=generic */
 	struct fentry_ids fids;		/* fentry/fexit: the BTF ids */
 	struct tp_event tp[2];		/* the fsync tracepoints: enter, exit */
 	int btf_obj_fd;			/* the module's BTF object, or -1 */

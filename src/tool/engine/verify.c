@@ -19,8 +19,8 @@
 
 void tracer_note_load(struct tracer *t, const struct obj_prog *p)
 {
-	if (t->verifier_log && t->load.verifier_log &&
-	    prog_selected(p, t->prog_glob))
+	if (t->cfg.verifier_log && t->load.verifier_log &&
+	    prog_selected(p, t->cfg.prog_glob))
 		fprintf(stderr, "--- verifier log of %s (accepted: %zu instructions given, %u processed) ---\n%s--- end of the verifier log of %s ---\n",
 			p->section, p->insn_cnt, p->kinfo.verified_insns,
 			t->load.verifier_log, p->section);
@@ -78,7 +78,7 @@ static int verify_multi(struct tracer *t, const struct verify_each *each,
 static int verify_tracepoints(struct tracer *t, const struct verify_each *each,
 			      struct errbuf *eb)
 {
-	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	const struct fs_tracepoints *tp = &t->cfg.fs->fsync_tp;
 	int err;
 
 	if (!t->tp[1].id) {
@@ -93,13 +93,12 @@ static int verify_tracepoints(struct tracer *t, const struct verify_each *each,
 					tp->group, tp->enter), each, eb);
 }
 
-int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
-			     struct errbuf *eb)
+int tracer_verify_unattached(struct tracer *t, struct errbuf *eb)
 {
-	return tracer_verify_each(t, cfg, NULL, NULL, eb);
+	return tracer_verify_each(t, NULL, NULL, eb);
 }
 
-int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
+int tracer_verify_each(struct tracer *t,
 		       void (*fn)(void *arg, const struct obj_prog *p),
 		       void *arg, struct errbuf *eb)
 {
@@ -115,25 +114,25 @@ int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
 		return verify_multi(t, &each, eb);
 	/* Planned, or asked for by the dumps, which plan nothing. */
 	if ((t->rec.planned && t->rec.attach.path == ATTACH_TRACEPOINT) ||
-	    (!t->rec.planned && cfg->attach == ATTACH_TRACEPOINT))
+	    (!t->rec.planned && t->cfg.attach == ATTACH_TRACEPOINT))
 		return verify_tracepoints(t, &each, eb);
 	/*
 	 * The generic read path's f_op constants come from its probe,
 	 * which needs an attach path: 0 here, as harmless to the verifier
 	 * as the real ones (one compare, one probe_read offset).
 	 */
-	if (cfg->read_generic) {
+	if (t->cfg.read_generic) {
 		bpf_obj_patch_imm64(&t->obj, PATCH_FOPS, 0);
 		bpf_obj_patch_imm64(&t->obj, PATCH_FOP_OFF, 0);
 	}
 	for (op = 0; op < NR_OPS && !err; op++) {
-		const char *func = t->fs->ops[op].func;
+		const char *func = t->cfg.fs->ops[op].func;
 
-		if (!(t->ops_mask & (1u << op)) || !func)
+		if (!(t->cfg.ops_mask & (1u << op)) || !func)
 			continue;
-		if (op == OP_READ && cfg->read_generic)
-			func = t->fs->generic_read;
-		func = fs_prog_func(t->fs, func);
+		if (op == OP_READ && t->cfg.read_generic)
+			func = t->cfg.fs->generic_read;
+		func = fs_prog_func(t->cfg.fs, func);
 		err = verify_one(t, bpf_obj_find_prog(&t->obj, PROBE_RETURN,
 						      func, twin(t)), &each, eb);
 		if (!err)

@@ -265,7 +265,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	} else {
 		row(out, "privileges", "yes");
 		tracer_probe_rest(t);
-		verr = tracer_verify_unattached(t, cfg, &veb);
+		verr = tracer_verify_unattached(t, &veb);
 		if (verr)
 			row(out, "bpf programs", "%s: %s",
 			    errno_nofile(verr) ? "unknown" : "no", veb.msg);

@@ -15,16 +15,16 @@
 
 int pretend_on(const struct tracer *t, enum pretend what)
 {
-	return !!(t->pretend & (1u << what));
+	return !!(t->cfg.pretend & (1u << what));
 }
 
 const char *pretend_hides(const struct tracer *t, const char *func)
 {
 	if (pretend_on(t, PRETEND_NO_READ_ITER) &&
-	    func == t->fs->ops[OP_READ].func)
+	    func == t->cfg.fs->ops[OP_READ].func)
 		return "--pretend=no-read-iter";
 	if (pretend_on(t, PRETEND_NO_GETATTR) &&
-	    func == t->fs->ops[OP_GETATTR].func)
+	    func == t->cfg.fs->ops[OP_GETATTR].func)
 		return "--pretend=no-getattr";
 	return NULL;
 }
@@ -41,21 +41,21 @@ static int pretend_hides_traced(const struct tracer *t, struct errbuf *why,
 	const char *p;
 
 	for (op = 0; op < NR_OPS; op++) {
-		if (!(t->ops_mask & (1u << op)) || !t->fs->ops[op].func)
+		if (!(t->cfg.ops_mask & (1u << op)) || !t->cfg.fs->ops[op].func)
 			continue;
-		p = pretend_hides(t, t->fs->ops[op].func);
+		p = pretend_hides(t, t->cfg.fs->ops[op].func);
 		if (p)
 			return errbuf_set(why, -EOPNOTSUPP,
 					  "no %s (%s: %s is missing, as before %s, which predates them)",
-					  what, p, t->fs->ops[op].func,
-					  t->fs->ops[op].since);
+					  what, p, t->cfg.fs->ops[op].func,
+					  t->cfg.fs->ops[op].since);
 	}
 	return 0;
 }
 
 int probe_fs_registered(const struct tracer *t)
 {
-	return pretend_on(t, PRETEND_NO_EXT4) ? 0 : fs_registered(t->fs, NULL);
+	return pretend_on(t, PRETEND_NO_EXT4) ? 0 : fs_registered(t->cfg.fs, NULL);
 }
 
 /*
@@ -75,12 +75,12 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 	if (!t->percpu)
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "the counters are plain arrays (no per-CPU maps): the fentry/fexit programs have no atomic twins");
-	err = fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL,
-			     t->sys_module, &t->fids, why);
+	err = fentry_resolve(t->cfg.fs, t->cfg.ops_mask, t->cfg.read_generic, NULL,
+			     t->cfg.sys_module, &t->fids, why);
 	if (err)
 		return errno_nofile(err) ? err : -ENOENT;
 	if (t->fids.in_module) {
-		fd = btf_kobj_fd(t->fs->module, why);
+		fd = btf_kobj_fd(t->cfg.fs->module, why);
 		if (fd < 0)
 			return fd;
 		t->btf_obj_fd = fd;
@@ -96,14 +96,14 @@ static int probe_fentry(struct tracer *t, struct errbuf *why)
 
 int probe_tracepoints(struct tracer *t, struct errbuf *why)
 {
-	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	const struct fs_tracepoints *tp = &t->cfg.fs->fsync_tp;
 	const struct tp_event *x = &t->tp[1];
 	int err;
 
 	if (!tp->group)
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "ext4dist knows no tracepoints of %s (only ext4's, around fsync)",
-				  t->fs->name);
+				  t->cfg.fs->name);
 	if (!t->percpu)
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "the counters are plain arrays (no per-CPU maps): the tracepoint programs have no atomic twins");
@@ -157,7 +157,7 @@ void probe_cap(struct tracer *t, enum cap_id id)
 		break;
 	case CAP_MAXACTIVE:
 		err = attach_probe_maxactive(&t->actx,
-					     t->fs->ops[OP_FSYNC].func, &why);
+					     t->cfg.fs->ops[OP_FSYNC].func, &why);
 		if (err && t->actx.before_4_12) {
 			struct errbuf kernel = why;
 
@@ -209,19 +209,18 @@ static const char *kprobes_unsafe(void)
 	return "on 32-bit MIPS a kprobe's single-step break can oops the kernel under load (\"Break instruction in kernel code\": Debian's 6.1 malta kernel, entry probes and return probes alike)";
 }
 
-int probe_decide_attach(struct tracer *t, const struct tracer_config *cfg,
-			 struct errbuf *eb)
+int probe_decide_attach(struct tracer *t, struct errbuf *eb)
 {
-	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	const struct fs_tracepoints *tp = &t->cfg.fs->fsync_tp;
 	char tps[160];
 	struct attach_want w = {
-		.mode = cfg->attach,
-		.maxactive = cfg->maxactive,
-		.generic_read = cfg->read_generic,
+		.mode = t->cfg.attach,
+		.maxactive = t->cfg.maxactive,
+		.generic_read = t->cfg.read_generic,
 		.possible_cpus = (unsigned int)t->ncpus,
-		.ops_mask = cfg->ops_mask,
-		.slow = cfg->slow,
-		.fs_name = t->fs->name,
+		.ops_mask = t->cfg.ops_mask,
+		.slow = t->cfg.slow,
+		.fs_name = t->cfg.fs->name,
 		.tracepoints = tp->group ? tps : NULL,
 		.kprobes_unsafe = kprobes_unsafe(),
 	};
@@ -239,9 +238,9 @@ int probe_decide_attach(struct tracer *t, const struct tracer_config *cfg,
 		snprintf(t->rec.caps.tracing_dir,
 			 sizeof(t->rec.caps.tracing_dir), "%s",
 			 t->actx.tf.dir[0] ? t->actx.tf.dir :
-			 !cfg->tracefs ? "/sys/kernel/tracing" :
-			 cfg->tracefs->tracing ? cfg->tracefs->tracing :
-			 cfg->tracefs->debugfs);
+			 !t->cfg.tracefs ? "/sys/kernel/tracing" :
+			 t->cfg.tracefs->tracing ? t->cfg.tracefs->tracing :
+			 t->cfg.tracefs->debugfs);
 		err = plan_attach(&w, &t->rec.caps, &t->rec.attach, &need, eb);
 		if (err != 1)
 			break;

@@ -24,8 +24,7 @@ void probe_cap(struct tracer *t, enum cap_id id);
  * The attach path, planned with capabilities probed as the plan asks
  * for them, into t->rec.attach; 0 or -errno with why in eb.
  */
-int probe_decide_attach(struct tracer *t, const struct tracer_config *cfg,
-			struct errbuf *eb);
+int probe_decide_attach(struct tracer *t, struct errbuf *eb);
 /*
  * The file system's fsync tracepoints, their ids and the exit event's
  * return value field, into t->tp (CAP_TRACEPOINT's question); 0 or
