@@ -14,9 +14,10 @@
 #include "tool/plan/progs.h"
 #include "tool/plan/resolve.h"
 
-int tracer_attach_prog(struct tracer *t, struct obj_prog *p,
-		       enum probe_kind kind, const char *func,
-		       struct probe_link *link, struct errbuf *eb)
+int tracer_attach_prog(struct tracer *t, const struct attach_ops *ops,
+		       struct obj_prog *p, enum probe_kind kind,
+		       const char *func, struct probe_link *link,
+		       struct errbuf *eb)
 {
 	struct probe_spec spec = {
 		.kind = kind,
@@ -38,7 +39,7 @@ int tracer_attach_prog(struct tracer *t, struct obj_prog *p,
 	tracer_note_load(t, p);
 	spec.prog_fd = p->fd;
 	link->perf_fd = -1;
-	err = t->ops->attach(&t->actx, &spec, link, eb);
+	err = ops->attach(&t->actx, &spec, link, eb);
 	/* A program with no probe (a function this kernel lacks): unloaded. */
 	if (err)
 		bpf_obj_unload_prog(p);
@@ -107,7 +108,7 @@ static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
 				  kind == PROBE_RETURN ? "kretprobe" : "kprobe",
 				  func);
 	*out = p;
-	return tracer_attach_prog(t, p, kind, func, link, eb);
+	return tracer_attach_prog(t, t->ops, p, kind, func, link, eb);
 }
 
 int tracer_attach_pair(struct tracer *t, const char *func, struct errbuf *eb)

@@ -5,10 +5,11 @@
 
 #include "tool/engine/tracer_priv.h"
 
-/* Loads p and attaches it as one kind of probe on func (t->ops). */
-int tracer_attach_prog(struct tracer *t, struct obj_prog *p,
-		       enum probe_kind kind, const char *func,
-		       struct probe_link *link, struct errbuf *eb);
+/* Loads p and attaches it with ops as one kind of probe on func. */
+int tracer_attach_prog(struct tracer *t, const struct attach_ops *ops,
+		       struct obj_prog *p, enum probe_kind kind,
+		       const char *func, struct probe_link *link,
+		       struct errbuf *eb);
 /*
  * func's return and entry programs, in that order: a return without a
  * recorded entry is ignored, while an entry whose return probe is not

@@ -29,48 +29,12 @@ static struct obj_prog *scan_prog(struct tracer *t)
 				 "scan_release");
 }
 
-static const struct attach_ops *peek_ops(struct tracer *t);
-
-/* A short-lived probe for read_path.c's f_op discovery. */
-static int attach_scan(void *arg, const char *func, struct probe_link *link,
-		       struct errbuf *eb)
-{
-	struct tracer *t = arg;
-	const struct attach_ops *saved = t->ops;
-	struct obj_prog *p = scan_prog(t);
-	int err;
-
-	if (!p)
-		return errbuf_set(eb, -ENOENT,
-				  "BPF object has no f_op scan program for %s",
-				  t->cfg.fs->dir_release);
-	/* A kprobe, also on the fentry path (peek_ops()). */
-	t->ops = peek_ops(t);
-	if (!t->ops) {
-		t->ops = saved;
-		return errbuf_set(eb, -ENOTSUP,
-				  "no kprobe PMU and no kprobe_events for the f_op probe on %s",
-				  func);
-	}
-	err = tracer_attach_prog(t, p, PROBE_ENTRY, func, link, eb);
-	t->ops = saved;
-	return err;
-}
-
-static void detach_scan(void *arg, struct probe_link *link)
-{
-	struct tracer *t = arg;
-
-	probe_detach(&t->actx, link);
-	/* Needed once: the program goes with its probe. */
-	bpf_obj_unload_prog(scan_prog(t));
-}
-
 /*
- * The probe kind for the name discovery's peek: the tracer's own, or on
- * the kprobe_multi path the PMU, else tracefs, whichever is there.
+ * The probe kind for the discoveries' probes: the tracer's own, or on
+ * the fentry and kprobe_multi paths the PMU, else tracefs, whichever is
+ * there.
  */
-static const struct attach_ops *peek_ops(struct tracer *t)
+static const struct attach_ops *short_ops(struct tracer *t)
 {
 	struct cap *c = t->rec.caps.c;
 
@@ -86,42 +50,76 @@ static const struct attach_ops *peek_ops(struct tracer *t)
 						      NULL;
 }
 
+/*
+ * A short-lived kprobe running p on func: prog and target name the
+ * program when the object lacks it, probe the probe when no kind of
+ * kprobe is there.
+ */
+static int attach_short(struct tracer *t, struct obj_prog *p, const char *func,
+			const char *prog, const char *target,
+			const char *probe, struct probe_link *link,
+			struct errbuf *eb)
+{
+	const struct attach_ops *ops;
+
+	if (!p)
+		return errbuf_set(eb, -ENOENT,
+				  "BPF object has no %s program for %s", prog,
+				  target);
+	ops = short_ops(t);
+	if (!ops)
+		return errbuf_set(eb, -ENOTSUP,
+				  "no kprobe PMU and no kprobe_events for %s on %s",
+				  probe, func);
+	return tracer_attach_prog(t, ops, p, PROBE_ENTRY, func, link, eb);
+}
+
+/* Its probe and program gone (the link knows its own kind of probe). */
+static void detach_short(struct tracer *t, struct obj_prog *p,
+			 struct probe_link *link)
+{
+	probe_detach(&t->actx, link);
+	/* Needed once: the program goes with its probe. */
+	bpf_obj_unload_prog(p);
+}
+
+/* read_path.c's f_op discovery. */
+static int attach_scan(void *arg, const char *func, struct probe_link *link,
+		       struct errbuf *eb)
+{
+	struct tracer *t = arg;
+
+	return attach_short(t, scan_prog(t), func, "f_op scan",
+			    t->cfg.fs->dir_release, "the f_op probe", link, eb);
+}
+
+static void detach_scan(void *arg, struct probe_link *link)
+{
+	struct tracer *t = arg;
+
+	detach_short(t, scan_prog(t), link);
+}
+
 static struct obj_prog *peek_prog(struct tracer *t)
 {
 	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY, NAME_PEEK_FUNC, "peek");
 }
 
-/* name_discover.c's short-lived probe. */
+/* name_discover.c's. */
 static int attach_peek(void *arg, const char *func, struct probe_link *link,
 		       struct errbuf *eb)
 {
 	struct tracer *t = arg;
-	const struct attach_ops *saved = t->ops;
-	struct obj_prog *p = peek_prog(t);
-	int err;
 
-	if (!p)
-		return errbuf_set(eb, -ENOENT,
-				  "BPF object has no peek program for %s", func);
-	t->ops = peek_ops(t);
-	if (!t->ops) {
-		t->ops = saved;
-		return errbuf_set(eb, -ENOTSUP,
-				  "no kprobe PMU and no kprobe_events for the discovery's probe on %s",
-				  func);
-	}
-	err = tracer_attach_prog(t, p, PROBE_ENTRY, func, link, eb);
-	t->ops = saved;
-	return err;
+	return attach_short(t, peek_prog(t), func, "peek", func,
+			    "the discovery's probe", link, eb);
 }
 
 static void detach_peek(void *arg, struct probe_link *link)
 {
 	struct tracer *t = arg;
 
-	/* The link knows its own kind of probe. */
-	probe_detach(&t->actx, link);
-	bpf_obj_unload_prog(peek_prog(t));
+	detach_short(t, peek_prog(t), link);
 }
 
 void tracer_prepare_names(struct tracer *t)

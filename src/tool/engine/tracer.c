@@ -556,23 +556,3 @@ struct perf_buf *tracer_events(struct tracer *t)
 {
 	return &t->events;
 }
-
-int tracer_slow_stats(struct tracer *t, struct slow_stats *sum)
-{
-	const struct slow_stats *v = t->scratch;
-	unsigned int key = 0;
-	int i, n = t->percpu ? t->ncpus : 1, err;
-
-	memset(sum, 0, sizeof(*sum));
-	if (t->slow_stats_fd < 0)
-		return -EBADF;
-	/* Per-CPU values: one struct per possible CPU (scratch holds them). */
-	err = bpf_map_lookup(t->slow_stats_fd, &key, t->scratch);
-	if (err)
-		return err;
-	for (i = 0; i < n; i++) {
-		sum->sent += v[i].sent;
-		sum->failed += v[i].failed;
-	}
-	return 0;
-}
