@@ -146,10 +146,28 @@ static int attach_kprobes(struct tracer *t, struct errbuf *eb)
 	return 0;
 }
 
+int tracer_multi_addrs(struct tracer *t, const char *const *funcs,
+		       unsigned int n, uint64_t *addrs)
+{
+	struct errbuf leb = { "" };
+	unsigned int op, i = 0;
+
+	if (ksym_bpf_lookup(funcs, n, addrs, &leb)) {
+		vlog(1, "kprobe_multi by name: %s", leb.msg);
+		return -ENOENT;
+	}
+	for (op = 0; op < NR_OPS; op++)
+		bpf_obj_patch_imm64(&t->obj, PATCH_IP_BASE + op,
+				    t->cfg.ops_mask & (1u << op) ?
+				    addrs[i++] : 0);
+	return 0;
+}
+
 /*
  * Every traced function under one kprobe_multi link for entries and one
  * for returns (5.18+; fprobe, so no kprobes needed).  The read path is
- * ext4_file_read_iter here; kernels that lack it are older.
+ * the file system's own read function here; kernels that lack it are
+ * older.
  *
  * By address where the kernel tells them (ksym_bpf.c): handed names, the
  * kernel resolves them in a pass over every kernel symbol
@@ -158,13 +176,13 @@ static int attach_kprobes(struct tracer *t, struct errbuf *eb)
  */
 static int attach_multi(struct tracer *t, struct errbuf *eb)
 {
-	const char *funcs[NR_OPS], *variant;
+	const char *funcs[NR_OPS];
 	unsigned long long cookies[NR_OPS];
 	uint64_t addrs[NR_OPS];
 	const unsigned long long *by_addr = NULL;
 	struct obj_prog *ret, *ent;
+	struct prog_mode m;
 	unsigned int op, n = 0;
-	struct errbuf leb = { "" };
 	int err;
 
 	for (op = 0; op < NR_OPS; op++) {
@@ -173,33 +191,19 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 		funcs[n] = t->cfg.fs->ops[op].func;
 		cookies[n++] = op;	/* the programs' operation id */
 	}
-	int ip = 0;
-
-	if (ksym_bpf_lookup(funcs, n, addrs, &leb) == 0) {
-		unsigned int i = 0;
-
-		for (op = 0; op < NR_OPS; op++)
-			bpf_obj_patch_imm64(&t->obj, PATCH_IP_BASE + op,
-					    t->cfg.ops_mask & (1u << op) ?
-					    addrs[i++] : 0);
+	if (tracer_multi_addrs(t, funcs, n, addrs) == 0)
 		by_addr = (const unsigned long long *)addrs;
-		ip = 1;
-	} else {
-		vlog(1, "kprobe_multi by name: %s", leb.msg);
-	}
-	variant = prog_variant(t->cfg.slow, t->percpu, ip);
-	ret = bpf_obj_find_multi(&t->obj, PROBE_RETURN, "ext4", variant);
-	ent = bpf_obj_find_multi(&t->obj, PROBE_ENTRY, "ext4", variant);
+	tracer_prog_mode(t, ATTACH_MULTI, by_addr != NULL, &m);
+	ret = prog_of(&t->obj, t->cfg.fs, &m, PROBE_RETURN, NULL);
+	ent = prog_of(&t->obj, t->cfg.fs, &m, PROBE_ENTRY, NULL);
 	if (!ret || !ent)
 		return errbuf_set(eb, -ENOENT,
 				  "BPF object has no kprobe_multi programs");
-	err = bpf_obj_load_prog(&t->obj, ret, &t->lo, &t->load, eb);
+	err = tracer_load(t, ret, eb);
 	if (!err)
-		err = bpf_obj_load_prog(&t->obj, ent, &t->lo, &t->load, eb);
+		err = tracer_load(t, ent, eb);
 	if (err)
 		return err;
-	tracer_note_load(t, ret);
-	tracer_note_load(t, ent);
 	err = attach_kprobe_multi(ret->fd, PROBE_RETURN, funcs, by_addr,
 				  cookies, n, &t->multi_fd[0], eb);
 	if (err)
@@ -216,11 +220,10 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 static int attach_tp_prog(struct tracer *t, struct obj_prog *p,
 			  const struct tp_event *tp, struct errbuf *eb)
 {
-	int err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
+	int err = tracer_load(t, p, eb);
 
 	if (err)
 		return err;
-	tracer_note_load(t, p);
 	err = attach_tracepoint(tp, p->fd, &t->links[t->nr_links], eb);
 	if (err) {
 		bpf_obj_unload_prog(p);
@@ -237,11 +240,13 @@ static int attach_tp_prog(struct tracer *t, struct obj_prog *p,
 static int attach_tracepoints(struct tracer *t, struct errbuf *eb)
 {
 	const struct fs_tracepoints *tp = &t->cfg.fs->fsync_tp;
-	struct obj_prog *ret = bpf_obj_find_tracepoint(&t->obj, tp->group,
-						       tp->exit);
-	struct obj_prog *ent = bpf_obj_find_tracepoint(&t->obj, tp->group,
-						       tp->enter);
+	struct obj_prog *ret, *ent;
+	struct prog_mode m;
 	int err;
+
+	tracer_prog_mode(t, ATTACH_TRACEPOINT, 0, &m);
+	ret = prog_of(&t->obj, t->cfg.fs, &m, PROBE_RETURN, NULL);
+	ent = prog_of(&t->obj, t->cfg.fs, &m, PROBE_ENTRY, NULL);
 
 	if (!ret || !ent)
 		return errbuf_set(eb, -ENOENT,

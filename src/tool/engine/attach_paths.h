@@ -5,6 +5,13 @@
 
 #include "tool/engine/tracer_priv.h"
 
+/*
+ * kprobe_multi by address: the n functions' addresses asked of the
+ * kernel into addrs and patched into the "ip" programs; -ENOENT (said
+ * with -v) when the kernel does not tell them: then by name.
+ */
+int tracer_multi_addrs(struct tracer *t, const char *const *funcs,
+		       unsigned int n, uint64_t *addrs);
 /* The path in t->rec.attach; 0 or -errno with why in eb. */
 int tracer_attach_chosen(struct tracer *t, struct errbuf *eb);
 

@@ -21,6 +21,7 @@
 #include "tool/discover/name_discover.h"
 #include "tool/discover/pid_filter.h"
 #include "tool/plan/probe.h"
+#include "tool/plan/progs.h"
 #include "tool/plan/prog_select.h"
 #include "tool/plan/resolve.h"
 #include "tool/discover/read_path.h"
@@ -44,7 +45,13 @@ static int find_map(struct tracer *t, const char *name, size_t value_size,
 	return m->fd;
 }
 
-static int run_loads(const char *section, void *arg);
+/* The programs a run of this mode may load (progs.h). */
+static int run_loads(const char *section, void *arg)
+{
+	const struct tracer *t = arg;
+
+	return prog_run_keeps(section, t->cfg.slow);
+}
 
 /*
  * The embedded object for the kernel's architecture, not this binary's:
@@ -104,37 +111,6 @@ static void size_slow_maps(struct tracer *t)
 		return;
 	if (ev)
 		ev->def.max_entries = (unsigned int)t->ncpus;
-}
-
-/* Whether word is one of the '.'-separated words of the variant v. */
-static int variant_has(const char *v, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (; v; v = strchr(v, '.'), v = v ? v + 1 : NULL)
-		if (!strncmp(v, word, n) && (v[n] == '.' || !v[n]))
-			return 1;
-	return 0;
-}
-
-/*
- * The programs a run of this mode may load, on any path it may take
- * (the fallbacks too): slow mode's and name discovery's ("peek") in
- * slow mode, the histogram ones otherwise, the f_op scan in both, never
- * the lessons (--dump-bpf=refused's).  The object's others are not kept.
- */
-static int run_loads(const char *section, void *arg)
-{
-	const char *t = strchr(section, '/'), *v = t ? strchr(t + 1, '/') : NULL;
-	const struct tracer *tr = arg;
-
-	if (t && v && (size_t)(v - t - 1) == strlen(LESSON_TARGET) &&
-	    !strncmp(t + 1, LESSON_TARGET, v - t - 1))
-		return 0;
-	v = v ? v + 1 : "";
-	if (variant_has(v, "scan_release"))
-		return 1;
-	return tr->cfg.slow == (variant_has(v, PROG_SLOW) || variant_has(v, "peek"));
 }
 
 static size_t maps_created(const struct bpf_obj *obj)

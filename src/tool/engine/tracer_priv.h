@@ -48,7 +48,4 @@ struct tracer {
 	struct tracer_record rec;
 };
 
-/* verify.c: one more program through the verifier, in the record. */
-void tracer_note_load(struct tracer *t, const struct obj_prog *p);
-
 #endif
