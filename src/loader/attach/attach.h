@@ -79,6 +79,11 @@ extern const struct attach_ops attach_tracing_ops;
  * named by group and event, not by a probe_spec).
  */
 extern const struct attach_ops attach_tp_ops;
+/*
+ * A kprobe_multi link (attach_kprobe_multi() makes it, on every function
+ * at once; this table's detach closes it, taking them all off).
+ */
+extern const struct attach_ops attach_multi_ops;
 
 /* A kernel tracepoint, and one field of its record (its format file). */
 struct tp_event {
@@ -180,7 +185,7 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			const char *const *funcs,
 			const unsigned long long *addrs,
 			const unsigned long long *cookies, unsigned int n,
-			int *link_fd, struct errbuf *eb);
+			struct probe_link *link, struct errbuf *eb);
 
 /*
  * Removes every kprobe_events entry named <prefix>_<pid>_* (ours, in

@@ -204,14 +204,17 @@ static int attach_multi(struct tracer *t, struct errbuf *eb)
 		err = tracer_load(t, ent, eb);
 	if (err)
 		return err;
+	/* (return, entry), as every path's links[]. */
 	err = attach_kprobe_multi(ret->fd, PROBE_RETURN, funcs, by_addr,
-				  cookies, n, &t->multi_fd[0], eb);
+				  cookies, n, &t->links[t->nr_links], eb);
 	if (err)
 		return err;
+	t->nr_links++;
 	err = attach_kprobe_multi(ent->fd, PROBE_ENTRY, funcs, by_addr,
-				  cookies, n, &t->multi_fd[1], eb);
+				  cookies, n, &t->links[t->nr_links], eb);
 	if (err)
 		return err;
+	t->nr_links++;
 	read_path_own(t);
 	return 0;
 }

@@ -403,7 +403,6 @@ static void init(struct tracer *t)
 	memset(t, 0, sizeof(*t));
 	t->calls_fd = t->hist_fd = t->ctl_fd = -1;
 	t->events_fd = t->slow_stats_fd = -1;
-	t->multi_fd[0] = t->multi_fd[1] = -1;
 	t->btf_obj_fd = -1;
 	t->rec.fs_registered = -ENOENT;
 	t->rec.pmu_type = -1;
@@ -496,9 +495,6 @@ void tracer_stop_entries(struct tracer *t)
 	for (i = t->nr_links; i-- > 0;)
 		if (i % 2 == 1)
 			probe_detach(&t->actx, &t->links[i]);
-	if (t->multi_fd[1] >= 0)
-		kcall_close(t->multi_fd[1], "the kprobe_multi entry link: closing it removes every entry probe at once (entries first: calls in flight still meet their return)");
-	t->multi_fd[1] = -1;
 }
 
 void tracer_stop(struct tracer *t)
@@ -510,9 +506,6 @@ void tracer_stop(struct tracer *t)
 	for (i = t->nr_links; i-- > 0;)
 		probe_detach(&t->actx, &t->links[i]);
 	t->nr_links = 0;
-	if (t->multi_fd[0] >= 0)
-		kcall_close(t->multi_fd[0], "the kprobe_multi return link: closing it removes every return probe");
-	t->multi_fd[0] = -1;
 	if (t->actx_ready)
 		attach_ctx_release(&t->actx);
 	t->actx_ready = 0;

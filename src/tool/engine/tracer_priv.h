@@ -19,9 +19,9 @@ struct tracer {
 	struct attach_ctx actx;
 	int actx_ready;
 	const struct attach_ops *ops;
+	/* Every path's links: (return, entry) pairs, kprobe_multi's too. */
 	struct probe_link links[2 * NR_OPS];
 	unsigned int nr_links;
-	int multi_fd[2];		/* kprobe_multi links: return, entry */
 	int calls_fd, hist_fd, ctl_fd;
 	int events_fd, slow_stats_fd;
 	struct perf_buf events;		/* slow mode's rings */
