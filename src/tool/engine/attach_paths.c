@@ -279,23 +279,60 @@ static void patch_nargs(struct tracer *t)
 	}
 }
 
-int tracer_attach_chosen(struct tracer *t, struct errbuf *eb)
+static int attach_fentry(struct tracer *t, struct errbuf *eb)
 {
 	int err;
 
-	tracer_set_ops(t);
-	if (t->rec.attach.path == ATTACH_FENTRY) {
-		patch_nargs(t);
-		err = attach_kprobes(t, eb);
-		if (!err && t->btf_obj_fd >= 0) {
-			kcall_close(t->btf_obj_fd, "the module's BTF object: each program loaded for one of its functions holds it now");
-			t->btf_obj_fd = -1;
-		}
-		return err;
+	patch_nargs(t);
+	err = attach_kprobes(t, eb);
+	if (!err && t->btf_obj_fd >= 0) {
+		kcall_close(t->btf_obj_fd, "the module's BTF object: each program loaded for one of its functions holds it now");
+		t->btf_obj_fd = -1;
 	}
-	if (t->rec.attach.path == ATTACH_MULTI)
-		return attach_multi(t, eb);
-	if (t->rec.attach.path == ATTACH_TRACEPOINT)
-		return attach_tracepoints(t, eb);
-	return attach_kprobes(t, eb);
+	return err;
+}
+
+/*
+ * The paths, one implementation each: the loader's attach_ops for their
+ * links (links[], (return, entry) pairs, which tracer_stop_entries() and
+ * tracer_stop() take off the same way on every path) and what attaches
+ * every traced function on it.
+ */
+static const struct path {
+	enum attach_mode path;
+	const struct attach_ops *ops;
+	int (*attach)(struct tracer *t, struct errbuf *eb);
+} paths[] = {
+	{ ATTACH_FENTRY, &attach_tracing_ops, attach_fentry },
+	{ ATTACH_MULTI, &attach_multi_ops, attach_multi },
+	{ ATTACH_TRACEFS, &attach_tracefs_ops, attach_kprobes },
+	{ ATTACH_PMU, &attach_pmu_ops, attach_kprobes },
+	{ ATTACH_TRACEPOINT, &attach_tp_ops, attach_tracepoints },
+};
+
+static const struct path *path_of(enum attach_mode mode)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (paths[i].path == mode)
+			return &paths[i];
+	return NULL;
+}
+
+void tracer_set_ops(struct tracer *t)
+{
+	const struct path *p = path_of(t->rec.attach.path);
+
+	t->ops = p ? p->ops : NULL;
+}
+
+int tracer_attach_chosen(struct tracer *t, struct errbuf *eb)
+{
+	const struct path *p = path_of(t->rec.attach.path);
+
+	tracer_set_ops(t);
+	if (!p)
+		return errbuf_set(eb, -EINVAL, "no attach path planned");
+	return p->attach(t, eb);
 }

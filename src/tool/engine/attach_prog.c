@@ -159,20 +159,3 @@ int tracer_attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
 		t->entry_prog[op] = p;
 	return 0;
 }
-
-void tracer_set_ops(struct tracer *t)
-{
-	switch (t->rec.attach.path) {
-	case ATTACH_FENTRY:
-		t->ops = &attach_tracing_ops;
-		break;
-	case ATTACH_PMU:
-		t->ops = &attach_pmu_ops;
-		break;
-	case ATTACH_TRACEFS:
-		t->ops = &attach_tracefs_ops;
-		break;
-	default:
-		t->ops = NULL;
-	}
-}

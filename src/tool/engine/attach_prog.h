@@ -30,7 +30,5 @@ int tracer_attach_prog(struct tracer *t, const struct attach_ops *ops,
  * there yet would stay in the map.
  */
 int tracer_attach_pair(struct tracer *t, const char *func, struct errbuf *eb);
-/* t->ops for the path planned; NULL where it is not a probe_link path. */
-void tracer_set_ops(struct tracer *t);
 
 #endif

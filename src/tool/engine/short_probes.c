@@ -30,15 +30,15 @@ static struct obj_prog *scan_prog(struct tracer *t)
 }
 
 /*
- * The probe kind for the discoveries' probes: the tracer's own, or on
- * the fentry and kprobe_multi paths the PMU, else tracefs, whichever is
- * there.
+ * The probe kind for the discoveries' probes: the tracer's own where it
+ * is a kprobe, else (fentry, kprobe_multi, the tracepoints) the PMU, else
+ * tracefs, whichever is there.
  */
 static const struct attach_ops *short_ops(struct tracer *t)
 {
 	struct cap *c = t->rec.caps.c;
 
-	if (t->ops && t->ops != &attach_tracing_ops)
+	if (t->ops == &attach_pmu_ops || t->ops == &attach_tracefs_ops)
 		return t->ops;
 	if (c[CAP_PMU].state == CAP_UNKNOWN)
 		probe_cap(t, CAP_PMU);

@@ -14,7 +14,6 @@
 #include "loader/loader.h"
 #include "output/tool_name.h"
 #include "tool/engine/attach_paths.h"
-#include "tool/engine/attach_prog.h"
 #include "tool/engine/bpf_blob.h"
 #include "tool/engine/short_probes.h"
 #include "tool/engine/fentry.h"
