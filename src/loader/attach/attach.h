@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Attaching a loaded kprobe program to a kernel function, by one of two
- * back-ends behind one small table of operations:
- *   pmu     - perf_event_open() on the kprobe PMU (4.17+); the probe lives
- *             as long as the perf fd and leaves nothing behind.
- *   tracefs - a definition written to kprobe_events (every kernel with
- *             kprobes; the only way to set maxactive), opened as a
- *             tracepoint perf event, removed again with "-:" at detach.
+ * Attaching a loaded program to the kernel, each kind behind the same
+ * small table of operations (struct attach_ops), its link a probe_link:
+ *   pmu          - perf_event_open() on the kprobe PMU (4.17+); the probe
+ *                  lives as long as the perf fd and leaves nothing behind.
+ *   tracefs      - a definition written to kprobe_events (every kernel
+ *                  with kprobes; the only way to set maxactive), opened as
+ *                  a tracepoint perf event, removed again with "-:".
+ *   tracing      - fentry/fexit links (5.5+).
+ *   kprobe_multi - one link on every function at once (5.18+).
+ *   tracepoint   - a kernel tracepoint's perf event.
  */
 #ifndef EXT4DIST_LOADER_ATTACH_ATTACH_H
 #define EXT4DIST_LOADER_ATTACH_ATTACH_H
@@ -196,8 +199,8 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
  * to detach.  So a crashed or SIGKILLed run's events go, whatever its
  * PID, name or PID namespace, and nobody else's.  An event a live
  * instance has defined but not opened yet may go too: its attach then
- * defines it again.  Returns how many were removed; on the PMU path
- * (tracefs_sweep_only) tracefs is released afterwards.
+ * defines it again.  Returns how many were removed; tracefs stays open
+ * (attach_tracefs_release() lets it go where the path needs no more).
  */
 int attach_remove_stale(struct attach_ctx *ctx);
 

@@ -238,7 +238,7 @@ static int attach_tp_prog(struct tracer *t, struct obj_prog *p,
 
 /*
  * fsync through the file system's own tracepoints (--attach=tracepoint):
- * the exit first, as a kretprobe before its kprobe (attach_pair()).
+ * the exit first, as a kretprobe before its kprobe (tracer_attach_pair()).
  */
 static int attach_tracepoints(struct tracer *t, struct errbuf *eb)
 {

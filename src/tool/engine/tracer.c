@@ -72,8 +72,9 @@ static int pick_object(struct tracer *t, struct bpf_blob *blob,
 	}
 	if (err)
 		return errbuf_set(eb, -ENOEXEC,
-				  "this ext4dist carries BPF programs for %s kernels, not for this %s kernel: use the ext4dist built for %s",
-				  bpf_blob_own_arch(), k.machine, k.machine);
+				  "this %s carries BPF programs for %s kernels, not for this %s kernel: use the %s built for %s",
+				  tool_name(), bpf_blob_own_arch(), k.machine,
+				  tool_name(), k.machine);
 	snprintf(t->rec.object, sizeof(t->rec.object),
 		 "for %s kernels (uname -m %s; %u-byte kernel pointers)%s",
 		 blob->arch, k.machine, k.word,

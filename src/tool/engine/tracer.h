@@ -77,7 +77,7 @@ struct tracer_record {
 	enum preempt_model preemption;	/* CAP_NO_PREEMPT's finding */
 };
 
-/* Private: tool/tracer_priv.h.  tracer_new() makes one. */
+/* Private: tool/engine/tracer_priv.h.  tracer_new() makes one. */
 struct tracer;
 
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "loader/loader.h"
+#include "output/tool_name.h"
 #include "tool/engine/fentry.h"
 
 int pretend_on(const struct tracer *t, enum pretend what)
@@ -102,8 +103,9 @@ int probe_tracepoints(struct tracer *t, struct errbuf *why)
 
 	if (!tp->group)
 		return errbuf_set(why, -EOPNOTSUPP,
-				  "ext4dist knows no tracepoints of %s (only ext4's, around fsync)",
-				  t->cfg.fs->name);
+				  "%s knows no tracepoints of %s (only %s's, around fsync)",
+				  tool_name(), t->cfg.fs->name,
+				  fs_prog_table()->name);
 	if (!t->percpu)
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "the counters are plain arrays (no per-CPU maps): the tracepoint programs have no atomic twins");
