@@ -101,15 +101,34 @@ int tracer_verify_unattached(struct tracer *t, struct errbuf *eb)
 	return tracer_verify_each(t, NULL, NULL, eb);
 }
 
+/* Every traced function's pair on m's path (the read path's as asked). */
+static int verify_pairs(struct tracer *t, const struct prog_mode *m,
+			const struct verify_each *each, struct errbuf *eb)
+{
+	const struct fs_table *fs = t->cfg.fs;
+	unsigned int op;
+	int err = 0;
+
+	for (op = 0; op < NR_OPS && !err; op++) {
+		const char *func = fs->ops[op].func;
+
+		if (!(t->cfg.ops_mask & (1u << op)) || !func)
+			continue;
+		if (op == OP_READ && t->cfg.read_generic)
+			func = fs->generic_read;
+		err = verify_pair(t, m, func, each, eb);
+	}
+	return err;
+}
+
 int tracer_verify_each(struct tracer *t,
 		       void (*fn)(void *arg, const struct obj_prog *p),
 		       void *arg, struct errbuf *eb)
 {
 	const struct verify_each each = { fn, arg };
-	const struct fs_table *fs = t->cfg.fs;
+	struct tracer_record before;
 	struct prog_mode m;
-	unsigned int op;
-	int err = 0;
+	int err;
 
 	/* Nothing parsed, or maps not made: nothing a run would load yet. */
 	if (!t->scratch || t->rec.progs_loaded)
@@ -136,14 +155,21 @@ int tracer_verify_each(struct tracer *t,
 		bpf_obj_patch_imm64(&t->obj, PATCH_FOPS, 0);
 		bpf_obj_patch_imm64(&t->obj, PATCH_FOP_OFF, 0);
 	}
-	for (op = 0; op < NR_OPS && !err; op++) {
-		const char *func = fs->ops[op].func;
-
-		if (!(t->cfg.ops_mask & (1u << op)) || !func)
-			continue;
-		if (op == OP_READ && t->cfg.read_generic)
-			func = fs->generic_read;
-		err = verify_pair(t, &m, func, &each, eb);
+	before = t->rec;
+	err = verify_pairs(t, &m, &each, eb);
+	/*
+	 * fentry/fexit refused in the automatic order: a run plans again
+	 * without them (tracer.c's fentry_refused()), and loads the kprobe
+	 * pairs instead; --attach=fentry would stop there.
+	 */
+	if (err && m.path == ATTACH_FENTRY && t->cfg.attach == ATTACH_AUTO &&
+	    !errno_nofile(err)) {
+		vlog(1, "fentry/fexit refused (%s): the kprobe pairs verified instead, as a run falls back to them",
+		     eb->msg);
+		t->rec = before;
+		eb->msg[0] = '\0';
+		m.path = ATTACH_AUTO;
+		err = verify_pairs(t, &m, &each, eb);
 	}
 	return err;
 }
