@@ -266,8 +266,7 @@ static int attach_tracepoints(struct tracer *t, struct errbuf *eb)
 	return err;
 }
 
-/* Each fexit program's argument count, from the BTF prototype. */
-static void patch_nargs(struct tracer *t)
+void tracer_patch_nargs(struct tracer *t)
 {
 	unsigned int op, n;
 
@@ -283,7 +282,7 @@ static int attach_fentry(struct tracer *t, struct errbuf *eb)
 {
 	int err;
 
-	patch_nargs(t);
+	tracer_patch_nargs(t);
 	err = attach_kprobes(t, eb);
 	if (!err && t->btf_obj_fd >= 0) {
 		kcall_close(t->btf_obj_fd, "the module's BTF object: each program loaded for one of its functions holds it now");

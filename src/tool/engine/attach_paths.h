@@ -12,6 +12,8 @@
  */
 int tracer_multi_addrs(struct tracer *t, const char *const *funcs,
 		       unsigned int n, uint64_t *addrs);
+/* Each fexit program's argument count, from the BTF prototype. */
+void tracer_patch_nargs(struct tracer *t);
 /* t->ops: the loader's attach_ops of the path planned (NULL: none). */
 void tracer_set_ops(struct tracer *t);
 /* The path in t->rec.attach; 0 or -errno with why in eb. */

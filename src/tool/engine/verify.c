@@ -155,6 +155,9 @@ int tracer_verify_each(struct tracer *t,
 		bpf_obj_patch_imm64(&t->obj, PATCH_FOPS, 0);
 		bpf_obj_patch_imm64(&t->obj, PATCH_FOP_OFF, 0);
 	}
+	/* fexit reads the return value after the arguments: their count. */
+	if (m.path == ATTACH_FENTRY)
+		tracer_patch_nargs(t);
 	before = t->rec;
 	err = verify_pairs(t, &m, &each, eb);
 	/*
