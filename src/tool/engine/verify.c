@@ -155,6 +155,16 @@ int tracer_verify_each(struct tracer *t,
 		bpf_obj_patch_imm64(&t->obj, PATCH_FOPS, 0);
 		bpf_obj_patch_imm64(&t->obj, PATCH_FOP_OFF, 0);
 	}
+	/*
+	 * Slow mode's file name offsets come from the name discovery's
+	 * probe, which start-up runs just before attaching: 0 here, as a
+	 * run patches them when the discovery fails (the placeholders make
+	 * the verifier refuse fexit's reads).
+	 */
+	if (t->cfg.slow) {
+		bpf_obj_patch_imm64(&t->obj, PATCH_DENTRY_OFF, 0);
+		bpf_obj_patch_imm64(&t->obj, PATCH_DNAME_OFF, 0);
+	}
 	/* fexit reads the return value after the arguments: their count. */
 	if (m.path == ATTACH_FENTRY)
 		tracer_patch_nargs(t);
