@@ -27,6 +27,8 @@
 #include "tool/run/slow_loop.h"
 #include "tool/engine/tracer.h"
 
+_Static_assert(ARGS_MAX_FS <= FLEET_MAX_FS, "a tracer for each file system -t names");
+
 static void config_from_args(const struct ext4dist_args *a,
 			     struct tracer_config *cfg,
 			     struct tracefs_paths *tracefs)
@@ -52,6 +54,7 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->load.no_names = !!(a->pretend & (1u << PRETEND_NO_NAMES));
 	cfg->tgid = a->pid;
 	cfg->factor = a->milliseconds ? 1000000ULL : 1000ULL;
+	cfg->unit = a->milliseconds ? "msecs" : "usecs";
 	cfg->ops_mask = a->ops_mask;
 	cfg->ops_given = a->ops_given;
 	cfg->attach = a->attach;
@@ -70,6 +73,25 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->dump_maps = a->dump_maps;
 	cfg->load.log_always = !!a->verifier_log;
 	cfg->load.log_level = (unsigned int)a->verifier_log;
+}
+
+/* What the run loops print, and when. */
+static void print_from_args(const struct ext4dist_args *a,
+			    struct run_print *pr)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->interval = a->interval;
+	pr->count = a->count;
+	pr->json = a->json;
+	pr->csv = a->csv;
+	pr->milliseconds = a->milliseconds;
+	pr->notimestamp = a->notimestamp;
+	pr->extended = a->extended;
+	pr->pid_filter = a->pid != 0;
+	pr->heatmap = a->heatmap;
+	pr->prometheus = a->prometheus;
+	pr->slower = a->slower;
+	pr->min_ms = a->min_ms;
 }
 
 static void report_error(const struct tracer *t, const struct errbuf *eb,
@@ -171,11 +193,14 @@ static int run(const struct ext4dist_args *args, struct tracer_config *cfg,
 	       struct exporter *x)
 {
 	struct fleet fl;
+	struct run_print pr;
 	struct errbuf eb = { "" };
 	unsigned int failed = 0;
 	int err;
 
-	err = fleet_start(&fl, cfg, args, &eb, &failed);
+	print_from_args(args, &pr);
+	err = fleet_start(&fl, cfg, args->fs_list, args->nr_fs, &pr, &eb,
+			  &failed);
 	if (err) {
 		report_error(fl.t[failed], &eb, err);
 		fleet_free(&fl);
@@ -183,8 +208,8 @@ static int run(const struct ext4dist_args *args, struct tracer_config *cfg,
 	}
 	if (x)
 		exporter_serve(x, &fl);
-	err = args->slower ? slow_loop(fl.t[0], args, stdout) :
-			     run_loop(&fl, x, args, stdout);
+	err = args->slower ? slow_loop(fl.t[0], &pr, stdout) :
+			     run_loop(&fl, x, &pr, stdout);
 	fleet_free(&fl);
 	if (err < 0) {
 		fprintf(stderr, "%s: stopped: %s (probes removed)\n",

@@ -26,7 +26,7 @@ static long long drain(void *ctx)
 	struct script *s = ctx;
 	long long v;
 
-	if (s->t->multi_fd[1] >= 0)
+	if (s->t->links[1].perf_fd >= 0)
 		s->entries_on++;
 	if (s->step)
 		v = s->in_flight[0] + s->step * s->calls;
@@ -46,9 +46,14 @@ static int settle_with(const long long *values, int n, long long step,
 
 	if (!t)
 		return -ENOMEM;
-	/* An entry link stand-in: tracer_settle must close it first. */
+	/*
+	 * A kprobe_multi entry link stand-in, after its return link's
+	 * place: tracer_settle must close it first.
+	 */
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	t->multi_fd[1] = fd;
+	t->links[1] = (struct probe_link){ &attach_multi_ops, fd, "entry" };
+	t->links[0].perf_fd = -1;
+	t->nr_links = 2;
 	rc = tracer_settle(t, drain, &s);
 	check_int("no drain before the entries are off", s.entries_on, 0);
 	check_int("the entry link closed", fcntl(fd, F_GETFD) < 0 && errno == EBADF, 1);

@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Attaching a loaded program to a kernel function, by one of four paths.
- * Three are behind one small table of operations (struct attach_ops):
- *   pmu     - perf_event_open() on the kprobe PMU (4.17+); the probe lives
- *             as long as the perf fd and leaves nothing behind.
- *   tracefs - a definition written to kprobe_events (every kernel with
- *             kprobes; the only way to set maxactive), opened as a
- *             tracepoint perf event, removed again with "-:" at detach.
- *   tracing - fentry/fexit (5.5+): a link puts the program on a BPF
- *             trampoline, closing it takes it off.
- * The fourth, kprobe_multi links (5.18+: one program on many functions,
- * attach_multi.c), is outside the table.  A kernel tracepoint's perf event
- * is made by attach_tracepoint() and undone through attach_tp_ops.
+ * Attaching a loaded program to the kernel, each kind behind the same
+ * small table of operations (struct attach_ops), its link a probe_link:
+ *   pmu          - perf_event_open() on the kprobe PMU (4.17+); the probe
+ *                  lives as long as the perf fd and leaves nothing behind.
+ *   tracefs      - a definition written to kprobe_events (every kernel
+ *                  with kprobes; the only way to set maxactive), opened as
+ *                  a tracepoint perf event, removed again with "-:".
+ *   tracing      - fentry/fexit links (5.5+).
+ *   kprobe_multi - one link on every function at once (5.18+).
+ *   tracepoint   - a kernel tracepoint's perf event.
  */
 #ifndef EXT4DIST_LOADER_ATTACH_ATTACH_H
 #define EXT4DIST_LOADER_ATTACH_ATTACH_H
@@ -84,6 +82,11 @@ extern const struct attach_ops attach_tracing_ops;
  * named by group and event, not by a probe_spec).
  */
 extern const struct attach_ops attach_tp_ops;
+/*
+ * A kprobe_multi link (attach_kprobe_multi() makes it, on every function
+ * at once; this table's detach closes it, taking them all off).
+ */
+extern const struct attach_ops attach_multi_ops;
 
 /* A kernel tracepoint, and one field of its record (its format file). */
 struct tp_event {
@@ -194,7 +197,7 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			const char *const *funcs,
 			const unsigned long long *addrs,
 			const unsigned long long *cookies, unsigned int n,
-			int *link_fd, struct errbuf *eb);
+			struct probe_link *link, struct errbuf *eb);
 
 /*
  * Removes every kprobe_events entry named <prefix>_<pid>_* (ours, in
@@ -205,8 +208,8 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
  * to detach.  So a crashed or SIGKILLed run's events go, whatever its
  * PID, name or PID namespace, and nobody else's.  An event a live
  * instance has defined but not opened yet may go too: its attach then
- * defines it again.  Returns how many were removed.  Off the tracefs path
- * the caller releases tracefs afterwards (attach_tracefs_release()).
+ * defines it again.  Returns how many were removed; tracefs stays open
+ * (attach_tracefs_release() lets it go where the path needs no more).
  */
 int attach_remove_stale(struct attach_ctx *ctx);
 

@@ -108,7 +108,7 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			const char *const *funcs,
 			const unsigned long long *addrs,
 			const unsigned long long *cookies, unsigned int n,
-			int *link_fd, struct errbuf *eb)
+			struct probe_link *link, struct errbuf *eb)
 {
 	const char *what = kind == PROBE_RETURN ? "kretprobe" : "kprobe";
 	unsigned char words[MULTI_MAX * 8];
@@ -139,9 +139,30 @@ int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 		return errbuf_set(eb, fd,
 				  "cannot create a %s_multi link on %u function%s: %s (kprobe_multi needs 5.18+ with CONFIG_FPROBE)",
 				  what, n, n == 1 ? "" : "s", strerror(-fd));
-	*link_fd = fd;
+	link->ops = &attach_multi_ops;
+	link->perf_fd = fd;
+	snprintf(link->event, sizeof(link->event), "%s",
+		 kind == PROBE_RETURN ? "return" : "entry");
 	vlog(1, "attached %s_multi link on %u function%s (first %s), by %s, link fd %d",
 	     what, n, n == 1 ? "" : "s", funcs[0],
 	     addrs ? "address" : "name", fd);
 	return 0;
 }
+
+/* link->event says which of the two links it is: "entry" or "return". */
+static void multi_detach(struct attach_ctx *ctx, struct probe_link *link)
+{
+	(void)ctx;
+	if (link->perf_fd >= 0)
+		kcall_close(link->perf_fd, strcmp(link->event, "entry") == 0 ?
+			    "the kprobe_multi entry link: closing it removes every entry probe at once (entries first: calls in flight still meet their return)" :
+			    "the kprobe_multi return link: closing it removes every return probe");
+	link->perf_fd = -1;
+	link->event[0] = '\0';
+}
+
+const struct attach_ops attach_multi_ops = {
+	.name = "kprobe_multi",
+	.attach = NULL,
+	.detach = multi_detach,
+};

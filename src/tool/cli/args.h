@@ -6,10 +6,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-enum attach_mode {
-	ATTACH_AUTO = 0, ATTACH_PMU, ATTACH_TRACEFS, ATTACH_MULTI, ATTACH_FENTRY,
-	ATTACH_TRACEPOINT
-};
+#include "tool/plan/want.h"
+
 enum read_path_mode { READ_PATH_AUTO = 0, READ_PATH_GENERIC };
 enum dump_bpf_mode { DUMP_BPF_OFF = 0, DUMP_BPF_TEXT, DUMP_BPF_XLATED,
 		     DUMP_BPF_ELF, DUMP_BPF_REFUSED, DUMP_BPF_JITED };
@@ -59,7 +57,7 @@ struct ext4dist_args {
 	enum read_path_mode read_path;	/* --read-path=generic */
 	unsigned int maxactive;		/* --maxactive N, 0 = kernel default */
 	unsigned long long fops_addr;	/* --fops-addr ADDR, 0 = look it up */
-	unsigned int pretend;		/* --pretend, bit per enum args_pretend */
+	unsigned int pretend;		/* --pretend, bit per enum pretend */
 	/*
 	 * Slow mode: ext4slower, or ext4dist --slower MS.  An event per call
 	 * slower than min_ms (0: every call), as text, CSV (ext4slower's
@@ -83,30 +81,6 @@ struct ext4dist_args {
 	const char *test_meminfo;	/* --test-meminfo FILE */
 };
 
-/*
- * --pretend=LIST: behave as if the kernel lacked a feature, to show (and
- * test) the fallback an older or smaller kernel takes.  Each takes a
- * capability away and never points ext4dist at another file.
- */
-enum args_pretend {
-	PRETEND_NO_PMU,		/* no kprobe PMU (before 4.17) */
-	PRETEND_NO_MULTI,	/* no kprobe_multi links (before 5.18) */
-	PRETEND_NO_PERCPU,	/* no per-CPU maps (before 4.6) */
-	PRETEND_NO_NAMES,	/* no map and program names (before 4.15) */
-	PRETEND_NO_KALLSYMS_DATA, /* kallsyms without data symbols
-				     (CONFIG_KALLSYMS_ALL off) */
-	PRETEND_NO_TRACEFS,	/* no tracefs, only debugfs's tracing dir
-				   (before 4.1) */
-	PRETEND_NO_EXT4,	/* ext4 not in /proc/filesystems */
-	PRETEND_NO_FENTRY,	/* no BTF, no trampolines (before 5.5) */
-	PRETEND_NO_MAXACTIVE,	/* kprobe_events without "rN:" and without
-				   return probes on an address (before 4.12) */
-	PRETEND_NO_READ_ITER,	/* the file system's read function missing
-				   (ext4_file_read_iter: before 4.10) */
-	PRETEND_NO_GETATTR,	/* the getattr function missing
-				   (ext4_file_getattr: before 4.11) */
-	NR_PRETEND
-};
 
 /*
  * Parses argv into *a.  Returns 0 to run, ARGS_EXIT_OK when the request was

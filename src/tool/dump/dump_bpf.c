@@ -231,7 +231,7 @@ int dump_each_loaded(FILE *out, const struct tracer_config *cfg,
 		err = setup(arg, t, cfg, eb);
 	text_pages_drop();
 	if (!err)
-		err = tracer_verify_each(t, cfg, each, arg, eb);
+		err = tracer_verify_each(t, each, arg, eb);
 	if (!err && (fflush(out) == EOF || ferror(out)))
 		err = errbuf_set(eb, -EIO, "--dump-bpf=%s: cannot write the listing",
 				 mode);

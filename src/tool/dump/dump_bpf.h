@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "loader/loader.h"
+#include "tool/cli/args.h"
 #include "tool/engine/tracer.h"
 
 /* The PATCH_* placeholders of ext4dist_abi.h by name; *n entries. */

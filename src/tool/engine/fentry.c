@@ -8,6 +8,7 @@
 
 #include "loader/btf/btf.h"
 #include "loader/util/vlog.h"
+#include "output/tool_name.h"
 
 /*
  * The fexit programs read the return value at a constant context word
@@ -56,9 +57,9 @@ static int found(const struct btf_func *f, const char *where, uint32_t *id,
 				  f->name, where);
 	if (f->nr_args < NARGS_MIN || f->nr_args > NARGS_MAX)
 		return errbuf_set(why, -EINVAL,
-				  "%s in %s takes %u arguments; ext4dist's fexit programs know %d to %d",
-				  f->name, where, f->nr_args, NARGS_MIN,
-				  NARGS_MAX);
+				  "%s in %s takes %u arguments; %s's fexit programs know %d to %d",
+				  f->name, where, f->nr_args, tool_name(),
+				  NARGS_MIN, NARGS_MAX);
 	*id = f->id;
 	*nargs = f->nr_args;
 	vlog(2, "BTF: %s is id %u in %s, %u arguments", f->name, f->id, where,

@@ -11,6 +11,39 @@
 #include "tool/dump/dump_maps.h"
 #include "tool/engine/tracer_priv.h"
 
+/*
+ * The value at key of the map fd, into t->scratch: one per possible CPU
+ * of a per-CPU map, each 8-byte aligned, else one.  How many, or -errno.
+ */
+static int read_cpus(struct tracer *t, int fd, unsigned int key)
+{
+	int err = bpf_map_lookup(fd, &key, t->scratch);
+
+	return err ? err : t->percpu ? t->ncpus : 1;
+}
+
+/*
+ * n values of size bytes (t->scratch), a struct of 64-bit counters alone,
+ * summed counter by counter into out.
+ */
+static void sum_counters(const struct tracer *t, int n, void *out,
+			 size_t size)
+{
+	const unsigned long long *v = t->scratch;
+	unsigned long long *o = out;
+	size_t i, nr = size / sizeof(*o);
+
+	memset(out, 0, size);
+	for (; n > 0; n--, v += nr)
+		for (i = 0; i < nr; i++)
+			o[i] += v[i];
+}
+
+_Static_assert(sizeof(struct op_calls) == 2 * sizeof(unsigned long long),
+	       "op_calls: 64-bit counters alone");
+_Static_assert(sizeof(struct slow_stats) == 2 * sizeof(unsigned long long),
+	       "slow_stats: 64-bit counters alone");
+
 /* The hist buffer at key, summed over CPUs into *out, then zeroed. */
 static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)
 {
@@ -22,11 +55,11 @@ static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)
 	kcall_why("histogram buffer %u (%s): %zu value%s of %zu bytes, one per possible CPU of a per-CPU map, summed here",
 		  key, report_op_name(key % NR_OPS), n, n == 1 ? "" : "s",
 		  sizeof(*vals));
-	err = bpf_map_lookup(t->hist_fd, &key, vals);
-	if (err)
+	err = read_cpus(t, t->hist_fd, key);
+	if (err < 0)
 		return err;
-	if (t->dump_maps)
-		dump_maps_hist(stderr, key, vals, n, t->percpu, t->unit);
+	if (t->cfg.dump_maps)
+		dump_maps_hist(stderr, key, vals, n, t->percpu, t->cfg.unit);
 	for (c = 0; c < n; c++)
 		report_add_hist(out, &vals[c]);
 	memset(vals, 0, n * sizeof(*vals));
@@ -38,19 +71,13 @@ static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)
 /* The entry side's counts of op, summed over CPUs. */
 static int read_calls(struct tracer *t, unsigned int op, struct op_calls *out)
 {
-	size_t n = t->percpu ? (size_t)t->ncpus : 1, c;
-	struct op_calls *vals = t->scratch;
-	int err;
+	int n;
 
-	memset(out, 0, sizeof(*out));
 	kcall_why("calls entered and missed of %s so far, per CPU", report_op_name(op));
-	err = bpf_map_lookup(t->calls_fd, &op, vals);
-	if (err)
-		return err;
-	for (c = 0; c < n; c++) {
-		out->entries += vals[c].entries;
-		out->missed += vals[c].missed;
-	}
+	n = read_cpus(t, t->calls_fd, op);
+	if (n < 0)
+		return n;
+	sum_counters(t, n, out, sizeof(*out));
 	return 0;
 }
 
@@ -142,5 +169,19 @@ int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
 			total_flow[op].unseen = skipped;
 		}
 	}
+	return 0;
+}
+
+int tracer_slow_stats(struct tracer *t, struct slow_stats *sum)
+{
+	int n;
+
+	memset(sum, 0, sizeof(*sum));
+	if (t->slow_stats_fd < 0)
+		return -EBADF;
+	n = read_cpus(t, t->slow_stats_fd, 0);
+	if (n < 0)
+		return n;
+	sum_counters(t, n, sum, sizeof(*sum));
 	return 0;
 }

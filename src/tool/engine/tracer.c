@@ -13,15 +13,23 @@
 
 #include "loader/loader.h"
 #include "output/tool_name.h"
+#include "tool/engine/attach_paths.h"
 #include "tool/engine/bpf_blob.h"
+#include "tool/engine/short_probes.h"
 #include "tool/engine/fentry.h"
-#include "tool/discover/btf_offsets.h"
 #include "tool/discover/name_discover.h"
 #include "tool/discover/pid_filter.h"
+#include "tool/plan/probe.h"
+#include "tool/plan/progs.h"
 #include "tool/plan/prog_select.h"
+#include "tool/plan/resolve.h"
 #include "tool/discover/read_path.h"
 
-#define TOOL_NAME "ext4dist"
+/*
+ * The prefix of every kprobe event this tool makes, whatever name it runs
+ * as: one instance sweeps what a dead one of any name left behind.
+ */
+#define EVENT_OWNER "ext4dist"
 
 /* The map called name, whose values are value_size bytes: its fd. */
 static int find_map(struct tracer *t, const char *name, size_t value_size,
@@ -36,7 +44,13 @@ static int find_map(struct tracer *t, const char *name, size_t value_size,
 	return m->fd;
 }
 
-static int run_loads(const char *section, void *arg);
+/* The programs a run of this mode may load (progs.h). */
+static int run_loads(const char *section, void *arg)
+{
+	const struct tracer *t = arg;
+
+	return prog_run_keeps(section, t->cfg.slow);
+}
 
 /*
  * The embedded object for the kernel's architecture, not this binary's:
@@ -58,32 +72,15 @@ static int pick_object(struct tracer *t, struct bpf_blob *blob,
 	}
 	if (err)
 		return errbuf_set(eb, -ENOEXEC,
-				  "this ext4dist carries BPF programs for %s kernels, not for this %s kernel: use the ext4dist built for %s",
-				  bpf_blob_own_arch(), k.machine, k.machine);
+				  "this %s carries BPF programs for %s kernels, not for this %s kernel: use the %s built for %s",
+				  tool_name(), bpf_blob_own_arch(), k.machine,
+				  tool_name(), k.machine);
 	snprintf(t->rec.object, sizeof(t->rec.object),
 		 "for %s kernels (uname -m %s; %u-byte kernel pointers)%s",
 		 blob->arch, k.machine, k.word,
 		 strcmp(blob->arch, bpf_blob_own_arch()) ?
 		 ", not this binary's own" : "");
 	return 0;
-}
-
-/*
- * Plain adds where the counters are per-CPU, the atomic twins for the
- * plain arrays before 4.6 (ext4dist_abi.h, PROG_ATOMIC): 32-bit ARM's JIT
- * has no atomic add.  Slow mode has programs of its own (PROG_SLOW); ip
- * picks the kprobe_multi programs by address.
- */
-static const char *variant_of(const struct tracer *t, int ip)
-{
-	static const char *const names[2][2][2] = {	/* [ip][slow][atomic] */
-		{ { "", PROG_ATOMIC },
-		  { PROG_SLOW, PROG_SLOW "." PROG_ATOMIC } },
-		{ { "ip", "ip." PROG_ATOMIC },
-		  { "ip." PROG_SLOW, "ip." PROG_SLOW "." PROG_ATOMIC } },
-	};
-
-	return names[!!ip][!!t->slow][!t->percpu];
 }
 
 /*
@@ -105,47 +102,15 @@ const char *const *tracer_maps_skipped(int slow)
  * Slow mode's maps: the perf event array gets an index per possible CPU
  * (bpf_perf_event_output() with BPF_F_CURRENT_CPU uses the CPU's id).
  */
-static void size_slow_maps(struct tracer *t, const struct tracer_config *cfg)
+static void size_slow_maps(struct tracer *t)
 {
 	struct obj_map *ev = bpf_obj_find_map(&t->obj, "events");
 
-	t->slow = cfg->slow;
-	t->lo.skip_maps = tracer_maps_skipped(t->slow);
-	if (!t->slow)
+	t->lo.skip_maps = tracer_maps_skipped(t->cfg.slow);
+	if (!t->cfg.slow)
 		return;
 	if (ev)
 		ev->def.max_entries = (unsigned int)t->ncpus;
-}
-
-/* Whether word is one of the '.'-separated words of the variant v. */
-static int variant_has(const char *v, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (; v; v = strchr(v, '.'), v = v ? v + 1 : NULL)
-		if (!strncmp(v, word, n) && (v[n] == '.' || !v[n]))
-			return 1;
-	return 0;
-}
-
-/*
- * The programs a run of this mode may load, on any path it may take
- * (the fallbacks too): slow mode's and name discovery's ("peek") in
- * slow mode, the histogram ones otherwise, the f_op scan in both, never
- * the lessons (--dump-bpf=refused's).  The object's others are not kept.
- */
-static int run_loads(const char *section, void *arg)
-{
-	const char *t = strchr(section, '/'), *v = t ? strchr(t + 1, '/') : NULL;
-	const struct tracer *tr = arg;
-
-	if (t && v && (size_t)(v - t - 1) == strlen(LESSON_TARGET) &&
-	    !strncmp(t + 1, LESSON_TARGET, v - t - 1))
-		return 0;
-	v = v ? v + 1 : "";
-	if (variant_has(v, "scan_release"))
-		return 1;
-	return tr->slow == (variant_has(v, PROG_SLOW) || variant_has(v, "peek"));
 }
 
 static size_t maps_created(const struct bpf_obj *obj)
@@ -157,8 +122,7 @@ static size_t maps_created(const struct bpf_obj *obj)
 	return n;
 }
 
-static int load_object(struct tracer *t, const struct tracer_config *cfg,
-		       struct errbuf *eb)
+static int load_object(struct tracer *t, struct errbuf *eb)
 {
 	struct bpf_blob blob = { NULL, NULL, 0 };
 	const struct obj_parse_opts keep = { .keep = run_loads, .arg = t };
@@ -172,7 +136,6 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	 * were inflated, and the inflated object given back before maps and
 	 * programs are made.
 	 */
-	t->slow = cfg->slow;
 	err = pick_object(t, &blob, eb);
 	if (err)
 		return err;
@@ -184,7 +147,7 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	vlog(1, "embedded BPF object %s: %zu bytes, license \"%s\", %zu programs for this mode, %zu maps",
 	     t->rec.object, size, t->obj.license, t->obj.nr_progs,
 	     t->obj.nr_maps);
-	t->lo = cfg->load;
+	t->lo = t->cfg.load;
 	/* kern_version must match the running kernel before 5.0. */
 	err = kversion_running(&code, &source);
 	if (err)
@@ -193,20 +156,20 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	t->lo.kern_version = code;
 	vlog(1, "kern_version 0x%06x (%u.%u.%u) from the %s", code, code >> 16,
 	     (code >> 8) & 0xff, code & 0xff, source);
-	n = bpf_obj_patch_imm64(&t->obj, PATCH_TGID, cfg->tgid);
-	if (cfg->tgid)
+	n = bpf_obj_patch_imm64(&t->obj, PATCH_TGID, t->cfg.tgid);
+	if (t->cfg.tgid)
 		vlog(1, "PID filter: tgid %u patched into %d instructions (entry and return programs)",
-		     cfg->tgid, n);
-	bpf_obj_patch_imm64(&t->obj, PATCH_FACTOR, cfg->factor);
+		     t->cfg.tgid, n);
+	bpf_obj_patch_imm64(&t->obj, PATCH_FACTOR, t->cfg.factor);
 	/* The programs compare the initial PID namespace's numbers. */
 	err = pid_filter_self(&self, eb);
 	if (err)
 		return err;
 	bpf_obj_patch_imm64(&t->obj, PATCH_SELF, self);
-	n = bpf_obj_patch_imm64(&t->obj, PATCH_SLOW_NS, cfg->slow_ns);
-	if (cfg->slow)
+	n = bpf_obj_patch_imm64(&t->obj, PATCH_SLOW_NS, t->cfg.slow_ns);
+	if (t->cfg.slow)
 		vlog(1, "slow mode: an event for each call of at least %llu ns (patched into %d return programs)",
-		     cfg->slow_ns, n);
+		     t->cfg.slow_ns, n);
 	t->ncpus = cpus_possible();
 	if (errbuf_nofile(eb, t->ncpus,
 			  "cannot read /sys/devices/system/cpu/possible"))
@@ -215,7 +178,7 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 		return errbuf_set(eb, t->ncpus,
 				  "cannot read /sys/devices/system/cpu/possible: %s",
 				  strerror(-t->ncpus));
-	size_slow_maps(t, cfg);
+	size_slow_maps(t);
 	privileges_raise_memlock();
 	err = bpf_obj_create_maps(&t->obj, &t->lo, &t->load, eb);
 	if (err)
@@ -230,7 +193,7 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	vlog(1, "counters: %s", t->percpu ?
 	     "plain adds (per-CPU maps: no atomic instruction needed)" :
 	     "atomic adds (plain arrays: several CPUs share each value)");
-	if (t->slow) {
+	if (t->cfg.slow) {
 		t->events_fd = find_map(t, "events", sizeof(__u32), eb);
 		t->slow_stats_fd = find_map(t, "slow_stats",
 					    sizeof(struct slow_stats), eb);
@@ -242,1088 +205,6 @@ static int load_object(struct tracer *t, const struct tracer_config *cfg,
 	if (!t->scratch)
 		return errbuf_set(eb, -ENOMEM, "out of memory");
 	return 0;
-}
-
-static int pretending(const struct tracer *t, enum args_pretend what)
-{
-	return !!(t->pretend & (1u << what));
-}
-
-/*
- * The --pretend choice that hides func (its file system's read or
- * getattr function, as kernels before they arrived), or NULL.
- */
-static const char *pretend_hides(const struct tracer *t, const char *func)
-{
-	if (pretending(t, PRETEND_NO_READ_ITER) &&
-	    func == t->fs->ops[OP_READ].func)
-		return "--pretend=no-read-iter";
-	if (pretending(t, PRETEND_NO_GETATTR) &&
-	    func == t->fs->ops[OP_GETATTR].func)
-		return "--pretend=no-getattr";
-	return NULL;
-}
-
-/*
- * A traced function hidden by --pretend: kprobe_multi and fentry/fexit
- * came long after ext4's read and getattr functions (5.18 and 5.5 against
- * 4.10 and 4.11), so the paths that lack a fallback for them are off too.
- */
-static int pretend_hides_traced(const struct tracer *t, struct errbuf *why,
-				const char *what)
-{
-	unsigned int op;
-	const char *p;
-
-	for (op = 0; op < NR_OPS; op++) {
-		if (!(t->ops_mask & (1u << op)) || !t->fs->ops[op].func)
-			continue;
-		p = pretend_hides(t, t->fs->ops[op].func);
-		if (p)
-			return errbuf_set(why, -EOPNOTSUPP,
-					  "no %s (%s: %s is missing, as before %s, which predates them)",
-					  what, p, t->fs->ops[op].func,
-					  t->fs->ops[op].since);
-	}
-	return 0;
-}
-
-/* /proc/filesystems, unless --pretend=no-ext4 says it lacks the file system. */
-static int registered(const struct tracer *t, const char *path)
-{
-	return pretending(t, PRETEND_NO_EXT4) ? 0 : fs_registered(t->fs, path);
-}
-
-/*
- * fentry/fexit: the BTF id of every traced function, and for a module
- * an fd of its BTF object.  Whether trampolines can be made is found by
- * the attach itself (--attach=fentry: a refusal says why).
- */
-static int probe_fentry(struct tracer *t, struct errbuf *why)
-{
-	int fd, err;
-
-	if (pretending(t, PRETEND_NO_FENTRY))
-		return errbuf_set(why, -EOPNOTSUPP,
-				  "no fentry/fexit (--pretend=no-fentry)");
-	if (pretend_hides_traced(t, why, "fentry/fexit"))
-		return -EOPNOTSUPP;
-	if (!t->percpu)
-		return errbuf_set(why, -EOPNOTSUPP,
-				  "the counters are plain arrays (no per-CPU maps): the fentry/fexit programs have no atomic twins");
-	err = fentry_resolve(t->fs, t->ops_mask, t->read_generic, NULL,
-			     t->sys_module, &t->fids, why);
-	if (err)
-		return errno_nofile(err) ? err : -ENOENT;
-	if (t->fids.in_module) {
-		fd = btf_kobj_fd(t->fs->module, why);
-		if (fd < 0)
-			return fd;
-		t->btf_obj_fd = fd;
-	}
-	snprintf(t->rec.fentry_ids, sizeof(t->rec.fentry_ids),
-		 "the kernel's BTF has every traced function: ids from %.280s%s; the trampolines are made at attach, which may still refuse them",
-		 t->fids.source, t->fids.in_module ?
-		 ", named to the verifier with an fd of the module's BTF object" :
-		 "");
-	vlog(1, "fentry/fexit: %s", t->rec.fentry_ids);
-	return 0;
-}
-
-int tracer_probe_tracepoints(struct tracer *t, struct errbuf *why)
-{
-	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
-	const struct tp_event *x = &t->tp[1];
-	int err;
-
-	if (!tp->group)
-		return errbuf_set(why, -EOPNOTSUPP,
-				  "ext4dist knows no tracepoints of %s (only ext4's, around fsync)",
-				  t->fs->name);
-	if (!t->percpu)
-		return errbuf_set(why, -EOPNOTSUPP,
-				  "the counters are plain arrays (no per-CPU maps): the tracepoint programs have no atomic twins");
-	err = attach_probe_tracepoint(&t->actx, tp->group, tp->enter, NULL,
-				      &t->tp[0], why);
-	if (!err)
-		err = attach_probe_tracepoint(&t->actx, tp->group, tp->exit,
-					      tp->ret_field, &t->tp[1], why);
-	if (err)
-		return err;
-	/* The program reads an int: "int ret" since the event exists. */
-	if (x->field_size != 4 || !x->field_signed)
-		return errbuf_set(why, -EINVAL,
-				  "%s:%s's field %s is %d bytes, %s, where the program reads a signed 4-byte int",
-				  x->group, x->event, x->field, x->field_size,
-				  x->field_signed ? "signed" : "unsigned");
-	snprintf(t->rec.tracepoints, sizeof(t->rec.tracepoints),
-		 "%s:%s id %d and %s:%s id %d, %s at offset %d of its record (its format file); fsync alone: --attach=tracepoint --ops fsync",
-		 t->tp[0].group, t->tp[0].event, t->tp[0].id, x->group,
-		 x->event, x->id, x->field, x->field_off);
-	return 0;
-}
-
-void tracer_patch_tracepoints(struct tracer *t)
-{
-	int n = bpf_obj_patch_off16(&t->obj, PATCH_OFF_TP_RET,
-				    (int16_t)t->tp[1].field_off);
-
-	vlog(1, "tracepoint %s:%s: offset %d of field %s patched into %d load%s of the program (the placeholder %d was there)",
-	     t->tp[1].group, t->tp[1].event, t->tp[1].field_off,
-	     t->tp[1].field, n, n == 1 ? "" : "s", PATCH_OFF_TP_RET);
-}
-
-/* Asks the kernel one thing the plan needs, and records the answer. */
-static void probe_cap(struct tracer *t, enum cap_id id)
-{
-	struct cap *c = &t->rec.caps.c[id];
-	struct errbuf why = { "" };
-	int err;
-
-	switch (id) {
-	case CAP_MULTI:
-		err = pretending(t, PRETEND_NO_MULTI) ?
-		      errbuf_set(&why, -EOPNOTSUPP,
-				 "no kprobe_multi links (--pretend=no-multi)") :
-		      pretend_hides_traced(t, &why, "kprobe_multi links");
-		if (!err)
-			err = attach_kprobe_multi_available(&why);
-		break;
-	case CAP_KPROBE_EVENTS:
-		err = attach_probe_tracefs(&t->actx, 1, &why);
-		break;
-	case CAP_MAXACTIVE:
-		err = attach_probe_maxactive(&t->actx,
-					     t->fs->ops[OP_FSYNC].func, &why);
-		if (err && t->actx.before_4_12) {
-			struct errbuf kernel = why;
-
-			errbuf_fmt(&why, "%.400s (--pretend=no-maxactive)",
-				   kernel.msg);
-		}
-		break;
-	case CAP_FENTRY:
-		err = probe_fentry(t, &why);
-		break;
-	case CAP_TRACEPOINT:
-		err = tracer_probe_tracepoints(t, &why);
-		break;
-	case CAP_NO_PREEMPT:
-		/* Not known: taken as none (check.c says so). */
-		t->rec.preemption = kernel_preemption(NULL, why.msg,
-						      sizeof(why.msg));
-		err = t->rec.preemption == PREEMPT_MODEL_ON ? -EOPNOTSUPP :
-		      t->rec.preemption == PREEMPT_MODEL_NOFILE ? -EMFILE : 0;
-		break;
-	default:
-		err = pretending(t, PRETEND_NO_PMU) ?
-		      errbuf_set(&why, -ENOENT,
-				 "no kprobe PMU (--pretend=no-pmu)") :
-		      attach_probe_pmu(&t->actx, &why);
-		break;
-	}
-	/* A full file table answers nothing: start-up stops there. */
-	c->state = errno_nofile(err) ? CAP_FAILED : err ? CAP_NO : CAP_YES;
-	snprintf(c->why, sizeof(c->why), "%.*s", (int)sizeof(c->why) - 1,
-		 why.msg);
-	if (id == CAP_PMU && !err)
-		t->rec.pmu_type = t->actx.pmu_type;
-}
-
-/*
- * Why the running kernel's kprobes must not be used, or NULL.  32-bit
- * MIPS: on Debian's 6.1 malta kernel (qemu) a kprobe's single-step break
- * is now and then taken for a stray one, an oops ("Break instruction in
- * kernel code"), under entry probes without BPF as under kretprobes
- * running programs (docs/platforms.md, "On MIPS, s390x and RISC-V").
- */
-static const char *kprobes_unsafe(void)
-{
-	struct karch k;
-
-	if (karch_running(&k) || strcmp(k.bpf_arch, "mips"))
-		return NULL;
-	return "on 32-bit MIPS a kprobe's single-step break can oops the kernel under load (\"Break instruction in kernel code\": Debian's 6.1 malta kernel, entry probes and return probes alike)";
-}
-
-static int decide_attach(struct tracer *t, const struct tracer_config *cfg,
-			 struct errbuf *eb)
-{
-	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
-	char tps[160];
-	struct attach_want w = {
-		.mode = cfg->attach,
-		.maxactive = cfg->maxactive,
-		.generic_read = cfg->read_generic,
-		.possible_cpus = (unsigned int)t->ncpus,
-		.ops_mask = cfg->ops_mask,
-		.slow = cfg->slow,
-		.fs_name = t->fs->name,
-		.tracepoints = tp->group ? tps : NULL,
-		.kprobes_unsafe = kprobes_unsafe(),
-	};
-	enum cap_id need;
-	int err;
-
-	/* Planned again after a refusal at attach: undecided until it is. */
-	t->rec.planned = 0;
-	snprintf(tps, sizeof(tps), "%s:%s and %s:%s", tp->group, tp->enter,
-		 tp->group, tp->exit);
-	snprintf(t->rec.caps.pmu_dir, sizeof(t->rec.caps.pmu_dir), "%s",
-		 t->actx.sysfs_kprobe);
-	for (;;) {
-		/* The tracing dir as far as known, for messages. */
-		snprintf(t->rec.caps.tracing_dir,
-			 sizeof(t->rec.caps.tracing_dir), "%s",
-			 t->actx.tf.dir[0] ? t->actx.tf.dir :
-			 !cfg->tracefs ? "/sys/kernel/tracing" :
-			 cfg->tracefs->tracing ? cfg->tracefs->tracing :
-			 cfg->tracefs->debugfs);
-		err = plan_attach(&w, &t->rec.caps, &t->rec.attach, &need, eb);
-		if (err != 1)
-			break;
-		probe_cap(t, need);
-		if (t->rec.caps.c[need].state == CAP_FAILED)
-			return errbuf_set(eb, -EMFILE, "%s",
-					  t->rec.caps.c[need].why);
-	}
-	if (err)
-		return err;
-	t->rec.planned = 1;
-	vlog(1, "attach path: %s: %s", plan_path_name(t->rec.attach.path),
-	     t->rec.attach.why);
-	return 0;
-}
-
-/*
- * The functions resolve_addresses() looks for; returns how many.  The
- * shared read function is the core kernel's: never in a module's file.
- */
-static unsigned int fn_list(struct tracer *t, int core)
-{
-	unsigned int op, n = 0;
-
-	for (op = 0; op < NR_OPS; op++)
-		if (t->fs->ops[op].func)
-			t->fn_names[n++] = t->fs->ops[op].func;
-	if (t->fs->dir_release)
-		t->fn_names[n++] = t->fs->dir_release;
-	if (core && t->fs->generic_read)
-		t->fn_names[n++] = t->fs->generic_read;
-	return n;
-}
-
-/*
- * A built-in file system: its functions from System.map (moved by the
- * KASLR slide), kept as a hint until the generic read path's f_op probe
- * confirms the map is this kernel's (fn_trust_sysmap()).
- */
-static int sysmap_hint(struct tracer *t, const struct tracer_config *cfg,
-		       const char *release, struct errbuf *why)
-{
-	unsigned int n = fn_list(t, 1), syms = 0;
-	int hits;
-
-	/* The read path's data symbols in the same pass over the map. */
-	if (t->fs->generic_read) {
-		read_path_symbols(t->fs, &t->fn_names[n]);
-		syms = READ_PATH_NR_SYMS;
-	}
-
-	snprintf(t->sysmap_path, sizeof(t->sysmap_path), "/boot/System.map-%s",
-		 release);
-	if (access(t->sysmap_path, R_OK))
-		return errbuf_set(why, -ENOENT,
-				  "%s is built in, and there is no %s",
-				  t->fs->module, t->sysmap_path);
-	hits = sysmap_resolve_many(t->sysmap_path, cfg->kallsyms_path,
-				   t->fn_names, n + syms,
-				   t->fn_addrs, t->fn_found, why);
-	if (hits <= 0)
-		return hits ? hits : errbuf_set(why, -ENOENT,
-						"%s has none of the functions",
-						t->sysmap_path);
-	t->nr_fn = n;
-	t->nr_syms = n + syms;
-	snprintf(t->fn_source, sizeof(t->fn_source), "%s", t->sysmap_path);
-	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
-		 "by name until %s is confirmed as this kernel's (by the f_op probe of the generic read path)",
-		 t->sysmap_path);
-	vlog(1, "kprobes %s", t->rec.addresses);
-	return 0;
-}
-
-/* The f_op probe saw what System.map says: its addresses hold. */
-static void fn_trust_sysmap(struct tracer *t)
-{
-	unsigned int i;
-	int hits = 0;
-
-	if (!t->nr_fn || t->fn_trusted || !t->sysmap_agrees)
-		return;
-	t->fn_trusted = 1;
-	for (i = 0; i < t->nr_fn; i++)
-		hits += t->fn_found[i];
-	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
-		 "by address: %d functions from %s, which the f_op probe confirmed",
-		 hits, t->sysmap_path);
-	vlog(1, "kprobes %s", t->rec.addresses);
-}
-
-/*
- * kprobes by address where the file system is a module whose file on disk
- * is the very build the kernel loaded: the kernel then skips its lookup
- * of the name, which before 6.2 scans every kernel symbol for each probe.
- * A built-in one may get them from System.map (sysmap_hint()).
- */
-static void resolve_addresses(struct tracer *t, const struct tracer_config *cfg)
-{
-	char dir[256], base[512], ko[600];
-	struct errbuf why = { "" };
-	struct utsname u;
-	unsigned int n;
-	int hits;
-
-	snprintf(dir, sizeof(dir), "%s/%s",
-		 cfg->sys_module ? cfg->sys_module : "/sys/module",
-		 t->fs->module);
-	if (uname(&u)) {
-		errbuf_set(&why, -errno, "uname: %s", strerror(errno));
-		goto by_name;
-	}
-	snprintf(base, sizeof(base), "/lib/modules/%s/%s", u.release,
-		 t->fs->module_file);
-	snprintf(ko, sizeof(ko), "%s/initstate", dir);
-	if (access(ko, F_OK)) {
-		/* Built in (no module state): System.map may know. */
-		if (sysmap_hint(t, cfg, u.release, &why) == 0)
-			return;
-		goto by_name;
-	}
-	if (modsym_ko_path(base, ko, sizeof(ko))) {
-		errbuf_set(&why, -ENOENT, "%s is a module without its file %s",
-			   t->fs->module, base);
-		goto by_name;
-	}
-	n = fn_list(t, 0);
-	hits = modsym_resolve_loaded(ko, dir, t->fn_names, n, t->fn_addrs,
-				     t->fn_found, &why);
-	/* The decompressor's and libelf's text, no longer run. */
-	text_pages_drop();
-	if (hits <= 0) {
-		if (!hits)
-			errbuf_set(&why, -ENOENT, "%s has none of the functions", ko);
-		goto by_name;
-	}
-	t->nr_fn = n;
-	t->fn_trusted = 1;
-	snprintf(t->fn_source, sizeof(t->fn_source), "%s", ko);
-	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
-		 "by address: %d functions from %s, the build the kernel loaded",
-		 hits, ko);
-	vlog(1, "kprobes %s", t->rec.addresses);
-	return;
-by_name:
-	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
-		 "by name (the kernel looks each one up): %s", why.msg);
-	vlog(1, "kprobes %s", t->rec.addresses);
-}
-
-/*
- * func's address, 0 for by name; -ENOENT when a trusted symbol table
- * shows the function is not there (no need to try).
- */
-static int addr_of(const struct tracer *t, const char *func,
-		   unsigned long long *addr)
-{
-	unsigned int i;
-
-	*addr = 0;
-	if (!t->fn_trusted)
-		return 0;
-	for (i = 0; i < t->nr_fn; i++)
-		if (strcmp(t->fn_names[i], func) == 0) {
-			if (!t->fn_found[i])
-				return -ENOENT;
-			*addr = t->fn_addrs[i];
-		}
-	return 0;
-}
-
-/* func's address in System.map, not yet confirmed; 0 if it has none. */
-static void hint_addr(const struct tracer *t, const char *func,
-		      unsigned long long *addr)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nr_fn; i++)
-		if (strcmp(t->fn_names[i], func) == 0 && t->fn_found[i])
-			*addr = t->fn_addrs[i];
-}
-
-/* 1 when System.map, not yet confirmed, lacks func. */
-static int hint_lacks(const struct tracer *t, const char *func)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nr_fn; i++)
-		if (strcmp(t->fn_names[i], func) == 0)
-			return !t->fn_found[i];
-	return 0;
-}
-
-/* Loads p and attaches it as one kind of probe on func. */
-static int attach_prog(struct tracer *t, struct obj_prog *p,
-		       enum probe_kind kind, const char *func,
-		       struct probe_link *link, struct errbuf *eb)
-{
-	struct probe_spec spec = {
-		.kind = kind,
-		.func = func,
-		.maxactive = t->rec.attach.maxactive,
-	};
-	int err;
-
-	if (addr_of(t, func, &spec.addr))
-		return errbuf_set(eb, -ENOENT,
-				  "kernel function %s does not exist (not in %s)",
-				  func, t->fn_source);
-	/* The f_op probe may go where System.map says, before it is confirmed. */
-	if (t->scan_at_hint && strcmp(func, t->fs->dir_release) == 0)
-		hint_addr(t, func, &spec.addr);
-	err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
-	if (err)
-		return err;
-	tracer_note_load(t, p);
-	spec.prog_fd = p->fd;
-	link->perf_fd = -1;
-	err = t->ops->attach(&t->actx, &spec, link, eb);
-	/* A program with no probe (a function this kernel lacks): unloaded. */
-	if (err)
-		bpf_obj_unload_prog(p);
-	return err;
-}
-
-/* The operation traced at func (the generic read path's is read). */
-static unsigned int op_of_func(const struct tracer *t, const char *func)
-{
-	unsigned int op;
-
-	if (t->fs->generic_read && strcmp(func, t->fs->generic_read) == 0)
-		return OP_READ;
-	for (op = 0; op < NR_OPS; op++)
-		if (t->fs->ops[op].func && strcmp(func, t->fs->ops[op].func) == 0)
-			break;
-	return op;
-}
-
-/*
- * The fentry or fexit program of func, told its BTF id and object; NULL
- * when there is none or func's id is not known.
- */
-static struct obj_prog *tracing_prog(struct tracer *t, enum probe_kind kind,
-				     const char *func)
-{
-	struct obj_prog *p = bpf_obj_find_tracing(&t->obj, kind,
-						  fs_prog_func(t->fs, func),
-						  t->slow ? PROG_SLOW : NULL);
-	uint32_t id = 0;
-	unsigned int op = op_of_func(t, func);
-	int in_module = t->fids.in_module;
-
-	if (t->fs->generic_read && strcmp(func, t->fs->generic_read) == 0) {
-		id = t->fids.generic_id;
-		in_module = 0;
-	} else if (op < NR_OPS) {
-		id = t->fids.id[op];
-	}
-	if (!p || !id)
-		return NULL;
-	p->attach_btf_id = id;
-	p->attach_btf_obj_fd = in_module ? t->btf_obj_fd : 0;
-	return p;
-}
-
-/*
- * Loads and attaches the program (variant) for one kind of probe on func;
- * *out is the program.
- */
-static int attach_one(struct tracer *t, enum probe_kind kind, const char *func,
-		      const char *variant, struct probe_link *link,
-		      struct obj_prog **out, struct errbuf *eb)
-{
-	struct obj_prog *p = t->ops == &attach_tracing_ops ?
-			     tracing_prog(t, kind, func) :
-			     bpf_obj_find_prog(&t->obj, kind,
-					       fs_prog_func(t->fs, func),
-					       variant);
-
-	if (!p)
-		return errbuf_set(eb, -ENOENT,
-				  "BPF object has no %s program for %s",
-				  t->ops == &attach_tracing_ops ?
-				  (kind == PROBE_RETURN ? "fexit" : "fentry") :
-				  kind == PROBE_RETURN ? "kretprobe" : "kprobe",
-				  func);
-	*out = p;
-	return attach_prog(t, p, kind, func, link, eb);
-}
-
-/*
- * Return probe first: a return without a recorded entry is ignored, while
- * an entry whose return probe is not there yet would stay in the map.
- */
-static int attach_pair(struct tracer *t, const char *func, struct errbuf *eb)
-{
-	unsigned int op = op_of_func(t, func);
-	const char *hidden = pretend_hides(t, func);
-	struct obj_prog *p;
-	int err;
-
-	/* As the kernel answers for a function it does not have. */
-	if (hidden)
-		return errbuf_set(eb, -ENOENT,
-				  "kernel function %s not found (%s: not asked)",
-				  func, hidden);
-	err = attach_one(t, PROBE_RETURN, func, variant_of(t, 0),
-			 &t->links[t->nr_links], &p, eb);
-	if (err)
-		return err;
-	t->nr_links++;
-	err = attach_one(t, PROBE_ENTRY, func, variant_of(t, 0),
-			 &t->links[t->nr_links], &p, eb);
-	if (err) {
-		t->nr_links--;
-		probe_detach(&t->actx, &t->links[t->nr_links]);
-		return err;
-	}
-	t->nr_links++;
-	if (op < NR_OPS)
-		t->entry_prog[op] = p;
-	return 0;
-}
-
-/*
- * The f_op scan program: its section names the file system's directory
- * ->release, but read_path.c may put it on libfs's instead.
- */
-static struct obj_prog *scan_prog(struct tracer *t)
-{
-	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY,
-				 fs_prog_func(t->fs, t->fs->dir_release),
-				 "scan_release");
-}
-
-static const struct attach_ops *peek_ops(struct tracer *t);
-
-/* A short-lived probe for read_path.c's f_op discovery. */
-static int attach_scan(void *arg, const char *func, struct probe_link *link,
-		       struct errbuf *eb)
-{
-	struct tracer *t = arg;
-	const struct attach_ops *saved = t->ops;
-	struct obj_prog *p = scan_prog(t);
-	int err;
-
-	if (!p)
-		return errbuf_set(eb, -ENOENT,
-				  "BPF object has no f_op scan program for %s",
-				  t->fs->dir_release);
-	/* A kprobe, also on the fentry path (peek_ops()). */
-	t->ops = peek_ops(t);
-	if (!t->ops) {
-		t->ops = saved;
-		return errbuf_set(eb, -ENOTSUP,
-				  "no kprobe PMU and no kprobe_events for the f_op probe on %s",
-				  func);
-	}
-	err = attach_prog(t, p, PROBE_ENTRY, func, link, eb);
-	t->ops = saved;
-	return err;
-}
-
-static void detach_scan(void *arg, struct probe_link *link)
-{
-	struct tracer *t = arg;
-
-	probe_detach(&t->actx, link);
-	/* Needed once: the program goes with its probe. */
-	bpf_obj_unload_prog(scan_prog(t));
-}
-
-/*
- * The probe kind for the name discovery's peek: the tracer's own, or on
- * the kprobe_multi path the PMU, else tracefs, whichever is there.
- */
-static const struct attach_ops *peek_ops(struct tracer *t)
-{
-	struct cap *c = t->rec.caps.c;
-
-	if (t->ops && t->ops != &attach_tracing_ops)
-		return t->ops;
-	if (c[CAP_PMU].state == CAP_UNKNOWN)
-		probe_cap(t, CAP_PMU);
-	if (c[CAP_PMU].state == CAP_YES)
-		return &attach_pmu_ops;
-	if (t->actx.tf.dir[0] && c[CAP_KPROBE_EVENTS].state == CAP_UNKNOWN)
-		probe_cap(t, CAP_KPROBE_EVENTS);
-	return c[CAP_KPROBE_EVENTS].state == CAP_YES ? &attach_tracefs_ops :
-						      NULL;
-}
-
-static struct obj_prog *peek_prog(struct tracer *t)
-{
-	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY, NAME_PEEK_FUNC, "peek");
-}
-
-/* name_discover.c's short-lived probe. */
-static int attach_peek(void *arg, const char *func, struct probe_link *link,
-		       struct errbuf *eb)
-{
-	struct tracer *t = arg;
-	const struct attach_ops *saved = t->ops;
-	struct obj_prog *p = peek_prog(t);
-	int err;
-
-	if (!p)
-		return errbuf_set(eb, -ENOENT,
-				  "BPF object has no peek program for %s", func);
-	t->ops = peek_ops(t);
-	if (!t->ops) {
-		t->ops = saved;
-		return errbuf_set(eb, -ENOTSUP,
-				  "no kprobe PMU and no kprobe_events for the discovery's probe on %s",
-				  func);
-	}
-	err = attach_prog(t, p, PROBE_ENTRY, func, link, eb);
-	t->ops = saved;
-	return err;
-}
-
-static void detach_peek(void *arg, struct probe_link *link)
-{
-	struct tracer *t = arg;
-
-	/* The link knows its own kind of probe. */
-	probe_detach(&t->actx, link);
-	bpf_obj_unload_prog(peek_prog(t));
-}
-
-/*
- * The kernel refused the discovery's kprobe (riscv64: none on a traceable
- * function's entry): its BTF, where it has one, says the same.
- */
-static int names_from_btf(struct name_found *found, struct errbuf *why)
-{
-	struct file_offsets o = { 0 };
-	struct errbuf refused = *why;
-	int err = btf_file_offsets(NULL, &o, why);
-
-	if (err)
-		return err;
-	vlog(1, "file names: %s; f_path.dentry at %d and d_name.name at %d from the kernel's BTF (%s) instead",
-	     refused.msg, o.dentry, o.dname, o.source);
-	found->dentry_off = o.dentry;
-	found->dname_off = o.dname;
-	return 0;
-}
-
-/*
- * Slow mode's file names: the two offsets discovered and patched in, or
- * 0 (the events say the name is unknown) with a warning saying why.
- */
-static void prepare_names(struct tracer *t)
-{
-	struct name_env env = {
-		.obj = &t->obj,
-		.attach_peek = attach_peek,
-		.detach_peek = detach_peek,
-		.arg = t,
-	};
-	struct name_found found = { 0 };
-	struct errbuf why = { "" };
-	int err = -ENOENT;
-
-	karch_or_own(&env.k);
-	if (t->slow) {
-		err = name_discover(&env, &found, &why);
-		if (err == -EOPNOTSUPP)
-			err = names_from_btf(&found, &why);
-		if (err) {
-			fprintf(stderr, "%s: file names will show as [unknown]: cannot find where the kernel keeps them: %s\n",
-				tool_name(), why.msg);
-			/* The record keeps what fits; stderr had it whole. */
-			snprintf(t->rec.names, sizeof(t->rec.names),
-				 "unknown: %.*s",
-				 (int)(sizeof(t->rec.names) - sizeof("unknown: ")),
-				 why.msg);
-		} else {
-			snprintf(t->rec.names, sizeof(t->rec.names),
-				 "f_path.dentry at %d, d_name.name at %d",
-				 found.dentry_off, found.dname_off);
-		}
-	}
-	bpf_obj_patch_imm64(&t->obj, PATCH_DENTRY_OFF,
-			    err ? 0 : (unsigned long long)found.dentry_off);
-	bpf_obj_patch_imm64(&t->obj, PATCH_DNAME_OFF,
-			    err ? 0 : (unsigned long long)found.dname_off);
-}
-
-/* The generic read path's two numbers, patched in (read_path.c). */
-static int prepare_generic_read(struct tracer *t,
-				const struct tracer_config *cfg,
-				struct errbuf *eb)
-{
-	const struct sym_set map = {
-		.path = t->sysmap_path,
-		.names = t->fn_names,
-		.addrs = t->fn_addrs,
-		.found = t->fn_found,
-		.n = t->nr_syms,
-	};
-	const struct read_path_env env = {
-		.fs = t->fs,
-		.obj = &t->obj,
-		.attach_scan = attach_scan,
-		.detach_scan = detach_scan,
-		.arg = t,
-		.fops_addr = cfg->fops_addr,
-		.kallsyms_path = cfg->kallsyms_path,
-		.kallsyms_no_data = pretending(t, PRETEND_NO_KALLSYMS_DATA),
-		.sys_module = cfg->sys_module,
-		.sysmap_path = t->sysmap_path[0] ? t->sysmap_path : NULL,
-		.sysmap = t->nr_syms ? &map : NULL,
-		.tracing_fd = t->actx.tf.dir[0] ? t->actx.tf.dirfd : -1,
-		.tracing_dir = t->actx.tf.dir,
-		.sysmap_agrees = &t->sysmap_agrees,
-	};
-	int err;
-
-	/*
-	 * System.map's address for the f_op probe spares the kernel a name
-	 * lookup.  Should the map not be this kernel's, the probe does not
-	 * run, or sees nothing System.map or kallsyms agree with (no
-	 * --fops-addr, which nothing checks): then by name.
-	 */
-	t->scan_at_hint = t->nr_syms && !t->fn_trusted && !cfg->fops_addr;
-	err = read_path_prepare_generic(&env, t->rec.fops, sizeof(t->rec.fops),
-					eb);
-	if (err == -EOPNOTSUPP) {
-		struct file_offsets o = { 0 };
-
-		vlog(1, "f_op discovery: %s; from the kernel's BTF instead",
-		     eb->msg);
-		t->scan_at_hint = 0;
-		err = btf_file_offsets(NULL, &o, eb);
-		return err ? err :
-		       read_path_prepare_btf(&env, o.fop, o.source,
-					     t->rec.fops, sizeof(t->rec.fops),
-					     eb);
-	}
-	if (err && t->scan_at_hint) {
-		vlog(1, "the f_op probe at System.map's address of %s: %s; again by name",
-		     t->fs->dir_release, eb->msg);
-		t->scan_at_hint = 0;
-		t->sysmap_agrees = 0;
-		err = read_path_prepare_generic(&env, t->rec.fops,
-						sizeof(t->rec.fops), eb);
-	}
-	t->scan_at_hint = 0;
-	if (!err)
-		fn_trust_sysmap(t);
-	return err;
-}
-
-/* An operation whose function this kernel does not have: say which. */
-static int missing_function(struct tracer *t, unsigned int op,
-			    struct errbuf *eb)
-{
-	const struct fs_op *o = &t->fs->ops[op];
-	const char *hidden = pretend_hides(t, o->func);
-	char kernel[120];
-	struct utsname u;
-
-	if (hidden)
-		snprintf(kernel, sizeof(kernel), "%s", hidden);
-	else
-		snprintf(kernel, sizeof(kernel), "Linux %.64s",
-			 uname(&u) ? "?" : u.release);
-	snprintf(t->rec.missing, sizeof(t->rec.missing),
-		 "%s: no %s in %s (it arrived in %s)",
-		 report_op_name(op), o->func, kernel, o->since);
-	return errbuf_set(eb, -ENOENT,
-			  "cannot trace %s: kernel function %s does not exist in this kernel (%s; it arrived in %s); leave %s out of --ops",
-			  report_op_name(op), o->func, kernel, o->since,
-			  report_op_name(op));
-}
-
-/* The file system's own read function; some never had another. */
-static void read_path_own(struct tracer *t)
-{
-	snprintf(t->rec.read_path, sizeof(t->rec.read_path),
-		 "%s (kernel %s+%s%s%s)", t->fs->ops[OP_READ].func,
-		 t->fs->ops[OP_READ].since,
-		 t->fs->generic_read ? "" : "; ",
-		 t->fs->generic_read ? "" : t->fs->name,
-		 t->fs->generic_read ? "" : " has no other");
-}
-
-static void read_path_is(struct tracer *t, const char *why)
-{
-	snprintf(t->rec.read_path, sizeof(t->rec.read_path),
-		 "%s + f_op filter (%.180s)", t->fs->generic_read, why);
-	vlog(1, "read path: %s", t->rec.read_path);
-}
-
-static int attach_read(struct tracer *t, const struct tracer_config *cfg,
-		       struct errbuf *eb)
-{
-	const char *func = t->fs->ops[OP_READ].func;
-	struct errbuf first = { "" };
-	char why[200];
-	int err, prepared = 0;
-
-	if (!t->fs->generic_read) {
-		err = attach_pair(t, func, eb);
-		if (err == -ENOENT)
-			return missing_function(t, OP_READ, eb);
-		read_path_own(t);
-		return err;
-	}
-	if (cfg->read_generic) {
-		read_path_is(t, "forced by --read-path=generic");
-		err = prepare_generic_read(t, cfg, eb);
-		return err ? err : attach_pair(t, t->fs->generic_read, eb);
-	}
-	if (hint_lacks(t, func)) {
-		/*
-		 * System.map has no func: the generic path, whose f_op probe
-		 * tells whether the map is this kernel's.  If it is not, try
-		 * func after all.
-		 */
-		err = prepare_generic_read(t, cfg, &first);
-		if (!err && t->fn_trusted) {
-			snprintf(why, sizeof(why), "no %s in System.map: kernel before %s",
-				 func, t->fs->ops[OP_READ].since);
-			read_path_is(t, why);
-			return attach_pair(t, t->fs->generic_read, eb);
-		}
-		prepared = !err;
-	}
-	/* Cheaper than reading kallsyms first: just try it. */
-	err = attach_pair(t, func, eb);
-	if (err != -ENOENT) {
-		snprintf(t->rec.read_path, sizeof(t->rec.read_path),
-			 "%s (kernel %s+)", func, t->fs->ops[OP_READ].since);
-		return err;
-	}
-	vlog(1, "%s: %s; falling back to %s with an f_op filter (kernels before %s)",
-	     func, eb->msg, t->fs->generic_read, t->fs->ops[OP_READ].since);
-	snprintf(why, sizeof(why), "no %s: kernel before %s", func,
-		 t->fs->ops[OP_READ].since);
-	read_path_is(t, why);
-	if (!prepared && first.msg[0])
-		return errbuf_set(eb, -ENOENT, "%s", first.msg);
-	if (!prepared) {
-		err = prepare_generic_read(t, cfg, eb);
-		if (err)
-			return err;
-	}
-	return attach_pair(t, t->fs->generic_read, eb);
-}
-
-static int attach_kprobes(struct tracer *t, const struct tracer_config *cfg,
-			  struct errbuf *eb)
-{
-	unsigned int op;
-	int err;
-
-	if (t->ops == &attach_tracing_ops) {
-		snprintf(t->rec.addresses, sizeof(t->rec.addresses),
-			 "none needed: fentry/fexit name each function by its BTF id");
-		t->nr_fn = t->nr_syms = 0;
-		t->fn_trusted = 0;
-	} else {
-		resolve_addresses(t, cfg);
-	}
-	for (op = 0; op < NR_OPS; op++) {
-		if (!(t->ops_mask & (1u << op)))
-			continue;
-		if (op == OP_READ) {
-			err = attach_read(t, cfg, eb);
-		} else {
-			err = attach_pair(t, t->fs->ops[op].func, eb);
-			if (err == -ENOENT)
-				err = missing_function(t, op, eb);
-		}
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/*
- * Every traced function under one kprobe_multi link for entries and one
- * for returns (5.18+; fprobe, so no kprobes needed).  The read path is
- * ext4_file_read_iter here; kernels that lack it are older.
- *
- * By address where the kernel tells them (ksym_bpf.c): handed names, the
- * kernel resolves them in a pass over every kernel symbol
- * (docs/performance.md).  The "ip" programs then know each function by
- * its address, patched in; by name, by the link's cookie.
- */
-static int attach_multi(struct tracer *t, struct errbuf *eb)
-{
-	const char *funcs[NR_OPS], *variant;
-	unsigned long long cookies[NR_OPS];
-	uint64_t addrs[NR_OPS];
-	const unsigned long long *by_addr = NULL;
-	struct obj_prog *ret, *ent;
-	unsigned int op, n = 0;
-	struct errbuf leb = { "" };
-	int err;
-
-	for (op = 0; op < NR_OPS; op++) {
-		if (!(t->ops_mask & (1u << op)))
-			continue;
-		funcs[n] = t->fs->ops[op].func;
-		cookies[n++] = op;	/* the programs' operation id */
-	}
-	int ip = 0;
-
-	if (ksym_bpf_lookup(funcs, n, addrs, &leb) == 0) {
-		unsigned int i = 0;
-
-		for (op = 0; op < NR_OPS; op++)
-			bpf_obj_patch_imm64(&t->obj, PATCH_IP_BASE + op,
-					    t->ops_mask & (1u << op) ?
-					    addrs[i++] : 0);
-		by_addr = (const unsigned long long *)addrs;
-		ip = 1;
-	} else {
-		vlog(1, "kprobe_multi by name: %s", leb.msg);
-	}
-	variant = variant_of(t, ip);
-	ret = bpf_obj_find_multi(&t->obj, PROBE_RETURN, "ext4", variant);
-	ent = bpf_obj_find_multi(&t->obj, PROBE_ENTRY, "ext4", variant);
-	if (!ret || !ent)
-		return errbuf_set(eb, -ENOENT,
-				  "BPF object has no kprobe_multi programs");
-	err = bpf_obj_load_prog(&t->obj, ret, &t->lo, &t->load, eb);
-	if (!err)
-		err = bpf_obj_load_prog(&t->obj, ent, &t->lo, &t->load, eb);
-	if (err)
-		return err;
-	tracer_note_load(t, ret);
-	tracer_note_load(t, ent);
-	err = attach_kprobe_multi(ret->fd, PROBE_RETURN, funcs, by_addr,
-				  cookies, n, &t->multi_fd[0], eb);
-	if (err)
-		return err;
-	err = attach_kprobe_multi(ent->fd, PROBE_ENTRY, funcs, by_addr,
-				  cookies, n, &t->multi_fd[1], eb);
-	if (err)
-		return err;
-	read_path_own(t);
-	return 0;
-}
-
-/* One tracepoint's program loaded and put on its perf event. */
-static int attach_tp_prog(struct tracer *t, struct obj_prog *p,
-			  const struct tp_event *tp, struct errbuf *eb)
-{
-	int err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
-
-	if (err)
-		return err;
-	tracer_note_load(t, p);
-	err = attach_tracepoint(tp, p->fd, &t->links[t->nr_links], eb);
-	if (err) {
-		bpf_obj_unload_prog(p);
-		return err;
-	}
-	t->nr_links++;
-	return 0;
-}
-
-/*
- * fsync through the file system's own tracepoints (--attach=tracepoint):
- * the exit first, as a kretprobe before its kprobe (attach_pair()).
- */
-static int attach_tracepoints(struct tracer *t, struct errbuf *eb)
-{
-	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
-	struct obj_prog *ret = bpf_obj_find_tracepoint(&t->obj, tp->group,
-						       tp->exit);
-	struct obj_prog *ent = bpf_obj_find_tracepoint(&t->obj, tp->group,
-						       tp->enter);
-	int err;
-
-	if (!ret || !ent)
-		return errbuf_set(eb, -ENOENT,
-				  "BPF object has no programs for the tracepoints %s:%s and %s:%s",
-				  tp->group, tp->exit, tp->group, tp->enter);
-	snprintf(t->rec.addresses, sizeof(t->rec.addresses),
-		 "none needed: a tracepoint is named by its id");
-	tracer_patch_tracepoints(t);
-	err = attach_tp_prog(t, ret, &t->tp[1], eb);
-	if (!err)
-		err = attach_tp_prog(t, ent, &t->tp[0], eb);
-	if (!err)
-		t->entry_prog[OP_FSYNC] = ent;
-	return err;
-}
-
-static void set_ops(struct tracer *t)
-{
-	switch (t->rec.attach.path) {
-	case ATTACH_FENTRY:
-		t->ops = &attach_tracing_ops;
-		break;
-	case ATTACH_PMU:
-		t->ops = &attach_pmu_ops;
-		break;
-	case ATTACH_TRACEFS:
-		t->ops = &attach_tracefs_ops;
-		break;
-	default:
-		t->ops = NULL;
-	}
-}
-
-/* Each fexit program's argument count, from the BTF prototype. */
-static void patch_nargs(struct tracer *t)
-{
-	unsigned int op, n;
-
-	for (op = 0; op < NR_OPS; op++) {
-		n = op == OP_READ && t->fids.generic_id ?
-		    t->fids.generic_nargs : t->fids.nargs[op];
-		if (n)
-			bpf_obj_patch_imm64(&t->obj, PATCH_NARGS_BASE + op, n);
-	}
-}
-
-static int attach_chosen(struct tracer *t, const struct tracer_config *cfg,
-			 struct errbuf *eb)
-{
-	int err;
-
-	set_ops(t);
-	if (t->rec.attach.path == ATTACH_FENTRY) {
-		patch_nargs(t);
-		err = attach_kprobes(t, cfg, eb);
-		if (!err && t->btf_obj_fd >= 0) {
-			kcall_close(t->btf_obj_fd, "the module's BTF object: each program loaded for one of its functions holds it now");
-			t->btf_obj_fd = -1;
-		}
-		return err;
-	}
-	if (t->rec.attach.path == ATTACH_MULTI)
-		return attach_multi(t, eb);
-	if (t->rec.attach.path == ATTACH_TRACEPOINT)
-		return attach_tracepoints(t, eb);
-	return attach_kprobes(t, cfg, eb);
 }
 
 /* The tracing dir in use, for --check and -v. */
@@ -1360,8 +241,7 @@ static void undo_attach(struct tracer *t, int tracing)
  * one): what it made is undone, the capability is "no" with the
  * kernel's reason, and the plan is made again without it.
  */
-static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
-			  struct errbuf *eb)
+static int fentry_refused(struct tracer *t, struct errbuf *eb)
 {
 	struct cap *c = &t->rec.caps.c[CAP_FENTRY];
 	int err;
@@ -1379,7 +259,7 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 	eb->msg[0] = '\0';
 	/* Undecided again: --check must not print a path no plan chose. */
 	t->rec.planned = 0;
-	err = decide_attach(t, cfg, eb);
+	err = probe_decide_attach(t, eb);
 	if (err)
 		return err;
 	/* start() let tracefs go when fentry was chosen. */
@@ -1389,7 +269,7 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
 			return err;
 		note_tracing_dir(t);
 	}
-	return attach_chosen(t, cfg, eb);
+	return tracer_attach_chosen(t, eb);
 }
 
 /*
@@ -1399,8 +279,7 @@ static int fentry_refused(struct tracer *t, const struct tracer_config *cfg,
  * are "no" with that reason, and the plan is made again (fentry/fexit
  * where the BTF allows).
  */
-static int kprobes_refused(struct tracer *t, const struct tracer_config *cfg,
-			   struct errbuf *eb)
+static int kprobes_refused(struct tracer *t, struct errbuf *eb)
 {
 	static const enum cap_id kprobe_caps[] = {
 		CAP_KPROBE_EVENTS, CAP_MAXACTIVE, CAP_PMU,
@@ -1420,39 +299,36 @@ static int kprobes_refused(struct tracer *t, const struct tracer_config *cfg,
 	t->rec.read_path[0] = t->rec.addresses[0] = '\0';
 	eb->msg[0] = '\0';
 	t->rec.planned = 0;
-	err = decide_attach(t, cfg, eb);
-	return err ? err : attach_chosen(t, cfg, eb);
+	err = probe_decide_attach(t, eb);
+	return err ? err : tracer_attach_chosen(t, eb);
 }
 
-/* Up to maps made and constants patched: nothing attached. */
+/*
+ * The run's configuration taken, up to maps made and constants patched:
+ * nothing attached.
+ */
 static int prepare(struct tracer *t, const struct tracer_config *cfg,
 		   struct errbuf *eb)
 {
 	int err;
 
-	t->fs = cfg->fs;
-	t->ops_mask = cfg->ops_mask;
-	t->pretend = cfg->pretend;
-	t->sys_module = cfg->sys_module;
-	t->read_generic = cfg->read_generic;
+	t->cfg = *cfg;
 	if (cfg->slow && (cfg->ops_mask & (1u << OP_GETATTR)))
 		return errbuf_set(eb, -EINVAL,
-				  "getattr has no slow mode (BCC's ext4slower traces read, write, open and fsync): leave getattr out of --ops");
-	err = fs_check_wanted(t->fs, cfg->ops_mask, cfg->read_generic, eb);
+				  "getattr has no slow mode (BCC's %s traces read, write, open and fsync): leave getattr out of --ops",
+				  cfg->fs->slower_tool);
+	err = fs_check_wanted(cfg->fs, cfg->ops_mask, cfg->read_generic, eb);
 	if (err)
 		return err;
-	t->verifier_log = cfg->verifier_log;
-	t->prog_glob = cfg->prog_glob;
-	t->dump_maps = cfg->dump_maps;
-	t->unit = cfg->factor == 1000000ULL ? "msecs" : "usecs";
 	if (privileges_check())
 		return errbuf_set(eb, -EPERM,
-				  "permission denied: ext4dist loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)");
+				  "permission denied: %s loads BPF programs and creates kprobes; run it as root (or with CAP_BPF and CAP_PERFMON on 5.8+, CAP_SYS_ADMIN before)",
+				  tool_name());
 	t->rec.privileged = 1;
-	attach_ctx_init(&t->actx, TOOL_NAME, cfg->sysfs_kprobe, cfg->tracefs);
-	t->actx.before_4_12 = pretending(t, PRETEND_NO_MAXACTIVE);
+	attach_ctx_init(&t->actx, EVENT_OWNER, cfg->sysfs_kprobe, cfg->tracefs);
+	t->actx.before_4_12 = pretend_on(t, PRETEND_NO_MAXACTIVE);
 	t->actx_ready = 1;
-	return load_object(t, cfg, eb);
+	return load_object(t, eb);
 }
 
 /*
@@ -1504,21 +380,17 @@ static void give_back(struct tracer *t)
 	text_pages_drop();
 }
 
-static int start(struct tracer *t, const struct tracer_config *cfg,
-		 struct errbuf *eb)
+static int start(struct tracer *t, struct errbuf *eb)
 {
 	int err;
 
-	err = prepare(t, cfg, eb);
-	if (err)
-		return err;
 	t->rec.nr_maps = maps_created(&t->obj);
 	t->rec.hist_type = map_type_name(bpf_obj_find_map(&t->obj,
 							  "hist")->def.type);
 	t->rec.names_ok = t->load.names_ok;
-	t->rec.names_pretend = cfg->load.no_names;
+	t->rec.names_pretend = t->cfg.load.no_names;
 	t->rec.percpu = t->percpu;
-	err = decide_attach(t, cfg, eb);
+	err = probe_decide_attach(t, eb);
 	if (err)
 		return err;
 	/* A tracefs run killed earlier left events: only look, never mount. */
@@ -1528,46 +400,44 @@ static int start(struct tracer *t, const struct tracer_config *cfg,
 	if (t->stale_removed)
 		fprintf(stderr, "%s: removed %d stale kprobe event%s left by %s processes that are gone\n",
 			tool_name(), t->stale_removed,
-			t->stale_removed == 1 ? "" : "s", TOOL_NAME);
+			t->stale_removed == 1 ? "" : "s", EVENT_OWNER);
 	note_tracing_dir(t);
 	/* Off the tracefs path it served the sweep alone: no fd kept. */
 	if (t->rec.attach.path != ATTACH_TRACEFS)
 		attach_tracefs_release(&t->actx);
 	/* The rings before the probes: no event finds its CPU without one. */
-	if (t->slow) {
+	if (t->cfg.slow) {
 		err = perf_buf_open(&t->events, t->events_fd,
-				    cfg->slow_pages ? cfg->slow_pages : 64, eb);
+				    t->cfg.slow_pages ? t->cfg.slow_pages : 64, eb);
 		if (err)
 			return err;
 	}
-	t->rec.fs_registered = registered(t, cfg->filesystems_path);
-	if (errbuf_nofile(eb, t->rec.fs_registered, "cannot read %s",
-			  cfg->filesystems_path ? cfg->filesystems_path :
-			  "/proc/filesystems"))
+	t->rec.fs_registered = probe_fs_registered(t);
+	if (errbuf_nofile(eb, t->rec.fs_registered,
+			  "cannot read /proc/filesystems"))
 		return t->rec.fs_registered;
 	if (t->rec.fs_registered < 0)
 		return errbuf_set(eb, t->rec.fs_registered,
-				  "cannot tell whether %s is loaded: cannot read %s: %s",
-				  t->fs->name, cfg->filesystems_path ?
-				  cfg->filesystems_path : "/proc/filesystems",
+				  "cannot tell whether %s is loaded: cannot read /proc/filesystems: %s",
+				  t->cfg.fs->name,
 				  strerror(-t->rec.fs_registered));
 	if (t->rec.fs_registered == 0)
 		return errbuf_set(eb, -ENOENT,
 				  "%s is not loaded in this kernel (no %s in /proc/filesystems): run 'modprobe %s' or mount an %s file system, then try again",
-				  t->fs->name, t->fs->name, t->fs->module,
-				  t->fs->name);
+				  t->cfg.fs->name, t->cfg.fs->name, t->cfg.fs->module,
+				  t->cfg.fs->name);
 	/* Name discovery's probe: the tracer's kind, where it is a kprobe. */
-	set_ops(t);
-	prepare_names(t);
+	tracer_set_ops(t);
+	tracer_prepare_names(t);
 	text_pages_drop();
-	err = attach_chosen(t, cfg, eb);
+	err = tracer_attach_chosen(t, eb);
 	if (err && t->rec.attach.path == ATTACH_FENTRY &&
-	    cfg->attach == ATTACH_AUTO)
-		err = fentry_refused(t, cfg, eb);
-	else if (err == -EOPNOTSUPP && cfg->attach == ATTACH_AUTO &&
+	    t->cfg.attach == ATTACH_AUTO)
+		err = fentry_refused(t, eb);
+	else if (err == -EOPNOTSUPP && t->cfg.attach == ATTACH_AUTO &&
 		 (t->rec.attach.path == ATTACH_TRACEFS ||
 		  t->rec.attach.path == ATTACH_PMU))
-		err = kprobes_refused(t, cfg, eb);
+		err = kprobes_refused(t, eb);
 	if (!err)
 		note_unseen(t);
 	if (!err)
@@ -1581,7 +451,6 @@ static void init(struct tracer *t)
 	memset(t, 0, sizeof(*t));
 	t->calls_fd = t->hist_fd = t->ctl_fd = -1;
 	t->events_fd = t->slow_stats_fd = -1;
-	t->multi_fd[0] = t->multi_fd[1] = -1;
 	t->btf_obj_fd = -1;
 	t->rec.fs_registered = -ENOENT;
 	t->rec.pmu_type = -1;
@@ -1610,7 +479,9 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	int err;
 
 	init(t);
-	err = start(t, cfg, eb);
+	err = prepare(t, cfg, eb);
+	if (!err)
+		err = start(t, eb);
 	t->rec.verifier_log = t->load.verifier_log && t->load.verifier_log[0] ?
 			      t->load.verifier_log : NULL;
 	return err;
@@ -1635,35 +506,12 @@ const struct tracer_record *tracer_record(const struct tracer *t)
 
 const struct fs_table *tracer_fs(const struct tracer *t)
 {
-	return t->fs;
+	return t->cfg.fs;
 }
 
 unsigned int tracer_ops_mask(const struct tracer *t)
 {
-	return t->ops_mask;
-}
-
-void tracer_probe_rest(struct tracer *t, const char *filesystems_path)
-{
-	struct cap *maxactive = &t->rec.caps.c[CAP_MAXACTIVE];
-	enum cap_id id;
-
-	if (t->rec.fs_registered < 0)
-		t->rec.fs_registered = registered(t, filesystems_path);
-	if (!t->actx_ready || !t->scratch)
-		return;
-	for (id = 0; id < NR_CAPS; id++) {
-		if (t->rec.caps.c[id].state != CAP_UNKNOWN)
-			continue;
-		if (id == CAP_MAXACTIVE &&
-		    t->rec.caps.c[CAP_KPROBE_EVENTS].state != CAP_YES) {
-			maxactive->state = CAP_NO;
-			snprintf(maxactive->why, sizeof(maxactive->why),
-				 "no kprobe_events");
-			continue;
-		}
-		probe_cap(t, id);
-	}
+	return t->cfg.ops_mask;
 }
 
 const char *tracer_missed_reason(const struct tracer *t)
@@ -1695,9 +543,6 @@ void tracer_stop_entries(struct tracer *t)
 	for (i = t->nr_links; i-- > 0;)
 		if (i % 2 == 1)
 			probe_detach(&t->actx, &t->links[i]);
-	if (t->multi_fd[1] >= 0)
-		kcall_close(t->multi_fd[1], "the kprobe_multi entry link: closing it removes every entry probe at once (entries first: calls in flight still meet their return)");
-	t->multi_fd[1] = -1;
 }
 
 void tracer_stop(struct tracer *t)
@@ -1709,9 +554,6 @@ void tracer_stop(struct tracer *t)
 	for (i = t->nr_links; i-- > 0;)
 		probe_detach(&t->actx, &t->links[i]);
 	t->nr_links = 0;
-	if (t->multi_fd[0] >= 0)
-		kcall_close(t->multi_fd[0], "the kprobe_multi return link: closing it removes every return probe");
-	t->multi_fd[0] = -1;
 	if (t->actx_ready)
 		attach_ctx_release(&t->actx);
 	t->actx_ready = 0;
@@ -1730,24 +572,4 @@ void tracer_stop(struct tracer *t)
 struct perf_buf *tracer_events(struct tracer *t)
 {
 	return &t->events;
-}
-
-int tracer_slow_stats(struct tracer *t, struct slow_stats *sum)
-{
-	const struct slow_stats *v = t->scratch;
-	unsigned int key = 0;
-	int i, n = t->percpu ? t->ncpus : 1, err;
-
-	memset(sum, 0, sizeof(*sum));
-	if (t->slow_stats_fd < 0)
-		return -EBADF;
-	/* Per-CPU values: one struct per possible CPU (scratch holds them). */
-	err = bpf_map_lookup(t->slow_stats_fd, &key, t->scratch);
-	if (err)
-		return err;
-	for (i = 0; i < n; i++) {
-		sum->sent += v[i].sent;
-		sum->failed += v[i].failed;
-	}
-	return 0;
 }

@@ -17,6 +17,7 @@ struct tracer_config {
 	const struct fs_table *fs;
 	unsigned int tgid;		/* 0 = every process */
 	unsigned long long factor;	/* ns per output unit */
+	const char *unit;		/* its name: "usecs" or "msecs" */
 	unsigned int ops_mask;		/* bit per enum ext4dist_op */
 	int ops_given;			/* --ops given: the dumps keep to them */
 	enum attach_mode attach;	/* --attach */
@@ -24,7 +25,7 @@ struct tracer_config {
 	int read_generic;		/* force the generic read path */
 	unsigned long long fops_addr;	/* 0 = look it up */
 	struct obj_load_opts load;	/* --pretend's map fallbacks */
-	unsigned int pretend;		/* bit per enum args_pretend */
+	unsigned int pretend;		/* bit per enum pretend */
 	/*
 	 * Slow mode (ext4slower): the slow programs, an event for each call
 	 * of at least slow_ns, event rings of slow_pages pages per CPU.
@@ -39,7 +40,6 @@ struct tracer_config {
 	const char *kallsyms_path;
 	const char *sysfs_kprobe;
 	const struct tracefs_paths *tracefs;
-	const char *filesystems_path;
 	const char *sys_module;		/* /sys/module */
 };
 
@@ -111,20 +111,19 @@ unsigned int tracer_ops_mask(const struct tracer *t);
  * Probes, for --check, what start-up did not need to know; the decision
  * is not touched.
  */
-void tracer_probe_rest(struct tracer *t, const char *filesystems_path);
+void tracer_probe_rest(struct tracer *t);
 /*
  * verify.c, for --check when start-up stopped before loading programs:
  * loads (and closes again) the programs a run would load on the path
  * planned (the kprobe pairs when none), patched as a run patches them,
  * counting them in the record.  0 when nothing was parsed yet.
  */
-int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
-			     struct errbuf *eb);
+int tracer_verify_unattached(struct tracer *t, struct errbuf *eb);
 /*
  * The same, calling each(arg, t, p) with every program while it is
  * loaded (p->fd open), before it is closed again.
  */
-int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
+int tracer_verify_each(struct tracer *t,
 		       void (*each)(void *arg, const struct obj_prog *p),
 		       void *arg, struct errbuf *eb);
 /* Why return probes go missing on the path in use, and what to do. */

@@ -1,35 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tracer's own state: for tracer.c, verify.c and tally.c only.
- * Everyone else uses tool/engine/tracer.h.
+ * The tracer's own state, for the engine's files and the plan's probes
+ * (tool/plan/probe.h).  Everyone else uses tool/engine/tracer.h.
  */
 #ifndef EXT4DIST_TOOL_TRACER_PRIV_H
 #define EXT4DIST_TOOL_TRACER_PRIV_H
 
 #include "tool/engine/fentry.h"
 #include "tool/discover/read_path.h"
+#include "tool/plan/resolve.h"
 #include "tool/engine/tracer.h"
 
 struct tracer {
-	const struct fs_table *fs;
-	unsigned int ops_mask;
-	unsigned int pretend;		/* bit per enum args_pretend */
-	const char *sys_module;		/* NULL = /sys/module */
-	int verifier_log;		/* print each load's verifier log */
-	const char *prog_glob;		/* ... of these programs (--prog) */
-	int dump_maps;			/* print each drained buffer per CPU */
-	const char *unit;		/* "usecs" or "msecs", for dump_maps */
+	struct tracer_config cfg;	/* the run's, as tracer_start() was given it */
 	struct bpf_obj obj;
 	struct obj_load_state load;
 	struct obj_load_opts lo;
 	struct attach_ctx actx;
 	int actx_ready;
 	const struct attach_ops *ops;
+	/* Every path's links: (return, entry) pairs, kprobe_multi's too. */
 	struct probe_link links[2 * NR_OPS];
 	unsigned int nr_links;
-	int multi_fd[2];		/* kprobe_multi links: return, entry */
 	int calls_fd, hist_fd, ctl_fd;
-	int slow;			/* slow mode's programs and maps */
 	int events_fd, slow_stats_fd;
 	struct perf_buf events;		/* slow mode's rings */
 	int percpu;			/* calls and hist are per-CPU maps */
@@ -47,41 +40,12 @@ struct tracer {
 	unsigned long long unseen_seen[NR_OPS];
 	int unseen_counted;	/* the kernel counts them for these programs */
 	int stale_removed;		/* stale events removed at start */
-	/*
-	 * The traced functions' addresses: names[i] at addrs[i] when
-	 * found[i].  From the module file where it is the build the kernel
-	 * loaded (trusted at once), or for a built-in file system from
-	 * System.map, trusted only once the f_op probe of the generic read
-	 * path has seen what System.map says (until then every probe goes
-	 * by name, and a name System.map lacks is only a hint).
-	 */
-	const char *fn_names[NR_OPS + 2 + READ_PATH_NR_SYMS];
-	unsigned long long fn_addrs[NR_OPS + 2 + READ_PATH_NR_SYMS];
-	int fn_found[NR_OPS + 2 + READ_PATH_NR_SYMS];
-	unsigned int nr_fn;		/* 0: every probe by name */
-	unsigned int nr_syms;		/* nr_fn plus read_path's data symbols */
-	int fn_trusted;
+	struct fn_addrs fn;		/* the traced functions' addresses */
 	int scan_at_hint;		/* the f_op probe at System.map's address */
-	char fn_source[640];		/* where the addresses came from */
-	int sysmap_agrees;		/* read_path: System.map checked out */
-	char sysmap_path[300];		/* the map the addresses came from */
-	int read_generic;		/* --read-path=generic */
 	struct fentry_ids fids;		/* fentry/fexit: the BTF ids */
 	struct tp_event tp[2];		/* the fsync tracepoints: enter, exit */
 	int btf_obj_fd;			/* the module's BTF object, or -1 */
 	struct tracer_record rec;
 };
-
-/* verify.c: one more program through the verifier, in the record. */
-void tracer_note_load(struct tracer *t, const struct obj_prog *p);
-
-/*
- * The file system's fsync tracepoints, their ids and the exit event's
- * return value field, into t->tp (CAP_TRACEPOINT's question); 0 or
- * -errno with why.
- */
-int tracer_probe_tracepoints(struct tracer *t, struct errbuf *why);
-/* Their programs: the field's offset patched in (t->tp[1]). */
-void tracer_patch_tracepoints(struct tracer *t);
 
 #endif

@@ -1,34 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the verifier was given: every load a start-up makes is counted
- * here, and --check, when start-up stopped before loading any program
- * (no attach path, ext4 not loaded), still hands the verifier the
- * programs a run would load, patched exactly as a run patches them
- * (tracer.c's load_object() patched the PID filter, the time unit and
- * ext4dist's own tgid before the maps were made).  The placeholders
- * left unpatched would make the verifier prove the PID test always
- * false and skip everything after it as dead code.
+ * --check, when start-up stopped before loading any program (no attach
+ * path, the file system not loaded), still hands the verifier the
+ * programs a run would load: the same programs (progs.h's prog_of(), as
+ * the run's attach_prog.c and attach_paths.c pick them), patched exactly
+ * as a run patches them (tracer.c's load_object() patched the PID
+ * filter, the time unit and the tool's own tgid before the maps were
+ * made).  The placeholders left unpatched would make the verifier prove
+ * the PID test always false and skip everything after it as dead code.
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include "loader/loader.h"
-#include "tool/plan/prog_select.h"
-#include "tool/engine/tracer_priv.h"
-
-void tracer_note_load(struct tracer *t, const struct obj_prog *p)
-{
-	if (t->verifier_log && t->load.verifier_log &&
-	    prog_selected(p, t->prog_glob))
-		fprintf(stderr, "--- verifier log of %s (accepted: %zu instructions given, %u processed) ---\n%s--- end of the verifier log of %s ---\n",
-			p->section, p->insn_cnt, p->kinfo.verified_insns,
-			t->load.verifier_log, p->section);
-	t->rec.progs_loaded++;
-	t->rec.insns_given += p->insn_cnt;
-	t->rec.insns_processed += p->kinfo.verified_insns;
-	if (!p->kinfo.verified_insns)
-		t->rec.processed_unknown = 1;
-}
+#include "tool/engine/attach_paths.h"
+#include "tool/engine/attach_prog.h"
+#include "tool/plan/probe.h"
 
 struct verify_each {
 	void (*fn)(void *arg, const struct obj_prog *p);
@@ -44,30 +31,49 @@ static int verify_one(struct tracer *t, struct obj_prog *p,
 	if (!p)
 		return errbuf_set(eb, -ENOENT,
 				  "BPF object lacks a program a run would load");
-	err = bpf_obj_load_prog(&t->obj, p, &t->lo, &t->load, eb);
+	err = tracer_load(t, p, eb);
 	if (err)
 		return err;
-	tracer_note_load(t, p);
 	if (each && each->fn)
 		each->fn(each->arg, p);
 	bpf_obj_unload_prog(p);
 	return 0;
 }
 
-/* The per-CPU programs, or their atomic twins before 4.6. */
-static const char *twin(const struct tracer *t)
+/* func's return and entry programs, as attach_one() picks them. */
+static int verify_pair(struct tracer *t, const struct prog_mode *m,
+		       const char *func, const struct verify_each *each,
+		       struct errbuf *eb)
 {
-	return t->percpu ? NULL : PROG_ATOMIC;
+	enum probe_kind kinds[2] = { PROBE_RETURN, PROBE_ENTRY };
+	struct obj_prog *p;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < 2 && !err; i++) {
+		p = prog_of(&t->obj, t->cfg.fs, m, kinds[i], func);
+		if (p && m->path == ATTACH_FENTRY && tracer_bind_btf(t, p, func))
+			p = NULL;
+		err = verify_one(t, p, each, eb);
+	}
+	return err;
 }
 
+/* The functions' addresses asked and patched as attach_multi() does. */
 static int verify_multi(struct tracer *t, const struct verify_each *each,
 			struct errbuf *eb)
 {
-	int err = verify_one(t, bpf_obj_find_multi(&t->obj, PROBE_RETURN,
-						   "ext4", twin(t)), each, eb);
+	const char *funcs[NR_OPS];
+	uint64_t addrs[NR_OPS];
+	struct prog_mode m;
+	unsigned int op, n = 0;
 
-	return err ? err : verify_one(t, bpf_obj_find_multi(&t->obj,
-					PROBE_ENTRY, "ext4", twin(t)), each, eb);
+	for (op = 0; op < NR_OPS; op++)
+		if (t->cfg.ops_mask & (1u << op))
+			funcs[n++] = t->cfg.fs->ops[op].func;
+	tracer_prog_mode(t, ATTACH_MULTI,
+			 tracer_multi_addrs(t, funcs, n, addrs) == 0, &m);
+	return verify_pair(t, &m, NULL, each, eb);
 }
 
 /*
@@ -77,34 +83,52 @@ static int verify_multi(struct tracer *t, const struct verify_each *each,
 static int verify_tracepoints(struct tracer *t, const struct verify_each *each,
 			      struct errbuf *eb)
 {
-	const struct fs_tracepoints *tp = &t->fs->fsync_tp;
+	struct prog_mode m;
 	int err;
 
 	if (!t->tp[1].id) {
-		err = tracer_probe_tracepoints(t, eb);
+		err = probe_tracepoints(t, eb);
 		if (err)
 			return err;
 	}
-	tracer_patch_tracepoints(t);
-	err = verify_one(t, bpf_obj_find_tracepoint(&t->obj, tp->group,
-						    tp->exit), each, eb);
-	return err ? err : verify_one(t, bpf_obj_find_tracepoint(&t->obj,
-					tp->group, tp->enter), each, eb);
+	probe_patch_tracepoints(t);
+	tracer_prog_mode(t, ATTACH_TRACEPOINT, 0, &m);
+	return verify_pair(t, &m, NULL, each, eb);
 }
 
-int tracer_verify_unattached(struct tracer *t, const struct tracer_config *cfg,
-			     struct errbuf *eb)
+int tracer_verify_unattached(struct tracer *t, struct errbuf *eb)
 {
-	return tracer_verify_each(t, cfg, NULL, NULL, eb);
+	return tracer_verify_each(t, NULL, NULL, eb);
 }
 
-int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
+/* Every traced function's pair on m's path (the read path's as asked). */
+static int verify_pairs(struct tracer *t, const struct prog_mode *m,
+			const struct verify_each *each, struct errbuf *eb)
+{
+	const struct fs_table *fs = t->cfg.fs;
+	unsigned int op;
+	int err = 0;
+
+	for (op = 0; op < NR_OPS && !err; op++) {
+		const char *func = fs->ops[op].func;
+
+		if (!(t->cfg.ops_mask & (1u << op)) || !func)
+			continue;
+		if (op == OP_READ && t->cfg.read_generic)
+			func = fs->generic_read;
+		err = verify_pair(t, m, func, each, eb);
+	}
+	return err;
+}
+
+int tracer_verify_each(struct tracer *t,
 		       void (*fn)(void *arg, const struct obj_prog *p),
 		       void *arg, struct errbuf *eb)
 {
 	const struct verify_each each = { fn, arg };
-	unsigned int op;
-	int err = 0;
+	struct tracer_record before;
+	struct prog_mode m;
+	int err;
 
 	/* Nothing parsed, or maps not made: nothing a run would load yet. */
 	if (!t->scratch || t->rec.progs_loaded)
@@ -114,31 +138,51 @@ int tracer_verify_each(struct tracer *t, const struct tracer_config *cfg,
 		return verify_multi(t, &each, eb);
 	/* Planned, or asked for by the dumps, which plan nothing. */
 	if ((t->rec.planned && t->rec.attach.path == ATTACH_TRACEPOINT) ||
-	    (!t->rec.planned && cfg->attach == ATTACH_TRACEPOINT))
+	    (!t->rec.planned && t->cfg.attach == ATTACH_TRACEPOINT))
 		return verify_tracepoints(t, &each, eb);
+	/*
+	 * The path planned (fentry/fexit, or the kprobe pairs of the PMU
+	 * and tracefs), the kprobe pairs when none was.
+	 */
+	tracer_prog_mode(t, t->rec.planned ? t->rec.attach.path : ATTACH_AUTO,
+			 0, &m);
 	/*
 	 * The generic read path's f_op constants come from its probe,
 	 * which needs an attach path: 0 here, as harmless to the verifier
 	 * as the real ones (one compare, one probe_read offset).
 	 */
-	if (cfg->read_generic) {
+	if (t->cfg.read_generic) {
 		bpf_obj_patch_imm64(&t->obj, PATCH_FOPS, 0);
 		bpf_obj_patch_imm64(&t->obj, PATCH_FOP_OFF, 0);
 	}
-	for (op = 0; op < NR_OPS && !err; op++) {
-		const char *func = t->fs->ops[op].func;
-
-		if (!(t->ops_mask & (1u << op)) || !func)
-			continue;
-		if (op == OP_READ && cfg->read_generic)
-			func = t->fs->generic_read;
-		func = fs_prog_func(t->fs, func);
-		err = verify_one(t, bpf_obj_find_prog(&t->obj, PROBE_RETURN,
-						      func, twin(t)), &each, eb);
-		if (!err)
-			err = verify_one(t, bpf_obj_find_prog(&t->obj,
-						PROBE_ENTRY, func, twin(t)),
-					 &each, eb);
+	/*
+	 * Slow mode's file name offsets come from the name discovery's
+	 * probe, which start-up runs just before attaching: 0 here, as a
+	 * run patches them when the discovery fails (the placeholders make
+	 * the verifier refuse fexit's reads).
+	 */
+	if (t->cfg.slow) {
+		bpf_obj_patch_imm64(&t->obj, PATCH_DENTRY_OFF, 0);
+		bpf_obj_patch_imm64(&t->obj, PATCH_DNAME_OFF, 0);
+	}
+	/* fexit reads the return value after the arguments: their count. */
+	if (m.path == ATTACH_FENTRY)
+		tracer_patch_nargs(t);
+	before = t->rec;
+	err = verify_pairs(t, &m, &each, eb);
+	/*
+	 * fentry/fexit refused in the automatic order: a run plans again
+	 * without them (tracer.c's fentry_refused()), and loads the kprobe
+	 * pairs instead; --attach=fentry would stop there.
+	 */
+	if (err && m.path == ATTACH_FENTRY && t->cfg.attach == ATTACH_AUTO &&
+	    !errno_nofile(err)) {
+		vlog(1, "fentry/fexit refused (%s): the kprobe pairs verified instead, as a run falls back to them",
+		     eb->msg);
+		t->rec = before;
+		eb->msg[0] = '\0';
+		m.path = ATTACH_AUTO;
+		err = verify_pairs(t, &m, &each, eb);
 	}
 	return err;
 }

@@ -75,6 +75,11 @@ const char *fs_prog_func(const struct fs_table *fs, const char *func)
 	return func;
 }
 
+const struct fs_table *fs_prog_table(void)
+{
+	return &fs_ext4;
+}
+
 int fs_check_wanted(const struct fs_table *fs, unsigned int ops_mask,
 		    int generic, struct errbuf *eb)
 {

@@ -82,6 +82,11 @@ const struct fs_table *fs_by_tool(const char *argv0, int *slower);
  * operation gets the program of ext4's function of that operation.
  */
 const char *fs_prog_func(const struct fs_table *fs, const char *func);
+/*
+ * The file system whose names the object's programs carry (the
+ * kprobe_multi programs' label, the tracepoints' group): ext4's table.
+ */
+const struct fs_table *fs_prog_table(void);
 
 /*
  * 0 when fs has a function for every operation in ops_mask (and a

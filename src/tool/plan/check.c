@@ -264,8 +264,8 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 		row(out, "privileges", "yes");
 	} else {
 		row(out, "privileges", "yes");
-		tracer_probe_rest(t, cfg->filesystems_path);
-		verr = tracer_verify_unattached(t, cfg, &veb);
+		tracer_probe_rest(t);
+		verr = tracer_verify_unattached(t, &veb);
 		if (verr)
 			row(out, "bpf programs", "%s: %s",
 			    errno_nofile(verr) ? "unknown" : "no", veb.msg);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "ext4dist_abi.h"
+#include "output/tool_name.h"
+#include "tool/fs/fs.h"
 
 #define MAXACTIVE_MIN	64
 #define MAXACTIVE_MAX	4096	/* KRETPROBE_MAXACTIVE_MAX */
@@ -57,8 +59,8 @@ static int choose(struct attach_choice *choice, enum attach_mode path,
 static int no_kprobes(const struct attach_caps *caps, struct errbuf *eb)
 {
 	return errbuf_set(eb, -EOPNOTSUPP,
-			  "this kernel has no kprobes: there is no kprobe PMU (%s) and no kprobe_events in %s; ext4dist needs a kernel built with CONFIG_KPROBES=y and CONFIG_KPROBE_EVENTS=y",
-			  caps->pmu_dir, caps->tracing_dir);
+			  "this kernel has no kprobes: there is no kprobe PMU (%s) and no kprobe_events in %s; %s needs a kernel built with CONFIG_KPROBES=y and CONFIG_KPROBE_EVENTS=y",
+			  caps->pmu_dir, caps->tracing_dir, tool_name());
 }
 
 /* tracefs with "rN:" where the kernel honours it, else its default. */
@@ -73,9 +75,10 @@ static int tracefs_sized(const struct attach_want *w,
 		unsigned int n = w->maxactive ? w->maxactive :
 				 plan_default_maxactive(w->possible_cpus);
 
-		snprintf(text, sizeof(text), "%s; %u return probes per function (%s)",
-			 why, n, w->maxactive ? "--maxactive" :
-			 "ext4dist's default: 4 per possible CPU, at least 64");
+		snprintf(text, sizeof(text), "%s; %u return probes per function (%s%s)",
+			 why, n, w->maxactive ? "--maxactive" : tool_name(),
+			 w->maxactive ? "" :
+			 "'s default: 4 per possible CPU, at least 64");
 		return choose(choice, ATTACH_TRACEFS, n, text);
 	}
 	if (w->maxactive)
@@ -233,8 +236,8 @@ static int plan_forced_tracepoint(const struct attach_want *w,
 {
 	if (!w->tracepoints)
 		return errbuf_set(eb, -EOPNOTSUPP,
-				  "--attach=tracepoint: ext4dist knows no tracepoints of %s (only ext4's, around fsync)",
-				  w->fs_name);
+				  "--attach=tracepoint: %s knows no tracepoints of %s (only %s's, around fsync)",
+				  tool_name(), w->fs_name, fs_prog_table()->name);
 	if (w->ops_mask != 1u << OP_FSYNC)
 		return errbuf_set(eb, -EINVAL,
 				  "--attach=tracepoint traces fsync alone, through %s: %s fires no such pair around its reads, writes, opens or getattr; use --ops fsync",

@@ -9,7 +9,7 @@
 #define EXT4DIST_TOOL_PLAN_H
 
 #include "loader/loader.h"
-#include "tool/cli/args.h"
+#include "tool/plan/want.h"
 
 /* What the kernel offers for attaching, as far as it matters here. */
 enum cap_id {

@@ -9,16 +9,16 @@
 
 /* What a report says of itself; its numbers are the drains'. */
 static void header(struct report *r, const struct tracer *t,
-		   const struct ext4dist_args *a, unsigned int n)
+		   const struct run_print *pr, unsigned int n)
 {
 	memset(r, 0, sizeof(*r));
 	r->fs_name = tracer_fs(t)->name;
 	r->metric = tracer_fs(t)->metric;
-	r->milliseconds = a->milliseconds;
-	r->show_time = a->interval && !a->notimestamp;
-	r->extended = a->extended;
-	r->interval = a->interval != 0;
-	r->pid_filter = a->pid != 0;
+	r->milliseconds = pr->milliseconds;
+	r->show_time = pr->interval && !pr->notimestamp;
+	r->extended = pr->extended;
+	r->interval = pr->interval != 0;
+	r->pid_filter = pr->pid_filter;
 	r->ops_mask = tracer_ops_mask(t);
 	r->multi_fs = n > 1;
 }
@@ -42,7 +42,8 @@ int fleet_heat_init(struct heatmap *h, struct tracer *const *t,
 }
 
 int fleet_start(struct fleet *fl, const struct tracer_config *cfg,
-		const struct ext4dist_args *a, struct errbuf *eb,
+		const struct fs_table *const *fs_list, unsigned int nr_fs,
+		const struct run_print *pr, struct errbuf *eb,
 		unsigned int *failed)
 {
 	struct tracer_config one = *cfg;
@@ -50,26 +51,26 @@ int fleet_start(struct fleet *fl, const struct tracer_config *cfg,
 	int err;
 
 	memset(fl, 0, sizeof(*fl));
-	for (i = 0; i < a->nr_fs; i++) {
+	for (i = 0; i < nr_fs; i++) {
 		*failed = i;
 		fl->t[i] = tracer_new();
 		if (!fl->t[i])
 			return errbuf_set(eb, -ENOMEM, "out of memory");
 		fl->n = i + 1;
-		one.fs = a->fs_list[i];
+		one.fs = fs_list[i];
 		err = tracer_start(fl->t[i], &one, eb);
 		if (err)
 			return err;
 	}
 	for (i = 0; i < fl->n; i++) {
-		header(&fl->interval[i], fl->t[i], a, fl->n);
-		header(&fl->total[i], fl->t[i], a, fl->n);
+		header(&fl->interval[i], fl->t[i], pr, fl->n);
+		header(&fl->total[i], fl->t[i], pr, fl->n);
 	}
 	/* The slow mode's heatmap is of events: slow_loop.c's. */
-	if (a->heatmap && !a->slower) {
+	if (pr->heatmap && !pr->slower) {
 		err = fleet_heat_init(&fl->heat, fl->t, fl->n,
-				      a->interval * 1000000000ULL,
-				      a->milliseconds);
+				      pr->interval * 1000000000ULL,
+				      pr->milliseconds);
 		if (err)
 			return errbuf_set(eb, err, "--heatmap: %s",
 					  strerror(-err));
@@ -146,7 +147,7 @@ int fleet_settle(struct fleet *fl)
 	return err;
 }
 
-static void heat_column(struct fleet *fl, const struct ext4dist_args *a)
+static void heat_column(struct fleet *fl, const struct run_print *pr)
 {
 	unsigned int i, op;
 	int err = 0;
@@ -162,13 +163,13 @@ static void heat_column(struct fleet *fl, const struct ext4dist_args *a)
 						    &fl->interval[i].ops[op]);
 		}
 	if (!err)
-		err = heat_write_file(a->heatmap, &fl->heat);
+		err = heat_write_file(pr->heatmap, &fl->heat);
 	if (err)
 		fprintf(stderr, "%s: cannot write %s: %s\n", tool_name(),
-			a->heatmap, strerror(-err));
+			pr->heatmap, strerror(-err));
 }
 
-void fleet_output(struct fleet *fl, const struct ext4dist_args *a,
+void fleet_output(struct fleet *fl, const struct run_print *pr,
 		  time_t when)
 {
 	unsigned int i;
@@ -176,14 +177,14 @@ void fleet_output(struct fleet *fl, const struct ext4dist_args *a,
 
 	for (i = 0; i < fl->n; i++)
 		fl->interval[i].when = fl->total[i].when = when;
-	if (a->prometheus) {
-		err = report_prom_write_file(a->prometheus, fl->total, fl->n);
+	if (pr->prometheus) {
+		err = report_prom_write_file(pr->prometheus, fl->total, fl->n);
 		if (err)
 			fprintf(stderr, "%s: cannot write %s: %s\n",
-				tool_name(), a->prometheus, strerror(-err));
+				tool_name(), pr->prometheus, strerror(-err));
 	}
 	if (fl->heat_on)
-		heat_column(fl, a);
+		heat_column(fl, pr);
 	fl->outputs++;
 }
 

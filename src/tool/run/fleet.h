@@ -14,14 +14,17 @@
 
 #include "output/heatmap.h"
 #include "output/report.h"
-#include "tool/cli/args.h"
 #include "tool/engine/tracer.h"
+#include "tool/run/run_print.h"
+
+/* File systems one run may trace at once (-t ext4,xfs,...). */
+#define FLEET_MAX_FS 4
 
 struct fleet {
-	struct tracer *t[ARGS_MAX_FS];
+	struct tracer *t[FLEET_MAX_FS];
 	unsigned int n;
-	struct report interval[ARGS_MAX_FS];
-	struct report total[ARGS_MAX_FS];
+	struct report interval[FLEET_MAX_FS];
+	struct report total[FLEET_MAX_FS];
 	/* --heatmap: a column per output. */
 	struct heatmap heat;
 	int heat_on;
@@ -29,12 +32,13 @@ struct fleet {
 };
 
 /*
- * A tracer per file system of a (cfg for each, its fs changed), started
- * in a's order.  On failure *failed is the one that failed (its record
+ * A tracer per file system of fs_list (cfg for each, its fs changed),
+ * started in that order.  On failure *failed is the one that failed (its record
  * says why, tracer_record()); fleet_free() stops those started.
  */
 int fleet_start(struct fleet *fl, const struct tracer_config *cfg,
-		const struct ext4dist_args *a, struct errbuf *eb,
+		const struct fs_table *const *fs_list, unsigned int nr_fs,
+		const struct run_print *pr, struct errbuf *eb,
 		unsigned int *failed);
 /* Every tracer stopped and freed. */
 void fleet_free(struct fleet *fl);
@@ -52,7 +56,7 @@ int fleet_settle(struct fleet *fl);
  * heatmap as its next column; the files of --prometheus (the totals) and
  * --heatmap written, a failure said on stderr (the run goes on).
  */
-void fleet_output(struct fleet *fl, const struct ext4dist_args *a,
+void fleet_output(struct fleet *fl, const struct run_print *pr,
 		  time_t when);
 /* The interval's reports emptied for the next one. */
 void fleet_next(struct fleet *fl);

@@ -177,7 +177,7 @@ int run_loop_stopped_by(int sig, FILE *err)
  * that a failure says what really failed (stdio keeps only "an error
  * happened").
  */
-static int put_report(const struct ext4dist_args *a, FILE *out,
+static int put_report(const struct run_print *pr, FILE *out,
 		      const struct report *r)
 {
 	char *text = NULL;
@@ -187,7 +187,7 @@ static int put_report(const struct ext4dist_args *a, FILE *out,
 
 	if (!mem)
 		return -errno;
-	err = a->json ? report_json(mem, r) : report_text(mem, r);
+	err = pr->json ? report_json(mem, r) : report_text(mem, r);
 	if (fclose(mem) && !err)
 		err = -ENOMEM;
 	if (err) {
@@ -204,7 +204,7 @@ static int put_report(const struct ext4dist_args *a, FILE *out,
  * An output: every tracer drained (and at the end given time for the
  * calls in flight), the files written, each file system's report.
  */
-static int emit(struct fleet *fl, const struct ext4dist_args *a, FILE *out,
+static int emit(struct fleet *fl, const struct run_print *pr, FILE *out,
 		int final)
 {
 	unsigned int i;
@@ -214,9 +214,9 @@ static int emit(struct fleet *fl, const struct ext4dist_args *a, FILE *out,
 		err = fleet_settle(fl);
 	if (err)
 		return err;
-	fleet_output(fl, a, time(NULL));
+	fleet_output(fl, pr, time(NULL));
 	for (i = 0; i < fl->n && !err; i++) {
-		err = put_report(a, out, &fl->interval[i]);
+		err = put_report(pr, out, &fl->interval[i]);
 		report_warnings(stderr, &fl->interval[i],
 				tracer_missed_reason(fl->t[i]));
 	}
@@ -225,36 +225,36 @@ static int emit(struct fleet *fl, const struct ext4dist_args *a, FILE *out,
 }
 
 int run_loop(struct fleet *fl, struct exporter *x,
-	     const struct ext4dist_args *a, FILE *out)
+	     const struct run_print *pr, FILE *out)
 {
 	struct timespec deadline;
-	unsigned long left = a->count;
+	unsigned long left = pr->count;
 	unsigned int i;
 	int err;
 
 	/* JSON keeps stdout parseable: the banner goes to stderr there. */
 	for (i = 0; i < fl->n; i++)
-		fprintf(a->json ? stderr : out, "%s\n",
+		fprintf(pr->json ? stderr : out, "%s\n",
 			tracer_fs(fl->t[i])->banner);
 	fflush(out);
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	for (;;) {
 		int stopped, last;
 
-		deadline.tv_sec += (time_t)a->interval;
+		deadline.tv_sec += (time_t)pr->interval;
 		/* Taken while the output waited for room, else waited for. */
 		stopped = outq_stop_signal();
 		if (!stopped)
 			stopped = x ? exporter_wait(x, &deadline,
-						    a->interval == 0) :
-				      wait_until(&deadline, a->interval == 0);
+						    pr->interval == 0) :
+				      wait_until(&deadline, pr->interval == 0);
 		if (stopped < 0)
 			return stopped;
-		last = stopped || a->interval == 0 || left == 1;
+		last = stopped || pr->interval == 0 || left == 1;
 		/* The last report waits for no reader: the probes go first. */
 		if (last)
 			outq_stopping();
-		err = emit(fl, a, out, last);
+		err = emit(fl, pr, out, last);
 		if (err)
 			return err;
 		if (last)

@@ -10,7 +10,6 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "tool/cli/args.h"
 #include "tool/run/exporter.h"
 #include "tool/run/fleet.h"
 
@@ -45,7 +44,7 @@ const char *run_loop_signal_name(int sig);
  * -errno.
  */
 int run_loop(struct fleet *fl, struct exporter *x,
-	     const struct ext4dist_args *a, FILE *out);
+	     const struct run_print *a, FILE *out);
 
 /*
  * The exit status after run_loop() returned sig >= 0: 0 for count,

@@ -199,12 +199,12 @@ static void heat_end(struct printer *p, const char *path)
 	heat_free(p->heat);
 }
 
-int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
+int slow_loop(struct tracer *t, const struct run_print *pr, FILE *out)
 {
 	struct perf_buf *pb = tracer_events(t);
 	struct printer p = {
 		.out = out,
-		.fmt = a->json ? SLOW_JSON : a->csv ? SLOW_CSV : SLOW_TEXT,
+		.fmt = pr->json ? SLOW_JSON : pr->csv ? SLOW_CSV : SLOW_TEXT,
 	};
 	struct perf_ring_stats st;
 	struct heatmap heat;
@@ -215,14 +215,14 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 	memset(&st, 0, sizeof(st));
 	memset(&r, 0, sizeof(r));
 	r.ops_mask = tracer_ops_mask(t);
-	r.pid_filter = a->pid != 0;
+	r.pid_filter = pr->pid_filter;
 	r.final = 0;
 	/* JSON keeps stdout parseable: the banner goes to stderr there. */
-	err = a->json ? slow_banner(stderr, tracer_fs(t)->label, a->min_ms) :
-			slow_header(out, p.fmt, tracer_fs(t)->label, a->min_ms);
+	err = pr->json ? slow_banner(stderr, tracer_fs(t)->label, pr->min_ms) :
+			slow_header(out, p.fmt, tracer_fs(t)->label, pr->min_ms);
 	if (err || fflush(out))
 		return err ? err : -errno;
-	if (a->heatmap) {
+	if (pr->heatmap) {
 		err = fleet_heat_init(&heat, &t, 1, 1000000000ULL, 0);
 		if (err)
 			return err;
@@ -269,6 +269,6 @@ int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out)
 		err = finish(t, &p, &st, &r);
 	report_losses(t, &p, &st, &r);
 	if (p.heat)
-		heat_end(&p, a->heatmap);
+		heat_end(&p, pr->heatmap);
 	return err ? err : stopped;
 }

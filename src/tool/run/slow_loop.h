@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "tool/cli/args.h"
 #include "tool/engine/tracer.h"
+#include "tool/run/run_print.h"
 
 /*
  * Whether the event rings of pages pages fit this machine: one per
@@ -25,6 +25,6 @@ int slow_loop_rings_fit(unsigned int pages, const char *meminfo,
  * Runs until a stop signal (run_loop_signals_setup() first); returns its
  * number, or -errno.
  */
-int slow_loop(struct tracer *t, const struct ext4dist_args *a, FILE *out);
+int slow_loop(struct tracer *t, const struct run_print *a, FILE *out);
 
 #endif

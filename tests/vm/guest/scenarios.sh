@@ -443,6 +443,7 @@ run scenario_ext23
 run scenario_unprivileged
 run scenario_check_report
 run scenario_check_agrees
+run scenario_check_loads
 run scenario_missing_function
 run scenario_by_address
 run scenario_generic_read

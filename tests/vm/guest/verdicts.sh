@@ -73,6 +73,69 @@ scenario_check_agrees() {
 	done
 }
 
+# loaded_by FILE: the sections of the programs whose load --verifier-log
+# reported in FILE, the discoveries' short-lived probes (the f_op scan,
+# the name peek) left out, one a line, sorted.
+loaded_by() {
+	sed -n 's/^--- verifier log of \([^ ]*\) (accepted: .*/\1/p' "$1" |
+		grep -v -e '/scan_release$' -e '/peek$' | sort
+}
+
+# --check verifies what a run would load: on every attach path this
+# kernel offers, in the histogram mode, slow mode, with -p and on the
+# generic read path, the programs --check hands the verifier when start-up
+# stops before loading any (--pretend=no-ext4: the plan is the same) are
+# the very programs a start-up that attached loaded (--check again,
+# without it).
+scenario_check_loads() {
+	local path mode opts name runs=0 paths="" npaths=0
+	load_ext4
+	for path in tracefs pmu multi fentry tracepoint; do
+		for mode in - "--slower 0" "-p 1" --read-path=generic; do
+			[ "$mode" != - ] || mode=""
+			opts="--attach=$path $mode"
+			if [ "$path" = tracepoint ]; then
+				case $mode in
+				--slower*|--read-path*) continue ;;
+				esac
+				opts="$opts --ops fsync"
+			fi
+			name="check-loads-$path${mode:+-$(echo "$mode" | tr -dc 'a-z0-9')}"
+			# shellcheck disable=SC2086 # opts: plain words
+			ext4dist --check --verifier-log $opts > "$WORK/$name.run" 2>&1 ||
+				true
+			case $(verdict_of "$WORK/$name.run") in
+			"ext4dist can trace here") ;;
+			*) continue ;;
+			esac
+			# shellcheck disable=SC2086
+			ext4dist --check --verifier-log --pretend=no-ext4 $opts \
+				> "$WORK/$name.check" 2>&1 || true
+			loaded_by "$WORK/$name.run" > "$WORK/$name.run.progs"
+			loaded_by "$WORK/$name.check" > "$WORK/$name.check.progs"
+			if ! grep -q '^  *loaded for this check alone' "$WORK/$name.check"; then
+				fail "$name" "--pretend=no-ext4 --check $opts: the programs were not loaded unattached" "$WORK/$name.check"
+				continue
+			fi
+			if [ ! -s "$WORK/$name.run.progs" ]; then
+				fail "$name" "--check $opts: no program loaded" "$WORK/$name.run"
+				continue
+			fi
+			check "$name" "$(tr '\n' ' ' < "$WORK/$name.check.progs")" \
+				"$(tr '\n' ' ' < "$WORK/$name.run.progs")" \
+				"$WORK/$name.run" "$WORK/$name.check"
+			runs=$((runs + 1))
+			case " $paths " in
+			*" $path "*) ;;
+			*) paths="$paths $path" npaths=$((npaths + 1)) ;;
+			esac
+		done
+	done
+	# Every kernel of the suite has tracefs, the PMU and the tracepoints.
+	check check-loads-paths "$runs runs on$paths: $([ "$npaths" -ge 3 ] && echo "3 paths or more")" \
+		"$runs runs on$paths: 3 paths or more"
+}
+
 # An operation whose function this kernel lacks (getattr before 4.11, as on
 # 4.9): --check and a run both name the function and the kernel.  Where
 # the kernel has it, --pretend=no-getattr takes it away (the 4.9 image

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Every traced function's programs attached on the path planned. */
+#ifndef EXT4DIST_TOOL_ATTACH_PATHS_H
+#define EXT4DIST_TOOL_ATTACH_PATHS_H
+
+#include "tool/engine/tracer_priv.h"
+
+/*
+ * kprobe_multi by address: the n functions' addresses asked of the
+ * kernel into addrs and patched into the "ip" programs; -ENOENT (said
+ * with -v) when the kernel does not tell them: then by name.
+ */
+int tracer_multi_addrs(struct tracer *t, const char *const *funcs,
+		       unsigned int n, uint64_t *addrs);
+/* Each fexit program's argument count, from the BTF prototype. */
+void tracer_patch_nargs(struct tracer *t);
+/* t->ops: the loader's attach_ops of the path planned (NULL: none). */
+void tracer_set_ops(struct tracer *t);
+/* The path in t->rec.attach; 0 or -errno with why in eb. */
+int tracer_attach_chosen(struct tracer *t, struct errbuf *eb);
+
+#endif
