@@ -174,14 +174,6 @@ int attach_refused_on_ftrace(const struct attach_ctx *ctx, const char *what,
 int kprobe_events_write(struct attach_ctx *ctx, const char *line);
 
 /*
- * One kprobe_multi link (5.18+) of prog_fd on funcs[0..n-1], cookies[i]
- * for funcs[i] (bpf_get_attach_cookie); the program must have been loaded
- * with expected_attach_type BPF_TRACE_KPROBE_MULTI.  addrs NULL: the
- * kernel looks the names up; else addrs[i] is funcs[i]'s address (the
- * names then only label messages).  *link_fd holds the probes: closing it
- * removes them all.
- */
-/*
  * 0 when the kernel makes kprobe_multi links, asked with prog_fd (any
  * program loaded for BPF_TRACE_KPROBE_MULTI) without arming anything:
  * one entry link on one address that cannot be read (see
@@ -193,6 +185,14 @@ int attach_kprobe_multi_probe(int prog_fd, struct errbuf *eb);
  * for the question and closed: 0 when kprobe_multi links can be made.
  */
 int attach_kprobe_multi_available(struct errbuf *eb);
+/*
+ * One kprobe_multi link (5.18+) of prog_fd on funcs[0..n-1], cookies[i]
+ * for funcs[i] (bpf_get_attach_cookie); the program must have been loaded
+ * with expected_attach_type BPF_TRACE_KPROBE_MULTI.  addrs NULL: the
+ * kernel looks the names up; else addrs[i] is funcs[i]'s address (the
+ * names then only label messages).  link holds the probes: its detach
+ * (attach_multi_ops) removes them all.
+ */
 int attach_kprobe_multi(int prog_fd, enum probe_kind kind,
 			const char *const *funcs,
 			const unsigned long long *addrs,
