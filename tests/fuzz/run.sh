@@ -51,7 +51,7 @@ has_header() {
 # sources_of TARGET: the project files each fuzzer is linked from.
 sources_of() {
 	case $1 in
-	elf_obj) echo src/loader/obj/elf_obj.c src/loader/obj/btf_lines.c \
+	elf_obj) echo src/loader/obj/elf_obj.c src/loader/obj/obj_store.c src/loader/obj/btf_lines.c \
 		src/loader/util/errbuf.c \
 		src/loader/util/kcall.c src/loader/util/vlog.c ;;
 	kallsyms) echo src/loader/ksym/kallsyms.c ;;
