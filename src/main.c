@@ -24,6 +24,7 @@
 #include "tool/run/outq.h"
 #include "tool/discover/pid_filter.h"
 #include "tool/run/run_loop.h"
+#include "tool/run/stop_signals.h"
 #include "tool/run/slow_loop.h"
 #include "tool/engine/tracer.h"
 
@@ -122,7 +123,7 @@ static int check_each(const struct ext4dist_args *a, struct tracer_config *cfg)
 		err = check_run(stdout, cfg);
 		if (err > 1) {
 			fprintf(stderr, "%s: --check stopped by SIG%s (probes removed)\n",
-				tool_name(), run_loop_signal_name(err - 128));
+				tool_name(), stop_signal_name(err - 128));
 			return err;
 		}
 		if (err)
@@ -326,7 +327,7 @@ int main(int argc, char **argv)
 	 * that removes them, and output goes through the queue, which no
 	 * reader can stall for good.
 	 */
-	err = run_loop_signals_setup();
+	err = stop_signals_setup();
 	if (err) {
 		fprintf(stderr, "%s: cannot set up signal handling: %s\n",
 			tool_name(), strerror(-err));

@@ -16,7 +16,7 @@
 #include "loader/loader.h"
 #include "output/report.h"
 #include "tool/run/outq.h"
-#include "tool/run/run_loop.h"
+#include "tool/run/stop_signals.h"
 
 #define ROW "%-22s %s\n"
 
@@ -249,7 +249,7 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 	 * A stop signal during the start-up (they are blocked, and wait):
 	 * the rest is not done, the probes go.
 	 */
-	sig = run_loop_take_stop();
+	sig = stop_take();
 	if (!sig)
 		sig = outq_stop_signal();	/* taken by a write that waited */
 	if (sig) {

@@ -10,7 +10,7 @@
 /*
  * Prints one "name  value" line per capability to out, then a verdict.
  * Returns 0 when tracing can work here, 1 when not, or 128 + the number
- * of a stop signal (run_loop_signals_setup() blocks them) that came
+ * of a stop signal (stop_signals_setup() blocks them) that came
  * during the start-up: the rest is left out.  Uses cfg's test path
  * overrides; leaves nothing behind (probes, mounts, fds).
  */

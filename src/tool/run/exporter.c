@@ -10,7 +10,7 @@
 #include "loader/util/vlog.h"
 #include "serve/http_server.h"
 #include "serve/listen.h"
-#include "tool/run/stop_fd.h"
+#include "tool/run/stop_signals.h"
 
 struct exporter {
 	struct http_server *srv;

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tool/run/run_loop.h"
+#include "tool/run/stop_signals.h"
 
 /* How a stream is written without blocking. */
 enum sink_kind {
@@ -119,7 +119,7 @@ static int wait_room(int fd, long ms)
 	for (;;) {
 		if (poll(&p, 1, 10) > 0)
 			return 1;
-		sig = run_loop_take_stop();
+		sig = stop_take();
 		if (sig)
 			return -sig;
 		if (ms >= 0 && ms_since(&start) >= ms)

@@ -30,7 +30,7 @@
 
 /*
  * Points stdout and stderr (the FILE pointers) at the non-blocking
- * writer.  Call after run_loop_signals_setup(), before anything is
+ * writer.  Call after stop_signals_setup(), before anything is
  * printed.  0 or -errno (nothing changed then).
  */
 int outq_start(void);

@@ -14,7 +14,7 @@
 #include "tool/run/fleet.h"
 #include "tool/run/outq.h"
 #include "tool/run/run_loop.h"
-#include "tool/run/stop_fd.h"
+#include "tool/run/stop_signals.h"
 
 struct printer {
 	FILE *out;

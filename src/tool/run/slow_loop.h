@@ -22,7 +22,7 @@ int slow_loop_rings_fit(unsigned int pages, const char *meminfo,
 			struct errbuf *eb);
 
 /*
- * Runs until a stop signal (run_loop_signals_setup() first); returns its
+ * Runs until a stop signal (stop_signals_setup() first); returns its
  * number, or -errno.
  */
 int slow_loop(struct tracer *t, const struct run_print *a, FILE *out);
