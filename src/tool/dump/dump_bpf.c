@@ -158,8 +158,8 @@ static int print_prog(FILE *out, const struct bpf_blob *blob,
 	return err;
 }
 
-static int dump_text(FILE *out, const struct tracer_config *cfg,
-		     struct errbuf *eb)
+int dump_bpf_text(FILE *out, const struct tracer_config *cfg,
+		  struct errbuf *eb)
 {
 	static const struct obj_parse_opts list = { .borrow = 1 };
 	struct bpf_obj obj;
@@ -241,28 +241,4 @@ int dump_each_loaded(FILE *out, const struct tracer_config *cfg,
 				 mode, cfg->prog_glob);
 	tracer_free(t);
 	return err;
-}
-
-/* --dump-bpf=WHAT: one handler per mode (bpftool's command table). */
-static const struct {
-	enum dump_bpf_mode mode;
-	int (*run)(FILE *out, const struct tracer_config *cfg,
-		   struct errbuf *eb);
-} modes[] = {
-	{ DUMP_BPF_TEXT, dump_text },
-	{ DUMP_BPF_XLATED, dump_xlated },
-	{ DUMP_BPF_JITED, dump_jited },
-	{ DUMP_BPF_ELF, dump_elf },
-	{ DUMP_BPF_REFUSED, dump_refused },
-};
-
-int dump_bpf_mode(enum dump_bpf_mode mode, FILE *out,
-		  const struct tracer_config *cfg, struct errbuf *eb)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (modes[i].mode == mode)
-			return modes[i].run(out, cfg, eb);
-	return errbuf_set(eb, -EINVAL, "--dump-bpf: no such mode");
 }

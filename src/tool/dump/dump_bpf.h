@@ -13,7 +13,7 @@
 const struct bpf_disasm_name *dump_bpf_placeholders(size_t *n);
 
 /*
- * --dump-bpf=WHAT (mode): the dump of that mode on out.  text: the
+ * --dump-bpf=WHAT (mode, dump_mode.c): the dump of that mode on out.  text: the
  * embedded object's license, its maps (name, type, key and value sizes,
  * entries), how many programs of each family, and the programs
  * disassembled, the PATCH_* placeholders of ext4dist_abi.h shown by
@@ -23,6 +23,10 @@ const struct bpf_disasm_name *dump_bpf_placeholders(size_t *n);
  */
 int dump_bpf_mode(enum dump_bpf_mode mode, FILE *out,
 		  const struct tracer_config *cfg, struct errbuf *eb);
+
+/* --dump-bpf=text (dump_bpf.c): dump_bpf_mode()'s text, above. */
+int dump_bpf_text(FILE *out, const struct tracer_config *cfg,
+		  struct errbuf *eb);
 
 /*
  * --dump-bpf=xlated (dump_xlated.c): loads the programs a run would load
