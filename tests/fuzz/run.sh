@@ -61,7 +61,7 @@ sources_of() {
 	# args.c picks a file system's table (every src/tool/fs/fs*.c).
 	# args.c checks --listen with serve/listen.c; -h prints args_help.c's
 	# texts, --attach's default from plan/attach_order.c.
-	args) echo src/tool/cli/args.c src/tool/cli/args_help.c src/tool/cli/argparse.c \
+	args) echo src/tool/cli/args.c src/tool/cli/args_help.c src/tool/cli/args_named.c src/tool/cli/argparse.c \
 		src/tool/plan/attach_order.c src/tool/fs/fs*.c src/serve/listen.c \
 		src/output/ops.c src/loader/util/errbuf.c ;;
 	http) echo src/serve/http_request.c ;;
