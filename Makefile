@@ -504,7 +504,9 @@ release:
 # make fuzz         every libFuzzer target for FUZZ_SECONDS (default 60) each
 # make fuzz-smoke   every target for FUZZ_SMOKE_SECONDS (default 5) each
 # make lint         cppcheck + clang-tidy (.clang-tidy) on src/ and tests/fuzz/,
-#                   and the code that comments name (tests/lint/comment_names.py)
+#                   the code that comments name (tests/lint/comment_names.py),
+#                   and no two files of src/ calling into each other
+#                   (tests/lint/link_cycles.py, on the objects built)
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 
@@ -516,9 +518,10 @@ fuzz:
 fuzz-smoke:
 	FUZZ_SMOKE_SECONDS=$(FUZZ_SMOKE_SECONDS) tests/fuzz/run.sh smoke
 
-lint:
+lint: $(LIB_OBJ) $(MAIN_OBJ)
 	tests/lint.sh
 	tests/lint/comment_names.py
+	tests/lint/link_cycles.py $(BUILD)/src
 # ---- end of fuzzing and static analysis -------------------------------
 
 # ---- make bench (docs/performance.md); not part of make check ----------
