@@ -506,7 +506,8 @@ release:
 # make lint         cppcheck + clang-tidy (.clang-tidy) on src/ and tests/fuzz/,
 #                   the code that comments name (tests/lint/comment_names.py),
 #                   and no two files of src/ calling into each other
-#                   (tests/lint/link_cycles.py, on the objects built)
+#                   (tests/lint/link_cycles.py, on the objects built), no
+#                   file of src/ over 700 lines (tests/lint/file_lines.sh)
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 
@@ -522,6 +523,7 @@ lint: $(LIB_OBJ) $(MAIN_OBJ)
 	tests/lint.sh
 	tests/lint/comment_names.py
 	tests/lint/link_cycles.py $(BUILD)/src
+	tests/lint/file_lines.sh
 # ---- end of fuzzing and static analysis -------------------------------
 
 # ---- make bench (docs/performance.md); not part of make check ----------

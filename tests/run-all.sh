@@ -121,6 +121,7 @@ for s in "${suites[@]}"; do
 		run_suite lint bash tests/lint.sh
 		run_suite lint-comments python3 tests/lint/comment_names.py
 		run_suite link-cycles python3 tests/lint/link_cycles.py
+		run_suite file-lines bash tests/lint/file_lines.sh
 		;;
 	budget)
 		run_suite budget bash tests/budget/run.sh
