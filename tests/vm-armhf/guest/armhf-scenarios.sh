@@ -11,24 +11,17 @@ set -eu
 # shellcheck source=SCRIPTDIR/../../vm/guest/lib.sh
 . /guest/lib.sh
 
-src=/guest/scenarios.sh
-run=/tmp/armhf-run.sh
 extra=/guest/armhf-extra.sh
-call_re='^(run )?(setup_filesystems|scenario_[a-z0-9_]+)$'
-first=$(grep -nE "$call_re" "$src" | head -n 1 | cut -d: -f1)
-if [ -z "$first" ]; then
-	fail armhf-harness "no top-level scenario call found in $src"
-	exit 1
-fi
+scenarios_first armhf || exit 1
 want=$(cat /guest/armhf-scenarios.list 2>/dev/null || true)
 
 {
-	head -n $((first - 1)) "$src"
+	head -n $((SCENARIOS_FIRST - 1)) /guest/scenarios.sh
 	echo ". $extra"
 	if [ -z "$want" ]; then
 		# The x86 sequence, armhf versions swapped in, armhf ones added
 		# before the closing checks (the lines after the last call).
-		tail -n +"$first" "$src" |
+		tail -n +"$SCENARIOS_FIRST" /guest/scenarios.sh |
 			sed -e 's/^run scenario_generic_read$/run scenario_armhf_generic_read/' \
 			    -e 's/^run scenario_fops_sources$/run scenario_armhf_fops_sources/' \
 			    -e 's/^run scenario_forced_fallbacks$/run scenario_armhf_forced_fallbacks/' |
@@ -37,15 +30,9 @@ want=$(cat /guest/armhf-scenarios.list 2>/dev/null || true)
 				print "run scenario_armhf_jit"
 			} { print }'
 	else
-		for fn in $want; do
-			if ! cat /guest/*.sh | grep -q "^$fn() {"; then
-				echo "fail armhf-harness \"$fn is not defined in /guest/*.sh\""
-				echo "exit 1"
-			fi
-			echo "run $fn"
-		done
-		tail -n +"$first" "$src" | grep -vE "$call_re"
+		# shellcheck disable=SC2086 # a list of function names
+		scenarios_named armhf "$SCENARIOS_FIRST" $want
 	fi
-} > "$run"
+} > /tmp/armhf-run.sh
 out "armhf: running ${want:-the whole sequence}"
-exec sh "$run"
+exec sh /tmp/armhf-run.sh

@@ -11,14 +11,7 @@ set -eu
 # shellcheck source=SCRIPTDIR/../../vm/guest/lib.sh
 . /guest/lib.sh
 
-src=/guest/scenarios.sh
-run=/tmp/cross-run.sh
-call_re='^(run )?(setup_filesystems|scenario_[a-z0-9_]+)$'
-first=$(grep -nE "$call_re" "$src" | head -n 1 | cut -d: -f1)
-if [ -z "$first" ]; then
-	fail cross-harness "no top-level scenario call found in $src"
-	exit 1
-fi
+scenarios_first cross || exit 1
 want=$(cat /guest/cross-scenarios.list 2>/dev/null || true)
 # 32-bit MIPS: no kprobes, so no path but fsync's tracepoints.
 case $(uname -m) in
@@ -31,16 +24,10 @@ esac
 [ -n "$want" ] || want=$core
 
 {
-	head -n $((first - 1)) "$src"
+	head -n $((SCENARIOS_FIRST - 1)) /guest/scenarios.sh
 	echo ". /guest/cross-extra.sh"
-	for fn in $want; do
-		if ! cat /guest/*.sh | grep -q "^$fn() {"; then
-			echo "fail cross-harness \"$fn is not defined in /guest/*.sh\""
-			echo "exit 1"
-		fi
-		echo "run $fn"
-	done
-	tail -n +"$first" "$src" | grep -vE "$call_re"
-} > "$run"
+	# shellcheck disable=SC2086 # a list of function names
+	scenarios_named cross "$SCENARIOS_FIRST" $want
+} > /tmp/cross-run.sh
 out "cross: running $(echo $want | tr '\n' ' ')"
-exec sh "$run"
+exec sh /tmp/cross-run.sh

@@ -473,3 +473,34 @@ expect_counts() {
 		check "$1" "$(accounted)" "$2" "$OUT" "$ERR"
 	fi
 }
+
+# The runners of the other architectures' guests (tests/vm-*/guest/*-
+# scenarios.sh) build their script from this harness's scenarios.sh: its
+# definitions are everything before its first top-level call.
+SCENARIO_CALL_RE='^(run )?(setup_filesystems|scenario_[a-z0-9_]+)$'
+
+# scenarios_first HARNESS: SCENARIOS_FIRST, the line of scenarios.sh's
+# first top-level call; none is a failure of HARNESS (returns 1).
+scenarios_first() {
+	SCENARIOS_FIRST=$(grep -nE "$SCENARIO_CALL_RE" /guest/scenarios.sh | head -n 1 | cut -d: -f1)
+	if [ -z "$SCENARIOS_FIRST" ]; then
+		fail "$1-harness" "no top-level scenario call found in /guest/scenarios.sh"
+		return 1
+	fi
+}
+
+# scenarios_named HARNESS FIRST FN...: the script's lines that run each
+# FN (one no file of /guest defines fails HARNESS there), then the
+# closing checks of scenarios.sh (its lines after the calls).
+scenarios_named() {
+	local harness=$1 first=$2 fn
+	shift 2
+	for fn in "$@"; do
+		if ! cat /guest/*.sh | grep -q "^$fn() {"; then
+			echo "fail $harness-harness \"$fn is not defined in /guest/*.sh\""
+			echo "exit 1"
+		fi
+		echo "run $fn"
+	done
+	tail -n +"$first" /guest/scenarios.sh | grep -vE "$SCENARIO_CALL_RE"
+}
