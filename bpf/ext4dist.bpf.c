@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ext4dist's BPF side: a kprobe on entry of each traced ext4 function
+ * ext4dist's BPF side: a kprobe on entry of each traced function
  * counts the call and keeps its start time per thread; the kretprobe
  * computes the latency, finds its log2 slot and counts it in the
  * operation's histogram, or counts why it cannot.
@@ -436,11 +436,12 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 /*
  * Before 4.10 ext4 had no read_iter of its own: reads go through
  * generic_file_read_iter, shared by many file systems, so keep only files
- * whose f_op is ext4_file_operations.  kiocb->ki_filp is the first member
- * of struct kiocb in every kernel; the f_op offset inside struct file is not
+ * whose f_op is the traced file system's (its table's fops_symbol, whose
+ * address the loader patches in).  kiocb->ki_filp is the first member of
+ * struct kiocb in every kernel; the f_op offset inside struct file is not
  * stable (40 up to 6.7, 16 on 6.12), so the loader patches it in.
  */
-INLINE int generic_read_is_ext4(const void *ctx, const int tr)
+INLINE int generic_read_is_ours(const void *ctx, const int tr)
 {
 	const void *iocb = (const void *)ARG1(ctx, tr);
 	kptr_t filp = 0, fop = 0;	/* kernel pointers: 4 bytes on arm */
@@ -494,34 +495,39 @@ SEC(sec_slow_atomic) int name##_slow_atomic(void *ctx)		\
 	PROG_FOUR(sec, sec "/" PROG_ATOMIC, sec "/" PROG_SLOW,		\
 		  sec "/" PROG_SLOW "." PROG_ATOMIC, name, body)
 
-#define ENTRY_RETURN_PAIR(fn, op)					\
-KPROBE_FOUR("kprobe/" #fn, entry_##fn, {				\
+/*
+ * Programs are named by operation ("kprobe/read"): the loader puts each
+ * on the function of that operation in the file system's table
+ * (src/tool/fs/fs_*.c).
+ */
+#define ENTRY_RETURN_PAIR(name, op)					\
+KPROBE_FOUR("kprobe/" #name, entry_##name, {				\
 	return trace_entry(ctx, op, atomic, slow, 0);			\
 })									\
-KPROBE_FOUR("kretprobe/" #fn, return_##fn, {				\
+KPROBE_FOUR("kretprobe/" #name, return_##name, {			\
 	return trace_return(ctx, op, atomic, slow, 0);			\
 })
 
-ENTRY_RETURN_PAIR(ext4_file_read_iter, OP_READ)
-ENTRY_RETURN_PAIR(ext4_file_write_iter, OP_WRITE)
-ENTRY_RETURN_PAIR(ext4_file_open, OP_OPEN)
-ENTRY_RETURN_PAIR(ext4_sync_file, OP_FSYNC)
+ENTRY_RETURN_PAIR(read, OP_READ)
+ENTRY_RETURN_PAIR(write, OP_WRITE)
+ENTRY_RETURN_PAIR(open, OP_OPEN)
+ENTRY_RETURN_PAIR(fsync, OP_FSYNC)
 
 /* getattr: not a slow mode operation (BCC's ext4slower has none). */
-KPROBE_TWINS("kprobe/ext4_file_getattr", entry_ext4_file_getattr, {
+KPROBE_TWINS("kprobe/getattr", entry_getattr, {
 	return trace_entry(ctx, OP_GETATTR, atomic, 0, 0);
 })
-KPROBE_TWINS("kretprobe/ext4_file_getattr", return_ext4_file_getattr, {
+KPROBE_TWINS("kretprobe/getattr", return_getattr, {
 	return trace_return(ctx, OP_GETATTR, atomic, 0, 0);
 })
 
-KPROBE_FOUR("kprobe/generic_file_read_iter", entry_generic_file_read_iter, {
-	if (!generic_read_is_ext4(ctx, 0))
+KPROBE_FOUR("kprobe/" PROG_GENERIC_READ, entry_generic_read, {
+	if (!generic_read_is_ours(ctx, 0))
 		return 0;
 	return trace_entry(ctx, OP_READ, atomic, slow, 0);
 })
 
-KPROBE_FOUR("kretprobe/generic_file_read_iter", return_generic_file_read_iter, {
+KPROBE_FOUR("kretprobe/" PROG_GENERIC_READ, return_generic_read, {
 	return trace_return(ctx, OP_READ, atomic, slow, 0);
 })
 
@@ -552,11 +558,11 @@ KPROBE_FOUR("kretprobe/generic_file_read_iter", return_generic_file_read_iter, {
 #define ENTRY(op) trace_entry(ctx, op, atomic, slow, 0)
 #define RETURN(op) trace_return(ctx, op, atomic, slow, 0)
 
-KPROBE_FOUR("kprobe.multi/ext4", multi_entry, {
+KPROBE_FOUR("kprobe.multi/" PROG_EVERY_OP, multi_entry, {
 	return FOR_OP(bpf_get_attach_cookie(ctx), ENTRY);
 })
 
-KPROBE_FOUR("kretprobe.multi/ext4", multi_return, {
+KPROBE_FOUR("kretprobe.multi/" PROG_EVERY_OP, multi_return, {
 	return FOR_OP(bpf_get_attach_cookie(ctx), RETURN);
 })
 
@@ -585,11 +591,11 @@ static __always_inline __u32 op_of_ip(__u64 ip)
 	PROG_FOUR(sec "/ip", sec "/ip." PROG_ATOMIC, sec "/ip." PROG_SLOW, \
 		  sec "/ip." PROG_SLOW "." PROG_ATOMIC, name, body)
 
-IP_FOUR("kprobe.multi/ext4", multi_entry_ip, {
+IP_FOUR("kprobe.multi/" PROG_EVERY_OP, multi_entry_ip, {
 	return FOR_OP(op_of_ip(bpf_get_func_ip(ctx)), ENTRY);
 })
 
-IP_FOUR("kretprobe.multi/ext4", multi_return_ip, {
+IP_FOUR("kretprobe.multi/" PROG_EVERY_OP, multi_return_ip, {
 	return FOR_OP(op_of_ip(bpf_get_func_ip(ctx)), RETURN);
 })
 
@@ -597,7 +603,7 @@ IP_FOUR("kretprobe.multi/ext4", multi_return_ip, {
  * fentry and fexit (5.5+, where the kernel has BTF and BPF trampolines):
  * one program per traced function, loaded for it by its BTF id.  Per-CPU
  * maps are always there (4.6+): no atomic twins.  The section names the
- * function; the loader knows the rest.
+ * operation; the loader gives each the BTF id of its function.
  */
 #if !defined(__TARGET_ARCH_arm) && !defined(__TARGET_ARCH_mips)	/* no trampolines on 32-bit kernels */
 #define TRACING_TWO(sec, name, body)					\
@@ -611,53 +617,51 @@ SEC(sec "/" PROG_SLOW) int name##_slow(void *ctx)			\
 	return name##_body(ctx, 1);					\
 }
 
-#define FENTRY_FEXIT(fn, op)						\
-TRACING_TWO("fentry/" #fn, fentry_##fn, {				\
+#define FENTRY_FEXIT(name, op)						\
+TRACING_TWO("fentry/" #name, fentry_##name, {				\
 	return trace_entry(ctx, op, 0, slow, 1);			\
 })									\
-TRACING_TWO("fexit/" #fn, fexit_##fn, {				\
+TRACING_TWO("fexit/" #name, fexit_##name, {				\
 	return trace_return(ctx, op, 0, slow, 1);			\
 })
 
-FENTRY_FEXIT(ext4_file_read_iter, OP_READ)
-FENTRY_FEXIT(ext4_file_write_iter, OP_WRITE)
-FENTRY_FEXIT(ext4_file_open, OP_OPEN)
-FENTRY_FEXIT(ext4_sync_file, OP_FSYNC)
+FENTRY_FEXIT(read, OP_READ)
+FENTRY_FEXIT(write, OP_WRITE)
+FENTRY_FEXIT(open, OP_OPEN)
+FENTRY_FEXIT(fsync, OP_FSYNC)
 
-SEC("fentry/ext4_file_getattr") int fentry_ext4_file_getattr(void *ctx)
+SEC("fentry/getattr") int fentry_getattr(void *ctx)
 {
 	return trace_entry(ctx, OP_GETATTR, 0, 0, 1);
 }
 
-SEC("fexit/ext4_file_getattr") int fexit_ext4_file_getattr(void *ctx)
+SEC("fexit/getattr") int fexit_getattr(void *ctx)
 {
 	return trace_return(ctx, OP_GETATTR, 0, 0, 1);
 }
 
-TRACING_TWO("fentry/generic_file_read_iter", fentry_generic_file_read_iter, {
-	if (!generic_read_is_ext4(ctx, 1))
+TRACING_TWO("fentry/" PROG_GENERIC_READ, fentry_generic_read, {
+	if (!generic_read_is_ours(ctx, 1))
 		return 0;
 	return trace_entry(ctx, OP_READ, 0, slow, 1);
 })
 
-TRACING_TWO("fexit/generic_file_read_iter", fexit_generic_file_read_iter, {
+TRACING_TWO("fexit/" PROG_GENERIC_READ, fexit_generic_read, {
 	return trace_return(ctx, OP_READ, 0, slow, 1);
 })
 #endif
 
 /*
- * ext4's own tracepoints around fsync, ext4:ext4_sync_file_enter and
- * ext4:ext4_sync_file_exit (--attach=tracepoint): fsync on kernels
- * without kprobes.  ext4_sync_file() fires both on every call but one
- * made on a file system that is shut down, which it refuses before the
- * first.  Per-CPU maps only: tracepoint programs (4.7) came after them.
+ * A file system's own tracepoints around fsync (--attach=tracepoint, its
+ * table's fsync_tp): fsync on kernels without kprobes.  Per-CPU maps
+ * only: tracepoint programs (4.7) came after them.
  */
-SEC("tracepoint/ext4/ext4_sync_file_enter") int tp_fsync_enter(void *ctx)
+SEC("tracepoint/fsync/enter") int tp_fsync_enter(void *ctx)
 {
 	return trace_entry(ctx, OP_FSYNC, 0, 0, 2);
 }
 
-SEC("tracepoint/ext4/ext4_sync_file_exit") int tp_fsync_exit(void *ctx)
+SEC("tracepoint/fsync/exit") int tp_fsync_exit(void *ctx)
 {
 	return trace_return(ctx, OP_FSYNC, 0, 0, 2);
 }
@@ -691,7 +695,7 @@ struct legacy_map_def open_scan SEC("maps") = {
 	__builtin_memcpy(&(dst)[(chunk) * SCAN_CHUNK], w_, sizeof(w_));	\
 } while (0)
 
-SEC("kprobe/ext4_release_dir/scan_release") int scan_release(void *ctx)
+SEC("kprobe/" PROG_DIR_RELEASE "/scan_release") int scan_release(void *ctx)
 {
 	const void *inode = (const void *)REGS_PARM1(ctx);
 	const void *filp = (const void *)REGS_PARM2(ctx);

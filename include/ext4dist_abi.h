@@ -124,6 +124,17 @@ struct start_slot {
 #define PROG_SLOW "slow"
 
 /*
+ * Programs are named by operation, "kprobe/read" (report_op_name()),
+ * and put on the file system's function of it (src/tool/fs/fs_*.c).  The
+ * others: the shared read path with its f_op filter, the f_op scan on
+ * the directories' ->release, and the kprobe_multi programs every
+ * operation shares.
+ */
+#define PROG_GENERIC_READ "generic_read"
+#define PROG_DIR_RELEASE "dir_release"
+#define PROG_EVERY_OP "every_op"
+
+/*
  * Placeholders: each is loaded by one 64-bit immediate (ld_imm64) in the
  * programs; the loader finds the value and writes the real one in its
  * place.  Values no compiler would produce on its own.

@@ -77,14 +77,14 @@ expect_eq "--verifier-log=4: the verifier's count, and its time" \
 run_bin "$BIN" --check --verifier-log=1 --ops fsync --prog 'kretprobe/*'
 expect_eq "--verifier-log=1 --prog: the return program's log alone" \
 	"$(grep '^--- verifier log of ' "$TMP/err" | sed 's/ (.*//')" \
-	"--- verifier log of kretprobe/ext4_sync_file"
+	"--- verifier log of kretprobe/fsync"
 expect_eq "--verifier-log=1: the path walked, not every state" \
 	"$([ "$(wc -l < "$TMP/err")" -lt 400 ] && echo short)" short
 
 # --- The dumps kept to --ops and --prog.
 run_bin "$BIN" --dump-bpf=xlated --ops fsync --prog 'kprobe/*'
 expect_eq "xlated --prog: fsync's entry program alone" \
-	"$(grep '^program ' "$TMP/out" | sed 's/:.*//')" "program kprobe/ext4_sync_file"
+	"$(grep '^program ' "$TMP/out" | sed 's/:.*//')" "program kprobe/fsync"
 run_bin "$BIN" --dump-bpf=jited --ops fsync
 expect_eq "jited: exit status" "$RC" 0
 jit=$(sed -n 's/^  JIT: \([0-9]*\) bytes of machine code$/\1/p' "$TMP/out")

@@ -28,8 +28,8 @@
 static const struct bpf_disasm_name *patch_names;
 static size_t nr_patch_names;
 
-#define GOLDEN_PROG_SECTION "kretprobe/ext4_file_read_iter"
-#define GOLDEN_PATH TEST_GOLDEN "disasm_return_ext4_file_read_iter.txt"
+#define GOLDEN_PROG_SECTION "kretprobe/read"
+#define GOLDEN_PATH TEST_GOLDEN "disasm_return_read.txt"
 #define GOLDEN_OBJECT TEST_SRCDIR "/bpf/prebuilt/ext4dist-x86.bpf.o"
 
 #define INSN(c, d, s, o, i) \
@@ -558,7 +558,7 @@ static void test_dump_bpf(void)
 	CHECK(!strstr(text, "\nshown: "), "dump: no selection said without one");
 	CHECK(strstr(text, "call bpf_get_func_ip#173\n"),
 	      "dump: a 5.x helper by name");
-	CHECK(strstr(text, "\nscan_release: section kprobe/ext4_release_dir/scan_release, "),
+	CHECK(strstr(text, "\nscan_release: section kprobe/dir_release/scan_release, "),
 	      "dump: the scan_release program");
 	CHECK(strstr(text, "r1 = PATCH_TGID ll") &&
 	      strstr(text, " = PATCH_FACTOR ll") &&
@@ -592,19 +592,19 @@ static void test_dump_bpf(void)
 	snprintf(want, sizeof(want), "\nshown: %d of them: those a run tracing fsync may load\n",
 		 thirty_two ? 27 : 31);
 	CHECK(text && strstr(text, want), "dump --ops fsync: says what it shows");
-	CHECK(text && strstr(text, ": section tracepoint/ext4/ext4_sync_file_exit, ") &&
-	      strstr(text, ": section kprobe.multi/ext4/ip, ") &&
-	      !strstr(text, ": section kprobe/ext4_file_open, ") &&
+	CHECK(text && strstr(text, ": section tracepoint/fsync/exit, ") &&
+	      strstr(text, ": section kprobe.multi/every_op/ip, ") &&
+	      !strstr(text, ": section kprobe/open, ") &&
 	      !strstr(text, ": section kprobe/lesson/"),
 	      "dump --ops fsync: fsync's, kprobe_multi's, no open's, no lesson");
 	free(text);
 	/* --prog: a glob on the section, the function or a lesson's name. */
 	cfg.ops_given = 0;
-	cfg.prog_glob = "kretprobe/ext4_sync_file*";
+	cfg.prog_glob = "kretprobe/fsync*";
 	dump_text(&cfg, &text, &eb);
 	check_int("dump --prog on sections", text ? listed(text) : 0, 4);
 	free(text);
-	cfg.prog_glob = "return_ext4_sync_file";
+	cfg.prog_glob = "return_fsync";
 	dump_text(&cfg, &text, &eb);
 	check_int("dump --prog on a function name", text ? listed(text) : 0, 1);
 	free(text);

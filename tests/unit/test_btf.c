@@ -827,7 +827,7 @@ static unsigned char *object_btf(const char *path, size_t *len)
 static void test_clang_big_endian(void)
 {
 	static const char *const names[] = {
-		"entry_ext4_file_read_iter", "fexit_ext4_sync_file",
+		"entry_read", "fexit_fsync",
 		"scan_release", "no_such_program", NULL
 	};
 	struct errbuf eb = { "" };

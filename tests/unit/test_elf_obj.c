@@ -90,7 +90,7 @@ static size_t section_offset(const char *buf, size_t size, const char *prefix,
 
 /*
  * Facts of the real object the corruption tests need: the length and first
- * instruction of kprobe/ext4_file_read_iter (zeros when it cannot be had,
+ * instruction of kprobe/read (zeros when it cannot be had,
  * which test_real_object reports).
  */
 static void read_prog_facts(size_t *insns, struct bpf_insn *first)
@@ -104,7 +104,7 @@ static void read_prog_facts(size_t *insns, struct bpf_insn *first)
 	if (bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(), &obj,
 			  &eb))
 		return;
-	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_read_iter", NULL);
+	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "read", NULL);
 	if (p && p->insn_cnt > 1) {
 		*insns = p->insn_cnt;
 		*first = p->insns[0];
@@ -167,31 +167,31 @@ static void test_real_object(void)
 	      m->def.value_size == sizeof(struct start_slot) &&
 	      m->def.max_entries == START_SLOTS,
 	      "start map: array of struct start_slot");
-	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_read_iter", NULL);
-	CHECK(p && p->insn_cnt > 1, "kprobe/ext4_file_read_iter found");
-	p = bpf_obj_find_prog(&obj, PROBE_RETURN, "ext4_sync_file", NULL);
-	CHECK(p, "kretprobe/ext4_sync_file found");
+	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "read", NULL);
+	CHECK(p && p->insn_cnt > 1, "kprobe/read found");
+	p = bpf_obj_find_prog(&obj, PROBE_RETURN, "fsync", NULL);
+	CHECK(p, "kretprobe/fsync found");
 	if (p) {
-		check_str("return prog name", p->name, "return_ext4_sync_file");
+		check_str("return prog name", p->name, "return_fsync");
 		/* start lookup, ctl lookup, hist lookup. */
 		check_int("return prog relocations", (long long)p->nr_relocs, 3);
 	}
-	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_release_dir",
+	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "dir_release",
 			      "scan_release");
-	CHECK(p && strcmp(p->target, "ext4_release_dir") == 0,
-	      "variant kprobe/ext4_release_dir/scan_release found");
-	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_open", NULL);
-	CHECK(p && strcmp(p->name, "entry_ext4_file_open") == 0,
-	      "plain kprobe/ext4_file_open is not the variant");
+	CHECK(p && strcmp(p->target, "dir_release") == 0,
+	      "variant kprobe/dir_release/scan_release found");
+	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "open", NULL);
+	CHECK(p && strcmp(p->name, "entry_open") == 0,
+	      "plain kprobe/open is not the variant");
 	/* "tracepoint/<group>/<event>": neither a kprobe nor a return. */
-	p = bpf_obj_find_tracepoint(&obj, "ext4", "ext4_sync_file_exit");
+	p = bpf_obj_find_tracepoint(&obj, "fsync", "exit");
 	CHECK(p && p->tracepoint && p->kind == PROBE_ENTRY && !p->tracing &&
 	      !strcmp(p->name, "tp_fsync_exit"),
-	      "tracepoint/ext4/ext4_sync_file_exit: group ext4, event ext4_sync_file_exit");
-	CHECK(!bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4", "ext4_sync_file_exit") &&
-	      !bpf_obj_find_prog(&obj, PROBE_RETURN, "ext4", "ext4_sync_file_exit"),
+	      "tracepoint/fsync/exit: target fsync, event exit");
+	CHECK(!bpf_obj_find_prog(&obj, PROBE_ENTRY, "fsync", "exit") &&
+	      !bpf_obj_find_prog(&obj, PROBE_RETURN, "fsync", "exit"),
 	      "a tracepoint is no kprobe's variant");
-	CHECK(!bpf_obj_find_tracepoint(&obj, "ext4", "ext4_sync_fs"),
+	CHECK(!bpf_obj_find_tracepoint(&obj, "fsync", "sync_fs"),
 	      "no program for another tracepoint");
 	/* Its load of "ret" carries the placeholder offset, once. */
 	check_int("the tracepoint's placeholder offset",
@@ -200,16 +200,16 @@ static void test_real_object(void)
 		  bpf_obj_patch_off16(&obj, PATCH_OFF_TP_RET, 24), 0);
 	CHECK(!bpf_obj_find_prog(&obj, PROBE_ENTRY, "vfs_read", NULL),
 	      "no program for an unknown target");
-	p = bpf_obj_find_multi(&obj, PROBE_RETURN, "ext4", NULL);
-	CHECK(p && p->multi && strcmp(p->section, "kretprobe.multi/ext4") == 0,
-	      "kretprobe.multi/ext4 found as a multi program");
-	p = bpf_obj_find_multi(&obj, PROBE_RETURN, "ext4", "ip");
-	CHECK(p && p->multi && strcmp(p->section, "kretprobe.multi/ext4/ip") == 0,
-	      "kretprobe.multi/ext4/ip found as the ip variant");
+	p = bpf_obj_find_multi(&obj, PROBE_RETURN, "every_op", NULL);
+	CHECK(p && p->multi && strcmp(p->section, "kretprobe.multi/every_op") == 0,
+	      "kretprobe.multi/every_op found as a multi program");
+	p = bpf_obj_find_multi(&obj, PROBE_RETURN, "every_op", "ip");
+	CHECK(p && p->multi && strcmp(p->section, "kretprobe.multi/every_op/ip") == 0,
+	      "kretprobe.multi/every_op/ip found as the ip variant");
 	/* The loader asks with programs of its own. */
 	CHECK(!bpf_obj_find_multi(&obj, PROBE_ENTRY, "probe", NULL),
 	      "no kprobe.multi/probe program in the object");
-	CHECK(!bpf_obj_find_prog(&obj, PROBE_RETURN, "ext4", NULL),
+	CHECK(!bpf_obj_find_prog(&obj, PROBE_RETURN, "every_op", NULL),
 	      "a multi program is not a plain one");
 	bpf_obj_free(&obj);
 }
@@ -269,7 +269,7 @@ static void test_corrupted(void)
 	memcpy(c, ext4dist_bpf_obj, size);
 
 	/* The first relocation of the first program, pushed past its end. */
-	off = section_offset(c, size, ".relkprobe/ext4_file_read_iter", &sec_size);
+	off = section_offset(c, size, ".relkprobe/read", &sec_size);
 	if (CHECK(off && sec_size >= 16, "found a relocation section") &&
 	    CHECK(first_insn.code && first_insn.code != (BPF_LD | BPF_IMM | BPF_DW),
 		  "the program does not start with a 64-bit load")) {
@@ -278,19 +278,19 @@ static void test_corrupted(void)
 
 		put_field(c, off, bad, 8);	/* r_offset */
 		snprintf(want, sizeof(want),
-			 "BPF object: kprobe/ext4_file_read_iter: relocation offset 8000 is outside the program (%zu instructions)",
+			 "BPF object: kprobe/read: relocation offset 8000 is outside the program (%zu instructions)",
 			 read_insns);
 		expect_error("bad reloc offset", c, size, want);
 		bad = 0;	/* inside, but not an ld_imm64 */
 		put_field(c, off, bad, 8);
 		snprintf(want, sizeof(want),
-			 "BPF object: kprobe/ext4_file_read_iter: relocation at instruction 0 does not point at a 64-bit load (code 0x%02x)",
+			 "BPF object: kprobe/read: relocation at instruction 0 does not point at a 64-bit load (code 0x%02x)",
 			 first_insn.code);
 		expect_error("reloc on a non-ld_imm64", c, size, want);
 		bad = 8 * 1 + 3;
 		put_field(c, off, bad, 8);
 		snprintf(want, sizeof(want),
-			 "BPF object: kprobe/ext4_file_read_iter: relocation offset 11 is outside the program (%zu instructions)",
+			 "BPF object: kprobe/read: relocation offset 11 is outside the program (%zu instructions)",
 			 read_insns);
 		expect_error("misaligned reloc offset", c, size, want);
 	}
@@ -522,10 +522,10 @@ static void test_run_parse(void)
 	check_int("after .BTF.ext",
 		  memcmp(blob.data + ext_off + ext_len, copy + ext_off + ext_len,
 			 size - ext_off - ext_len), 0);
-	prog_off = section_offset(copy, size, "kprobe/ext4_file_open", &prog_len);
+	prog_off = section_offset(copy, size, "kprobe/open", &prog_len);
 	check_int("a program kept: its bytes",
 		  prog_len && !memcmp(blob.data + prog_off, copy + prog_off, prog_len), 1);
-	prog_off = section_offset(copy, size, "fentry/ext4_file_open", &prog_len);
+	prog_off = section_offset(copy, size, "fentry/open", &prog_len);
 	for (i = 0; i < prog_len; i++)
 		zero += !blob.data[prog_off + i];
 	check_int("a program refused: never written", prog_len && zero == prog_len, 1);

@@ -153,8 +153,7 @@ static void test_tables(void)
 
 /*
  * Every function of every table has its programs in the embedded object,
- * by ext4's function of the same operation: a table is all a file
- * system needs.
+ * named by its operation: a table is all a file system needs.
  */
 static void test_programs(void)
 {
@@ -167,20 +166,25 @@ static void test_programs(void)
 	if (!CHECK(bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(),
 				 &obj, &eb) == 0, "the embedded object parses"))
 		return;
-	check_str("xfs read -> ext4's program",
-		  fs_prog_func(&fs_xfs, "xfs_file_read_iter"),
-		  "ext4_file_read_iter");
-	check_str("xfs fsync -> ext4's program",
-		  fs_prog_func(&fs_xfs, "xfs_file_fsync"), "ext4_sync_file");
-	check_str("ext4's own", fs_prog_func(&fs_ext4, "ext4_sync_file"),
-		  "ext4_sync_file");
-	check_str("a name of no table stays",
-		  fs_prog_func(&fs_xfs, "noop_fsync"), "noop_fsync");
+	check_str("xfs read -> the read programs",
+		  fs_prog_target(&fs_xfs, "xfs_file_read_iter"), "read");
+	check_str("xfs fsync -> the fsync programs",
+		  fs_prog_target(&fs_xfs, "xfs_file_fsync"), "fsync");
+	check_str("ext4's fsync", fs_prog_target(&fs_ext4, "ext4_sync_file"),
+		  "fsync");
+	check_str("btrfs's generic read path",
+		  fs_prog_target(&fs_btrfs, "generic_file_read_iter"),
+		  "generic_read");
+	check_str("ext4's directories' release",
+		  fs_prog_target(&fs_ext4, "ext4_release_dir"), "dir_release");
+	CHECK(!fs_prog_target(&fs_xfs, "noop_fsync") &&
+	      !fs_prog_target(&fs_xfs, "ext4_sync_file"),
+	      "a name of no table (or another's) has no program");
 	for (i = 0; fs_all[i]; i++) {
 		const struct fs_table *fs = fs_all[i];
 
 		for (op = 0; op < NR_OPS; op++) {
-			const char *f = fs_prog_func(fs, fs->ops[op].func);
+			const char *f = fs_prog_target(fs, fs->ops[op].func);
 
 			if (!fs->ops[op].func)
 				continue;
@@ -201,9 +205,9 @@ static void test_programs(void)
 				 "%s: the generic read path's programs",
 				 fs->name);
 			CHECK(bpf_obj_find_prog(&obj, PROBE_ENTRY,
-				fs_prog_func(fs, fs->generic_read), NULL) &&
+				fs_prog_target(fs, fs->generic_read), NULL) &&
 			      bpf_obj_find_prog(&obj, PROBE_ENTRY,
-				fs_prog_func(fs, fs->dir_release),
+				fs_prog_target(fs, fs->dir_release),
 				"scan_release"), name);
 		}
 	}

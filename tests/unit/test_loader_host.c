@@ -133,7 +133,7 @@ static void test_verifier_rejection(void)
 			  &eb))
 		return;
 	bpf_obj_create_maps(&obj, &o, &st, &eb);
-	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "ext4_file_open", NULL);
+	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "open", NULL);
 	/* r2 = *(u64 *)(ctx + 32760): far past struct pt_regs. */
 	p->insns[0].code = BPF_LDX | BPF_MEM | BPF_DW;
 	p->insns[0].dst_reg = 2;
@@ -143,7 +143,7 @@ static void test_verifier_rejection(void)
 	err = bpf_obj_load_prog(&obj, p, &o, &st, &eb);
 	check_int("broken program refused with EACCES", err, -EACCES);
 	check_str("rejection message names the program", eb.msg,
-		  "the kernel's verifier rejected BPF program kprobe/ext4_file_open: Permission denied (verifier log follows)");
+		  "the kernel's verifier rejected BPF program kprobe/open: Permission denied (verifier log follows)");
 	CHECK(st.verifier_log &&
 	      strstr(st.verifier_log, "invalid bpf_context access off=32760 size=8"),
 	      "verifier log kept and names the bad context access");

@@ -35,10 +35,11 @@ static int parse(int slow, struct bpf_blob *blob, struct bpf_obj *obj)
 
 /*
  * The section a run must load, written out from the object's naming
- * (include/ext4dist_abi.h): func is ext4's function of the operation.
+ * (include/ext4dist_abi.h): name is the operation's, or the generic read
+ * path's.
  */
 static void want_section(char *buf, size_t size, enum attach_mode path,
-			 enum probe_kind kind, const char *func, int slow,
+			 enum probe_kind kind, const char *name, int slow,
 			 int percpu, int ip)
 {
 	int ret = kind == PROBE_RETURN;
@@ -49,21 +50,21 @@ static void want_section(char *buf, size_t size, enum attach_mode path,
 		 slow && !percpu ? "." : "", percpu ? "" : "atomic");
 	switch (path) {
 	case ATTACH_FENTRY:
-		snprintf(buf, size, "%s/%s%s", ret ? "fexit" : "fentry", func,
+		snprintf(buf, size, "%s/%s%s", ret ? "fexit" : "fentry", name,
 			 slow ? "/slow" : "");
 		break;
 	case ATTACH_MULTI:
-		snprintf(buf, size, "%s/ext4%s%s",
+		snprintf(buf, size, "%s/every_op%s%s",
 			 ret ? "kretprobe.multi" : "kprobe.multi",
 			 v[0] ? "/" : "", v);
 		break;
 	case ATTACH_TRACEPOINT:
-		snprintf(buf, size, "tracepoint/ext4/ext4_sync_file_%s",
+		snprintf(buf, size, "tracepoint/fsync/%s",
 			 ret ? "exit" : "enter");
 		break;
 	default:
 		snprintf(buf, size, "%s/%s%s%s", ret ? "kretprobe" : "kprobe",
-			 func, v[0] ? "/" : "", v);
+			 name, v[0] ? "/" : "", v);
 	}
 }
 
@@ -72,6 +73,9 @@ static void check_mode(struct bpf_obj *obj, const struct prog_mode *m,
 		       unsigned int *checked)
 {
 	static const enum probe_kind kinds[2] = { PROBE_RETURN, PROBE_ENTRY };
+	static const char *const op_names[NR_OPS] = {
+		"read", "write", "open", "fsync", "getattr",
+	};
 	const struct fs_table *const *fs;
 	char want[160], name[400];
 	unsigned int op, k, generic;
@@ -96,7 +100,8 @@ static void check_mode(struct bpf_obj *obj, const struct prog_mode *m,
 						continue;
 					want_section(want, sizeof(want), m->path,
 						     kinds[k],
-						     fs_prog_func(*fs, func),
+						     generic ? "generic_read" :
+						     op_names[op],
 						     m->slow, m->percpu, m->by_ip);
 					p = prog_of(obj, *fs, m, kinds[k], func);
 					snprintf(name, sizeof(name),

@@ -217,8 +217,8 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 		  PROBE_RETURN : PROBE_ENTRY;
 	plen = strchr(name, '/') + 1 - name;
 	/*
-	 * "kprobe/<target>" or "kprobe/<target>/<variant>";
-	 * "tracepoint/<group>/<event>".
+	 * "kprobe/<target>" or "kprobe/<target>/<variant>" (the same for
+	 * every kind).
 	 */
 	{
 		const char *t = p->section + plen, *v = strchr(t, '/');

@@ -54,7 +54,7 @@ struct obj_prog_kinfo {
 };
 
 struct obj_prog {
-	char section[128];	/* "kprobe/ext4_file_open" */
+	char section[128];	/* "kprobe/open" */
 	char name[64];		/* function symbol, "" if none */
 	enum probe_kind kind;
 	int multi;		/* "kprobe.multi/": attached by one link (5.18+) */
@@ -67,12 +67,12 @@ struct obj_prog {
 	uint32_t attach_btf_id;
 	int attach_btf_obj_fd;
 	/*
-	 * "tracepoint/<group>/<event>": BPF_PROG_TYPE_TRACEPOINT (4.7+),
-	 * whose context is the event's record; target is the group,
-	 * variant the event, kind PROBE_ENTRY.
+	 * "tracepoint/<target>/<variant>": BPF_PROG_TYPE_TRACEPOINT (4.7+),
+	 * whose context is the event's record, kind PROBE_ENTRY; the
+	 * caller says which tracepoint it goes on.
 	 */
 	int tracepoint;
-	char target[96];	/* "ext4_file_open" */
+	char target[96];	/* "open" */
 	char variant[32];	/* "kprobe/f/variant": "variant", else "" */
 	struct bpf_insn *insns;
 	size_t insn_cnt;
@@ -148,9 +148,10 @@ struct obj_prog *bpf_obj_find_tracing(struct bpf_obj *obj,
 /* The "kprobe.multi/<label>[/<variant>]" (or kretprobe.multi) program. */
 struct obj_prog *bpf_obj_find_multi(struct bpf_obj *obj, enum probe_kind kind,
 				    const char *label, const char *variant);
-/* The "tracepoint/<group>/<event>" program. */
+/* The "tracepoint/<target>/<variant>" program. */
 struct obj_prog *bpf_obj_find_tracepoint(struct bpf_obj *obj,
-					 const char *group, const char *event);
+					 const char *target,
+					 const char *variant);
 struct obj_map *bpf_obj_find_map(struct bpf_obj *obj, const char *name);
 
 #endif

@@ -106,14 +106,15 @@ struct obj_prog *bpf_obj_find_multi(struct bpf_obj *obj, enum probe_kind kind,
 }
 
 struct obj_prog *bpf_obj_find_tracepoint(struct bpf_obj *obj,
-					 const char *group, const char *event)
+					 const char *target,
+					 const char *variant)
 {
 	size_t i;
 
 	for (i = 0; i < obj->nr_progs; i++)
 		if (obj->progs[i].tracepoint &&
-		    strcmp(obj->progs[i].target, group) == 0 &&
-		    strcmp(obj->progs[i].variant, event) == 0)
+		    strcmp(obj->progs[i].target, target) == 0 &&
+		    strcmp(obj->progs[i].variant, variant) == 0)
 			return &obj->progs[i];
 	return NULL;
 }

@@ -91,7 +91,7 @@ static const char dist_tail[] =
 	"                        programs a run of those operations may load\n"
 	"  --prog GLOB           with --dump-bpf or --verifier-log: only the\n"
 	"                        programs whose section, function or lesson\n"
-	"                        name matches GLOB (kretprobe/ext4_sync_file*)\n"
+	"                        name matches GLOB (kretprobe/fsync*)\n"
 	"  --verifier-log[=LEVEL]\n"
 	"                        print the verifier's log of every program\n"
 	"                        loaded, also of those it accepts; LEVEL is the\n"

@@ -20,13 +20,12 @@
 #include "tool/plan/resolve.h"
 
 /*
- * The f_op scan program: its section names the file system's directory
- * ->release, but read_path.c may put it on libfs's instead.
+ * The f_op scan program, for the file system's directories' ->release
+ * (read_path.c may put it on libfs's instead).
  */
 static struct obj_prog *scan_prog(struct tracer *t)
 {
-	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY,
-				 fs_prog_func(t->cfg.fs, t->cfg.fs->dir_release),
+	return bpf_obj_find_prog(&t->obj, PROBE_ENTRY, PROG_DIR_RELEASE,
 				 "scan_release");
 }
 

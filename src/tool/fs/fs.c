@@ -61,23 +61,28 @@ static int same(const char *a, const char *b)
 	return a && b && strcmp(a, b) == 0;
 }
 
-const char *fs_prog_func(const struct fs_table *fs, const char *func)
+const char *fs_prog_target(const struct fs_table *fs, const char *func)
 {
 	unsigned int op;
 
 	for (op = 0; op < NR_OPS; op++)
 		if (same(func, fs->ops[op].func))
-			return fs_ext4.ops[op].func;
+			return report_op_name(op);
 	if (same(func, fs->generic_read))
-		return fs_ext4.generic_read;
+		return PROG_GENERIC_READ;
 	if (same(func, fs->dir_release))
-		return fs_ext4.dir_release;
-	return func;
+		return PROG_DIR_RELEASE;
+	return NULL;
 }
 
-const struct fs_table *fs_prog_table(void)
+const struct fs_table *fs_with_tracepoints(void)
 {
-	return &fs_ext4;
+	unsigned int i;
+
+	for (i = 0; fs_all[i]; i++)
+		if (fs_all[i]->fsync_tp.group)
+			return fs_all[i];
+	return NULL;
 }
 
 int fs_check_wanted(const struct fs_table *fs, unsigned int ops_mask,

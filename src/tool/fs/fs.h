@@ -75,18 +75,14 @@ const struct fs_table *fs_by_name(const char *name);
 const struct fs_table *fs_by_tool(const char *argv0, int *slower);
 
 /*
- * The function whose program in the embedded object traces func of fs.
- * The object's programs are named after ext4's functions, and each one's
- * body depends only on its operation (and the generic read path's f_op
- * filter on the patched address): every file system's function of an
- * operation gets the program of ext4's function of that operation.
+ * The embedded object's programs are named by operation ("kprobe/read"):
+ * the target of func's, func a function of fs ("xfs_file_fsync":
+ * "fsync"), its generic read path (PROG_GENERIC_READ) or its directories'
+ * ->release (PROG_DIR_RELEASE); NULL when fs's table does not name func.
  */
-const char *fs_prog_func(const struct fs_table *fs, const char *func);
-/*
- * The file system whose names the object's programs carry (the
- * kprobe_multi programs' label, the tracepoints' group): ext4's table.
- */
-const struct fs_table *fs_prog_table(void);
+const char *fs_prog_target(const struct fs_table *fs, const char *func);
+/* The first table with fsync tracepoints, for messages; NULL if none. */
+const struct fs_table *fs_with_tracepoints(void);
 
 /*
  * 0 when fs has a function for every operation in ops_mask (and a

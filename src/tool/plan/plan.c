@@ -237,7 +237,7 @@ static int plan_forced_tracepoint(const struct attach_want *w,
 	if (!w->tracepoints)
 		return errbuf_set(eb, -EOPNOTSUPP,
 				  "--attach=tracepoint: %s knows no tracepoints of %s (only %s's, around fsync)",
-				  tool_name(), w->fs_name, fs_prog_table()->name);
+				  tool_name(), w->fs_name, fs_with_tracepoints()->name);
 	if (w->ops_mask != 1u << OP_FSYNC)
 		return errbuf_set(eb, -EINVAL,
 				  "--attach=tracepoint traces fsync alone, through %s: %s fires no such pair around its reads, writes, opens or getattr; use --ops fsync",

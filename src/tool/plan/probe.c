@@ -105,7 +105,7 @@ int probe_tracepoints(struct tracer *t, struct errbuf *why)
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "%s knows no tracepoints of %s (only %s's, around fsync)",
 				  tool_name(), t->cfg.fs->name,
-				  fs_prog_table()->name);
+				  fs_with_tracepoints()->name);
 	if (!t->percpu)
 		return errbuf_set(why, -EOPNOTSUPP,
 				  "the counters are plain arrays (no per-CPU maps): the tracepoint programs have no atomic twins");

@@ -4,7 +4,8 @@
 #include <fnmatch.h>
 #include <string.h>
 
-#include "tool/fs/fs.h"
+#include "ext4dist_abi.h"
+#include "output/report.h"
 #include "tool/discover/name_discover.h"
 
 int prog_is_lesson(const struct obj_prog *p)
@@ -23,20 +24,18 @@ int prog_selected(const struct obj_prog *p, const char *glob)
 }
 
 /*
- * The object's programs are named after ext4's functions (fs.h,
- * fs_prog_func()): the operation of a target, or NR_OPS for none.
+ * The operation of a program's target (named by operation: fs.h,
+ * fs_prog_target()), or NR_OPS for none.
  */
 static unsigned int op_of_target(const char *target)
 {
-	const struct fs_table *fs = &fs_ext4;
 	unsigned int op;
 
-	if (!strcmp(target, fs->generic_read) || !strcmp(target, fs->dir_release))
+	if (!strcmp(target, PROG_GENERIC_READ) ||
+	    !strcmp(target, PROG_DIR_RELEASE))
 		return OP_READ;
-	if (!strcmp(target, fs->fsync_tp.group))
-		return OP_FSYNC;
 	for (op = 0; op < NR_OPS; op++)
-		if (fs->ops[op].func && !strcmp(target, fs->ops[op].func))
+		if (!strcmp(target, report_op_name(op)))
 			return op;
 	return NR_OPS;
 }

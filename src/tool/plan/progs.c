@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ext4dist_abi.h"
+#include "output/report.h"
 #include "tool/plan/prog_select.h"
 
 const char *prog_variant(const struct prog_mode *m)
@@ -31,24 +32,24 @@ struct obj_prog *prog_of(struct bpf_obj *obj, const struct fs_table *fs,
 			 const struct prog_mode *m, enum probe_kind kind,
 			 const char *func)
 {
-	const struct fs_tracepoints *tp = &fs->fsync_tp;
+	const char *target = fs_prog_target(fs, func);
 	const char *v = prog_variant(m);
 
 	switch (m->path) {
 	case ATTACH_FENTRY:
-		return bpf_obj_find_tracing(obj, kind, fs_prog_func(fs, func),
-					    v);
+		return target ? bpf_obj_find_tracing(obj, kind, target, v) :
+				NULL;
 	case ATTACH_MULTI:
-		return bpf_obj_find_multi(obj, kind, fs_prog_table()->name, v);
+		return bpf_obj_find_multi(obj, kind, PROG_EVERY_OP, v);
 	case ATTACH_TRACEPOINT:
 		/* Slow mode has no tracepoint programs. */
-		if (!tp->group || m->slow)
+		if (!fs->fsync_tp.group || m->slow)
 			return NULL;
-		return bpf_obj_find_tracepoint(obj, tp->group,
+		return bpf_obj_find_tracepoint(obj, report_op_name(OP_FSYNC),
 					       kind == PROBE_RETURN ?
-					       tp->exit : tp->enter);
+					       "exit" : "enter");
 	default:
-		return bpf_obj_find_prog(obj, kind, fs_prog_func(fs, func), v);
+		return target ? bpf_obj_find_prog(obj, kind, target, v) : NULL;
 	}
 }
 

@@ -92,7 +92,7 @@ scenario_kernel_views() {
 		verifier_views
 		return 0
 	fi
-	check "$name-programs" "$(grep -c '^program k\(ret\)\{0,1\}probe/ext4_file_open: kernel id [0-9]*, tag [0-9a-f]\{16\}, JIT [0-9]* bytes$' "$WORK/$name.out")" 2 "$WORK/$name.out"
+	check "$name-programs" "$(grep -c '^program k\(ret\)\{0,1\}probe/open: kernel id [0-9]*, tag [0-9a-f]\{16\}, JIT [0-9]* bytes$' "$WORK/$name.out")" 2 "$WORK/$name.out"
 	check "$name-kept" "$(grep -c '^  kernel: [0-9]* instructions after the verifier' "$WORK/$name.out")" 2 "$WORK/$name.out"
 	check "$name-map-ids" "$(grep -c '; map start: the kernel keeps its address here and shows its id [0-9]*$' "$WORK/$name.out")" 2 "$WORK/$name.out"
 	check "$name-pid-filter" "$(grep -c '; PATCH_TGID patched: 0$' "$WORK/$name.out")" 2 "$WORK/$name.out"
@@ -126,7 +126,7 @@ verifier_views() {
 
 	ext4dist --check --verifier-log --ops fsync > "$WORK/$name.out" 2> "$WORK/$name.err" ||
 		{ fail "$name" "--check exit $?" "$WORK/$name.out" "$WORK/$name.err"; return 0; }
-	check "$name-framed" "$(grep -c '^--- verifier log of \(k\(ret\)\{0,1\}probe\|fentry\|fexit\)\(/ext4_sync_file\|\.multi/ext4/ip\) (accepted: [0-9]* instructions given, [0-9]* processed) ---$' "$WORK/$name.err")" 2 "$WORK/$name.err"
+	check "$name-framed" "$(grep -c '^--- verifier log of \(k\(ret\)\{0,1\}probe\|fentry\|fexit\)\(/fsync\|\.multi/every_op/ip\) (accepted: [0-9]* instructions given, [0-9]* processed) ---$' "$WORK/$name.err")" 2 "$WORK/$name.err"
 	check "$name-counts" "$(grep -c '^processed [0-9]* insns' "$WORK/$name.err")" 2 "$WORK/$name.err"
 	check "$name-check-row" "$(grep -c "^bpf programs  *yes: 2 programs patched as a run patches them and verified: [0-9]* instructions given to the verifier, $processed; " "$WORK/$name.out")" 1 "$WORK/$name.out"
 }
