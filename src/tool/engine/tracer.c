@@ -236,25 +236,38 @@ static void undo_attach(struct tracer *t, int tracing)
 }
 
 /*
- * fentry/fexit taken by default, and the kernel refused it at attach
- * (Debian's arm64 6.1 makes no trampolines; a function may not take
- * one): what it made is undone, the capability is "no" with the
- * kernel's reason, and the plan is made again without it.
+ * The path taken by default, and the kernel refused it at attach:
+ * fentry/fexit (tracing: Debian's arm64 6.1 makes no trampolines; a
+ * function may not take one), or kprobes where it puts none on a
+ * traceable function's entry (riscv64 6.12, ftrace_refused.c).  What was
+ * made is undone, the path's capabilities are "no" with the kernel's
+ * reason, and the plan is made again without them.
  */
-static int fentry_refused(struct tracer *t, struct errbuf *eb)
+static int replan_refused(struct tracer *t, int tracing, struct errbuf *eb)
 {
-	struct cap *c = &t->rec.caps.c[CAP_FENTRY];
+	static const enum cap_id kprobe_caps[] = {
+		CAP_KPROBE_EVENTS, CAP_MAXACTIVE, CAP_PMU,
+	};
+	static const enum cap_id fentry_caps[] = { CAP_FENTRY };
+	const enum cap_id *caps = tracing ? fentry_caps : kprobe_caps;
+	size_t i, n = tracing ? 1 : sizeof(kprobe_caps) / sizeof(kprobe_caps[0]);
 	int err;
 
-	vlog(1, "fentry/fexit refused at attach (%s): planning again without it",
-	     eb->msg);
-	undo_attach(t, 1);
-	if (t->btf_obj_fd >= 0)
+	vlog(1, "%s refused at attach (%s): planning again without %s",
+	     tracing ? "fentry/fexit" : "kprobes", eb->msg,
+	     tracing ? "it" : "them");
+	undo_attach(t, tracing);
+	if (tracing && t->btf_obj_fd >= 0) {
 		kcall_close(t->btf_obj_fd, "the module's BTF object: fentry/fexit was refused, kprobes need no BTF");
-	t->btf_obj_fd = -1;
-	c->state = CAP_NO;
-	snprintf(c->why, sizeof(c->why), "%.*s",
-		 (int)sizeof(c->why) - 1, eb->msg);
+		t->btf_obj_fd = -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct cap *c = &t->rec.caps.c[caps[i]];
+
+		c->state = CAP_NO;
+		snprintf(c->why, sizeof(c->why), "%.*s",
+			 (int)sizeof(c->why) - 1, eb->msg);
+	}
 	t->rec.read_path[0] = t->rec.addresses[0] = '\0';
 	eb->msg[0] = '\0';
 	/* Undecided again: --check must not print a path no plan chose. */
@@ -270,37 +283,6 @@ static int fentry_refused(struct tracer *t, struct errbuf *eb)
 		note_tracing_dir(t);
 	}
 	return tracer_attach_chosen(t, eb);
-}
-
-/*
- * kprobes taken by default, and the kernel refused them at attach
- * because it puts none on a traceable function's entry (riscv64 6.12,
- * ftrace_refused.c): what was made is undone, kprobe_events and the PMU
- * are "no" with that reason, and the plan is made again (fentry/fexit
- * where the BTF allows).
- */
-static int kprobes_refused(struct tracer *t, struct errbuf *eb)
-{
-	static const enum cap_id kprobe_caps[] = {
-		CAP_KPROBE_EVENTS, CAP_MAXACTIVE, CAP_PMU,
-	};
-	size_t i;
-	int err;
-
-	vlog(1, "kprobes refused at attach (%s): planning again without them",
-	     eb->msg);
-	undo_attach(t, 0);
-	for (i = 0; i < sizeof(kprobe_caps) / sizeof(kprobe_caps[0]); i++) {
-		t->rec.caps.c[kprobe_caps[i]].state = CAP_NO;
-		snprintf(t->rec.caps.c[kprobe_caps[i]].why,
-			 sizeof(t->rec.caps.c[0].why), "%.*s",
-			 (int)sizeof(t->rec.caps.c[0].why) - 1, eb->msg);
-	}
-	t->rec.read_path[0] = t->rec.addresses[0] = '\0';
-	eb->msg[0] = '\0';
-	t->rec.planned = 0;
-	err = probe_decide_attach(t, eb);
-	return err ? err : tracer_attach_chosen(t, eb);
 }
 
 /*
@@ -433,11 +415,11 @@ static int start(struct tracer *t, struct errbuf *eb)
 	err = tracer_attach_chosen(t, eb);
 	if (err && t->rec.attach.path == ATTACH_FENTRY &&
 	    t->cfg.attach == ATTACH_AUTO)
-		err = fentry_refused(t, eb);
+		err = replan_refused(t, 1, eb);
 	else if (err == -EOPNOTSUPP && t->cfg.attach == ATTACH_AUTO &&
 		 (t->rec.attach.path == ATTACH_TRACEFS ||
 		  t->rec.attach.path == ATTACH_PMU))
-		err = kprobes_refused(t, eb);
+		err = replan_refused(t, 0, eb);
 	if (!err)
 		note_unseen(t);
 	if (!err)

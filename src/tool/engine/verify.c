@@ -172,7 +172,7 @@ int tracer_verify_each(struct tracer *t,
 	err = verify_pairs(t, &m, &each, eb);
 	/*
 	 * fentry/fexit refused in the automatic order: a run plans again
-	 * without them (tracer.c's fentry_refused()), and loads the kprobe
+	 * without them (tracer.c's replan_refused()), and loads the kprobe
 	 * pairs instead; --attach=fentry would stop there.
 	 */
 	if (err && m.path == ATTACH_FENTRY && t->cfg.attach == ATTACH_AUTO &&
