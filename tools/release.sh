@@ -13,8 +13,8 @@
 # Each release tarball holds ext4dist-VERSION-ARCH/ with sbin/ext4dist
 # (static, stripped, the BPF objects of bpf/prebuilt embedded: no clang
 # is used), its links (ext4slower, xfsdist...), share/man/man8/ and
-# share/doc/ext4dist/ (README.md, COPYING, BUILDINFO: the compiler and
-# library versions it was built with), so that
+# share/doc/ext4dist/ (README.md and docs/, COPYING, BUILDINFO: the
+# compiler and library versions it was built with), so that
 # `tar -xzf ... -C /usr/local --strip-components=1` installs it.
 # Reproducible: every file's time is the commit's (SOURCE_DATE_EPOCH),
 # owner 0:0, modes normalised, names sorted, gzip -n; the binaries carry
@@ -123,6 +123,9 @@ for arch in ${RELEASE_ARCHES:-x86_64 arm64 armhf}; do
 		die "make install of the $arch build failed"
 	install -d "$stage/$name/share/doc/ext4dist"
 	install -m 0644 README.md COPYING "$stage/$name/share/doc/ext4dist/"
+	# README.md's links lead into docs/, whose pages link each other.
+	install -d "$stage/$name/share/doc/ext4dist/docs"
+	install -m 0644 docs/* "$stage/$name/share/doc/ext4dist/docs/"
 	buildinfo "$arch" "$sysroot" "$cc" > "$stage/$name/share/doc/ext4dist/BUILDINFO"
 	pack "$stage" "$name" "$out/$name.tar.gz"
 	sums+=("$name.tar.gz")

@@ -45,6 +45,24 @@ clone() {
 		tar -C "$1" -xf -
 }
 
+# md_dead_links DIR: the relative links ([text](path), ![alt](path)) of
+# DIR's README.md and docs/*.md whose file is not there, else "no dead
+# link"; "no links" when there are none to check.
+md_dead_links() {
+	local md target n=0 dead=
+	for md in "$1"/README.md "$1"/docs/*.md; do
+		[ -e "$md" ] || continue
+		while IFS= read -r target; do
+			n=$((n + 1))
+			[ -e "$(dirname "$md")/$target" ] || dead="$dead ${md#"$1"/}:$target"
+		done < <(grep -o '](\([^)#:]*\)[^)]*)' "$md" | sed 's/^](\([^)#]*\).*/\1/' | grep -v '^$')
+	done
+	if [ "$n" = 0 ]; then echo "no links"
+	elif [ -n "$dead" ]; then echo "dead:$dead"
+	else echo "no dead link"
+	fi
+}
+
 if ! clone "$TMP/a/ext4dist" || ! clone "$TMP/b/deeper/folder/ext4dist"; then
 	fail "clones" "git clone of $top failed"
 	exit 0
@@ -105,7 +123,8 @@ for a in $arches; do
 		"$(tar -tzf "$tarball" 2>/dev/null | grep -v '/$' | sed "s|^$name/||" | sort | tr '\n' ' ')" \
 		"$( (printf 'sbin/%s\n' ext4dist ext4slower xfsdist xfsslower btrfsdist btrfsslower f2fsdist f2fsslower
 		     printf 'share/man/man8/%s.8\n' ext4dist ext4slower xfsdist xfsslower btrfsdist btrfsslower f2fsdist f2fsslower
-		     printf 'share/doc/ext4dist/%s\n' README.md COPYING BUILDINFO) | sort | tr '\n' ' ')"
+		     printf 'share/doc/ext4dist/%s\n' README.md COPYING BUILDINFO
+		     git ls-files docs | sed 's|^|share/doc/ext4dist/|') | sort | tr '\n' ' ')"
 	expect_eq "release $a: the links point at ext4dist" \
 		"$(tar -tvzf "$tarball" | awk '$6 ~ /sbin\/[a-z0-9]+$/ && $7 == "->" { print $6, $8 }' | sed "s|^$name/sbin/||" | sort | tr '\n' ' ')" \
 		"$(printf '%s ext4dist\n' btrfsdist btrfsslower ext4slower f2fsdist f2fsslower xfsdist xfsslower | tr '\n' ' ')"
@@ -115,6 +134,8 @@ for a in $arches; do
 	mkdir -p "$TMP/x-$a"
 	tar -C "$TMP/x-$a" -xzf "$tarball"
 	bin=$TMP/x-$a/$name/sbin/ext4dist
+	expect_eq "release $a: every relative link of the Markdown it ships resolves in it" \
+		"$(md_dead_links "$TMP/x-$a/$name/share/doc/ext4dist")" "no dead link"
 	expect_eq "release $a: its BUILDINFO names the commit" \
 		"$(head -n 1 "$TMP/x-$a/$name/share/doc/ext4dist/BUILDINFO" 2>/dev/null)" \
 		"ext4dist $version (commit $commit) for $a"
