@@ -291,22 +291,44 @@ static int attach_fentry(struct tracer *t, struct errbuf *eb)
 	return err;
 }
 
+/* The kprobe pairs' missed returns and unseen calls (PMU and tracefs). */
+#define KPROBE_UNSEEN { NULL, "kprobe", 6, 7 }
+
 /*
  * The paths, one implementation each: the loader's attach_ops for their
  * links (links[], (return, entry) pairs, which tracer_stop_entries() and
- * tracer_stop() take off the same way on every path) and what attaches
- * every traced function on it.
+ * tracer_stop() take off the same way on every path; each link's program
+ * runs from its attach: a perf event enabled there, a BPF link from its
+ * creation), what attaches every traced function on it, and what the
+ * path's counts mean: why a return goes uncounted and whether the kernel
+ * counts the entry program's skipped runs.  Drains read the maps alike
+ * on every path.
  */
 static const struct path {
 	enum attach_mode path;
 	const struct attach_ops *ops;
 	int (*attach)(struct tracer *t, struct errbuf *eb);
+	const char *missed;
+	struct path_unseen unseen;
 } paths[] = {
-	{ ATTACH_FENTRY, &attach_tracing_ops, attach_fentry },
-	{ ATTACH_MULTI, &attach_multi_ops, attach_multi },
-	{ ATTACH_TRACEFS, &attach_tracefs_ops, attach_kprobes },
-	{ ATTACH_PMU, &attach_pmu_ops, attach_kprobes },
-	{ ATTACH_TRACEPOINT, &attach_tp_ops, attach_tracepoints },
+	/* A trampoline has no instances to run out of. */
+	{ ATTACH_FENTRY, &attach_tracing_ops, attach_fentry,
+	  "fexit has no instance limit: a return goes uncounted only when its program did not run (the kernel skips a program already running on that CPU)",
+	  { NULL, "fentry", 0, 0 } },
+	/* 6.12's fprobe keeps 2 return hooks per CPU and function. */
+	{ ATTACH_MULTI, &attach_multi_ops, attach_multi,
+	  "kprobe_multi return hooks exhausted: --attach=tracefs --maxactive N allows more",
+	  { "not counted on kprobe_multi (one entry program for every function: the kernel's count of its skipped runs names none)",
+	    NULL, 0, 0 } },
+	{ ATTACH_TRACEFS, &attach_tracefs_ops, attach_kprobes,
+	  "kretprobe instances exhausted: raise --maxactive", KPROBE_UNSEEN },
+	{ ATTACH_PMU, &attach_pmu_ops, attach_kprobes,
+	  "kretprobe instances exhausted: the kprobe PMU cannot raise them; --attach=tracefs --maxactive N can",
+	  KPROBE_UNSEEN },
+	/* Nothing to run out of: the exit event fires at every return. */
+	{ ATTACH_TRACEPOINT, &attach_tp_ops, attach_tracepoints,
+	  "a tracepoint has no instances to run out of: the exit event did not fire for it",
+	  { NULL, "tracepoint", 6, 7 } },
 };
 
 static const struct path *path_of(enum attach_mode mode)
@@ -317,6 +339,24 @@ static const struct path *path_of(enum attach_mode mode)
 		if (paths[i].path == mode)
 			return &paths[i];
 	return NULL;
+}
+
+const char *tracer_missed_reason(const struct tracer *t)
+{
+	const struct path *p = path_of(t->rec.attach.path);
+
+	if (p && p->path != ATTACH_TRACEFS)
+		return p->missed;
+	if (t->rec.caps.c[CAP_MAXACTIVE].state == CAP_NO)
+		return "kretprobe instances exhausted: kprobe_events cannot raise the kernel's default before 4.12";
+	return path_of(ATTACH_TRACEFS)->missed;
+}
+
+const struct path_unseen *tracer_path_unseen(const struct tracer *t)
+{
+	const struct path *p = path_of(t->rec.attach.path);
+
+	return p ? &p->unseen : &path_of(ATTACH_PMU)->unseen;
 }
 
 void tracer_set_ops(struct tracer *t)

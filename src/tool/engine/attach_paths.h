@@ -14,6 +14,19 @@ int tracer_multi_addrs(struct tracer *t, const char *const *funcs,
 		       unsigned int n, uint64_t *addrs);
 /* Each fexit program's argument count, from the BTF prototype. */
 void tracer_patch_nargs(struct tracer *t);
+/*
+ * Whether the kernel counts the runs of an entry program it skips
+ * (recursion_misses, 5.12+) on a path: none says why not; else for the
+ * kind's programs from kernel major.minor on (0: from 5.12).
+ */
+struct path_unseen {
+	const char *none;
+	const char *kind;	/* "fentry", "kprobe", "tracepoint" */
+	unsigned int major, minor;
+};
+
+/* The path planned's (the kprobe pairs' when none is). */
+const struct path_unseen *tracer_path_unseen(const struct tracer *t);
 /* t->ops: the loader's attach_ops of the path planned (NULL: none). */
 void tracer_set_ops(struct tracer *t);
 /* The path in t->rec.attach; 0 or -errno with why in eb. */

@@ -320,12 +320,13 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
  */
 static void note_unseen(struct tracer *t)
 {
+	const struct path_unseen *u = tracer_path_unseen(t);
 	unsigned long long n;
 	unsigned int op, code;
 	const char *source;
 
-	if (t->rec.attach.path == ATTACH_MULTI) {
-		vlog(1, "unseen calls: not counted on kprobe_multi (one entry program for every function: the kernel's count of its skipped runs names none)");
+	if (u->none) {
+		vlog(1, "unseen calls: %s", u->none);
 		return;
 	}
 	for (op = 0; op < NR_OPS && !t->entry_prog[op]; op++)
@@ -335,16 +336,13 @@ static void note_unseen(struct tracer *t)
 	kcall_why("does this kernel count the runs of an entry program it skips (bpf_prog_info's recursion_misses, 5.12+)?");
 	if (bpf_prog_recursion_misses(t->entry_prog[op]->fd, &n) < 0)
 		vlog(1, "unseen calls: not counted (the kernel's bpf_prog_info has no recursion_misses before 5.12)");
-	else if (t->rec.attach.path != ATTACH_FENTRY &&
-		 kversion_running(&code, &source) == 0 &&
-		 code < kversion_code(6, 7, 0))
+	else if (u->major && kversion_running(&code, &source) == 0 &&
+		 code < kversion_code(u->major, u->minor, 0))
 		vlog(1, "unseen calls: not counted (the kernel counts skipped kprobe and tracepoint programs from 6.7; they run with preemption off, so only an interrupting one is skipped)");
 	else {
 		t->unseen_counted = 1;
 		vlog(1, "unseen calls: counted (each %s program's recursion_misses)",
-		     t->rec.attach.path == ATTACH_FENTRY ? "fentry" :
-		     t->rec.attach.path == ATTACH_TRACEPOINT ? "tracepoint" :
-		     "kprobe");
+		     u->kind);
 	}
 }
 
@@ -494,27 +492,6 @@ const struct fs_table *tracer_fs(const struct tracer *t)
 unsigned int tracer_ops_mask(const struct tracer *t)
 {
 	return t->cfg.ops_mask;
-}
-
-const char *tracer_missed_reason(const struct tracer *t)
-{
-	switch (t->rec.attach.path) {
-	case ATTACH_FENTRY:
-		/* A trampoline has no instances to run out of. */
-		return "fexit has no instance limit: a return goes uncounted only when its program did not run (the kernel skips a program already running on that CPU)";
-	case ATTACH_MULTI:
-		/* 6.12's fprobe keeps 2 return hooks per CPU and function. */
-		return "kprobe_multi return hooks exhausted: --attach=tracefs --maxactive N allows more";
-	case ATTACH_PMU:
-		return "kretprobe instances exhausted: the kprobe PMU cannot raise them; --attach=tracefs --maxactive N can";
-	case ATTACH_TRACEPOINT:
-		/* Nothing to run out of: the exit event fires at every return. */
-		return "a tracepoint has no instances to run out of: the exit event did not fire for it";
-	default:
-		if (t->rec.caps.c[CAP_MAXACTIVE].state == CAP_NO)
-			return "kretprobe instances exhausted: kprobe_events cannot raise the kernel's default before 4.12";
-		return "kretprobe instances exhausted: raise --maxactive";
-	}
 }
 
 void tracer_stop_entries(struct tracer *t)
