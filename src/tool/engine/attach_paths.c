@@ -299,34 +299,42 @@ static int attach_fentry(struct tracer *t, struct errbuf *eb)
  * links (links[], (return, entry) pairs, which tracer_stop_entries() and
  * tracer_stop() take off the same way on every path; each link's program
  * runs from its attach: a perf event enabled there, a BPF link from its
- * creation), what attaches every traced function on it, and what the
- * path's counts mean: why a return goes uncounted and whether the kernel
- * counts the entry program's skipped runs.  Drains read the maps alike
- * on every path.
+ * creation), what attaches every traced function on it, the attach
+ * error that is the kernel refusing the path itself (REFUSED_ANY: every
+ * one; 0: none), and what the path's counts mean: why a return goes
+ * uncounted and whether the kernel counts the entry program's skipped
+ * runs.  Drains read the maps alike on every path.
  */
+#define REFUSED_ANY 1
+
 static const struct path {
 	enum attach_mode path;
 	const struct attach_ops *ops;
 	int (*attach)(struct tracer *t, struct errbuf *eb);
+	int refused;
 	const char *missed;
 	struct path_unseen unseen;
 } paths[] = {
-	/* A trampoline has no instances to run out of. */
-	{ ATTACH_FENTRY, &attach_tracing_ops, attach_fentry,
+	/*
+	 * No trampolines (Debian's arm64 6.1: error 524), or none for a
+	 * function.  A trampoline has no instances to run out of.
+	 */
+	{ ATTACH_FENTRY, &attach_tracing_ops, attach_fentry, REFUSED_ANY,
 	  "fexit has no instance limit: a return goes uncounted only when its program did not run (the kernel skips a program already running on that CPU)",
 	  { NULL, "fentry", 0, 0 } },
 	/* 6.12's fprobe keeps 2 return hooks per CPU and function. */
-	{ ATTACH_MULTI, &attach_multi_ops, attach_multi,
+	{ ATTACH_MULTI, &attach_multi_ops, attach_multi, 0,
 	  "kprobe_multi return hooks exhausted: --attach=tracefs --maxactive N allows more",
 	  { "not counted on kprobe_multi (one entry program for every function: the kernel's count of its skipped runs names none)",
 	    NULL, 0, 0 } },
-	{ ATTACH_TRACEFS, &attach_tracefs_ops, attach_kprobes,
+	/* No kprobe on a traceable function's entry (riscv64 6.12). */
+	{ ATTACH_TRACEFS, &attach_tracefs_ops, attach_kprobes, -EOPNOTSUPP,
 	  "kretprobe instances exhausted: raise --maxactive", KPROBE_UNSEEN },
-	{ ATTACH_PMU, &attach_pmu_ops, attach_kprobes,
+	{ ATTACH_PMU, &attach_pmu_ops, attach_kprobes, -EOPNOTSUPP,
 	  "kretprobe instances exhausted: the kprobe PMU cannot raise them; --attach=tracefs --maxactive N can",
 	  KPROBE_UNSEEN },
 	/* Nothing to run out of: the exit event fires at every return. */
-	{ ATTACH_TRACEPOINT, &attach_tp_ops, attach_tracepoints,
+	{ ATTACH_TRACEPOINT, &attach_tp_ops, attach_tracepoints, 0,
 	  "a tracepoint has no instances to run out of: the exit event did not fire for it",
 	  { NULL, "tracepoint", 6, 7 } },
 };
@@ -350,6 +358,17 @@ const char *tracer_missed_reason(const struct tracer *t)
 	if (t->rec.caps.c[CAP_MAXACTIVE].state == CAP_NO)
 		return "kretprobe instances exhausted: kprobe_events cannot raise the kernel's default before 4.12";
 	return path_of(ATTACH_TRACEFS)->missed;
+}
+
+int tracer_path_refused(const struct tracer *t, int err, int *tracing)
+{
+	const struct path *p = path_of(t->rec.attach.path);
+
+	if (!p || !err || !p->refused ||
+	    (p->refused != REFUSED_ANY && err != p->refused))
+		return 0;
+	*tracing = p->ops == &attach_tracing_ops;
+	return 1;
 }
 
 const struct path_unseen *tracer_path_unseen(const struct tracer *t)

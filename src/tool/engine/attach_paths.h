@@ -25,6 +25,12 @@ struct path_unseen {
 	unsigned int major, minor;
 };
 
+/*
+ * 1 when err, the attach error of the path planned, is the kernel
+ * refusing that path itself, which an automatic plan goes around;
+ * *tracing then says whether it is fentry/fexit (else the kprobes).
+ */
+int tracer_path_refused(const struct tracer *t, int err, int *tracing);
 /* The path planned's (the kprobe pairs' when none is). */
 const struct path_unseen *tracer_path_unseen(const struct tracer *t);
 /* t->ops: the loader's attach_ops of the path planned (NULL: none). */

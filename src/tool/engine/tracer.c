@@ -362,7 +362,7 @@ static void give_back(struct tracer *t)
 
 static int start(struct tracer *t, struct errbuf *eb)
 {
-	int err;
+	int err, tracing;
 
 	t->rec.nr_maps = maps_created(&t->obj);
 	t->rec.hist_type = map_type_name(bpf_obj_find_map(&t->obj,
@@ -411,13 +411,9 @@ static int start(struct tracer *t, struct errbuf *eb)
 	tracer_prepare_names(t);
 	text_pages_drop();
 	err = tracer_attach_chosen(t, eb);
-	if (err && t->rec.attach.path == ATTACH_FENTRY &&
-	    t->cfg.attach == ATTACH_AUTO)
-		err = replan_refused(t, 1, eb);
-	else if (err == -EOPNOTSUPP && t->cfg.attach == ATTACH_AUTO &&
-		 (t->rec.attach.path == ATTACH_TRACEFS ||
-		  t->rec.attach.path == ATTACH_PMU))
-		err = replan_refused(t, 0, eb);
+	if (t->cfg.attach == ATTACH_AUTO &&
+	    tracer_path_refused(t, err, &tracing))
+		err = replan_refused(t, tracing, eb);
 	if (!err)
 		note_unseen(t);
 	if (!err)
