@@ -158,16 +158,25 @@ INLINE __u64 fexit_rc(const void *ctx, __u32 op)
 #define RC(ctx, op, tr) ((tr) == 2 ? TP_RET(ctx) :			\
 			 (tr) ? fexit_rc(ctx, op) : REGS_RC(ctx))
 
-INLINE __u64 start_record(__u32 tid)
+/*
+ * A start record's top byte: the bits of the thread id that its slot
+ * does not give, and the live bit.  Never 0, so a free record (0) is
+ * nobody's.
+ */
+INLINE __u64 record_tag(__u32 tid)
 {
-	return (__u64)(tid >> START_TID_SHIFT) << REC_TID_SHIFT | REC_LIVE |
-	       (bpf_ktime_get_ns() & REC_TS_MASK);
+	return (__u64)(tid >> START_TID_SHIFT) << 1 | REC_LIVE >> REC_TAG_SHIFT;
 }
 
-/* Whether rec was written by thread tid (the slot gives the low bits). */
-INLINE int record_of(__u64 rec, __u32 tid)
+INLINE __u64 start_record(__u64 tag)
 {
-	return (rec >> REC_TID_SHIFT) == (tid >> START_TID_SHIFT);
+	return tag << REC_TAG_SHIFT | (bpf_ktime_get_ns() & REC_TS_MASK);
+}
+
+/* Whether rec was written by the thread of tag (the slot gives the rest). */
+INLINE int record_of(__u64 rec, __u64 tag)
+{
+	return rec >> REC_TAG_SHIFT == tag;
 }
 
 /*
@@ -221,9 +230,9 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
 	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1), ckey = op;
+	__u64 tag = record_tag(tid), rec;
 	struct start_slot *s;
 	struct op_calls *c;
-	__u64 old, rec;
 
 	if (want && (id >> 32) != want)
 		return 0;
@@ -234,10 +243,9 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 	c = bpf_map_lookup_elem(&calls, &ckey);
 	if (!s || !c)
 		return 0;
-	old = s->rec[op];
-	if (old && record_of(old, tid))
+	if (record_of(s->rec[op], tag))
 		COUNT(atomic, c, missed);
-	rec = start_record(tid);
+	rec = start_record(tag);
 	if (slow && SLOW_EXTRA(op, tr)) {
 		struct slow_extra *x = bpf_map_lookup_elem(&slow_start, &key);
 		__u64 file = 0, pos = 0;
@@ -286,7 +294,7 @@ INLINE struct op_hist *hist_of(__u32 op)
 
 	if (!c)
 		return 0;
-	hkey = (c->epoch & 1) * NR_OPS + op;
+	hkey = c->hist_base + op;
 	return bpf_map_lookup_elem(&hist, &hkey);
 }
 
@@ -343,18 +351,19 @@ INLINE void send_event(void *ctx, __u32 op, __u64 id, __u64 delta,
  * Return: other processes are turned away before any map work; without a
  * record the call was not ours to time (filtered at entry, or begun before
  * tracing).  A record of another thread: that one took over our slot.
- * Everything is worked out before the histogram is looked up, and used
- * at once: 4.9's verifier forgets the bounds of a map value pointer that
- * was spilled to the stack and refuses to index it.  In slow mode a
- * slow_start entry tagged with another record is a takeover too (that
- * thread's entry is under way): counted as stolen, no event.
+ * Nothing is called between the histogram's lookup and its use, and
+ * little is kept across it: 4.9's verifier forgets the bounds of a map
+ * value pointer that was spilled to the stack and refuses to index it.
+ * The return value is read after the lookup (only slow mode needs it
+ * before).  In slow mode a slow_start entry tagged with another record
+ * is a takeover too (that thread's entry is under way): counted as
+ * stolen, no event.
  */
 INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 			const int slow, const int tr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
-	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
 	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1);
 	enum ret_kind kind = RET_STOLEN;
 	struct start_slot *s;
@@ -369,10 +378,10 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	rec = s->rec[op];
 	if (!rec)
 		return 0;
-	if (record_of(rec, tid)) {
+	if (record_of(rec, record_tag(tid))) {
 		s->rec[op] = 0;
 		delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
-		kind = return_kind(ctx, op, tr);
+		kind = slow ? return_kind(ctx, op, tr) : RET_TIMED;
 	}
 	if (slow && SLOW_OK(op) && kind != RET_STOLEN) {
 		struct slow_extra *x = 0;
@@ -399,18 +408,19 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	h = hist_of(op);
 	if (!h)
 		return 0;
-	switch (kind) {
-	case RET_STOLEN:
+	if (kind == RET_STOLEN) {
 		COUNT(atomic, h, stolen);
 		return 0;
-	case RET_QUEUED:
+	}
+	if (!slow)
+		kind = return_kind(ctx, op, tr);
+	if (kind == RET_QUEUED) {
 		COUNT(atomic, h, queued);
 		return 0;
-	case RET_ERROR:
+	}
+	if (kind == RET_ERROR) {
 		COUNT(atomic, h, errors);
 		return 0;
-	default:
-		break;
 	}
 	ADD(atomic, h, sum_ns, delta);
 	if (delta > h->max_ns)
@@ -423,7 +433,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	 * verifier sees (behind an empty asm: 6.1's loses the bound when
 	 * clang tests one copy and indexes with another).
 	 */
-	slot = log2_slot(delta, factor);
+	slot = log2_slot(delta, PATCHED_CONST(PATCH_FACTOR));
 	asm volatile("" : "+r"(slot));
 	slot &= NR_SLOTS - 1;
 	if (atomic)

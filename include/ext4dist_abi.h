@@ -35,8 +35,9 @@ enum ext4dist_op {
 /*
  * What the return probes saw, per operation and interval ("hist" map,
  * per-CPU where the kernel has it).  Every interval has its own buffer:
- * key (epoch & 1) * NR_OPS + op, the epoch read from the "ctl" map, so an
- * interval's figures (its maximum included) are its own.  User space
+ * key (epoch & 1) * NR_OPS + op, its first key read from the "ctl" map
+ * (which user space writes with the epoch), so an interval's figures (its
+ * maximum included) are its own.  User space
  * flips the epoch, waits until no program can still be using the old one,
  * reads that buffer and zeroes it.
  */
@@ -75,7 +76,7 @@ struct op_calls {
 /* The "ctl" map's one value. */
 struct ctl {
 	unsigned int epoch;
-	unsigned int pad;
+	unsigned int hist_base;	/* (epoch & 1) * NR_OPS: the buffer's first key */
 };
 
 /*
@@ -103,7 +104,8 @@ struct ctl {
 #define START_TID_SHIFT	15
 #define REC_TS_MASK	((1ULL << 56) - 1)
 #define REC_LIVE	(1ULL << 56)
-#define REC_TID_SHIFT	57
+/* The top byte, the thread id's bits over the live bit: the record's tag. */
+#define REC_TAG_SHIFT	56
 
 struct start_slot {
 	unsigned long long rec[NR_OPS];

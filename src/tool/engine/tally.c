@@ -128,7 +128,8 @@ int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
 		 struct op_hist *total_ops, struct op_flow *total_flow)
 {
 	unsigned int old = t->epoch, op, zero = 0;
-	struct ctl ctl = { .epoch = old + 1 };
+	struct ctl ctl = { .epoch = old + 1,
+			   .hist_base = ((old + 1) & 1) * NR_OPS };
 	enum grace_how how;
 	int err;
 
