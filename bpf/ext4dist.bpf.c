@@ -14,12 +14,15 @@
 #include "ext4dist_abi.h"
 #include "log2.h"
 
-/* Thread id % START_SLOTS -> one start record per operation. */
+/*
+ * Thread id % slots -> one start record per operation (the loader sets
+ * max_entries, ext4dist_abi.h).
+ */
 struct legacy_map_def start SEC("maps") = {
 	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = sizeof(__u32),
 	.value_size = sizeof(struct start_slot),
-	.max_entries = START_SLOTS,
+	.max_entries = START_SLOTS_MAX,
 };
 
 /* Operation -> struct op_calls; per-CPU where the kernel has it (4.6). */
@@ -57,12 +60,12 @@ struct legacy_map_def events SEC("maps") = {
 	.max_entries = 1,
 };
 
-/* Thread id % START_SLOTS -> file and offset per operation. */
+/* Thread id % slots -> file and offset per operation. */
 struct legacy_map_def slow_start SEC("maps") = {
 	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = sizeof(__u32),
 	.value_size = sizeof(struct slow_extra),
-	.max_entries = START_SLOTS,
+	.max_entries = START_SLOTS_MAX,
 };
 
 /* One struct slow_stats; per-CPU where the kernel has it. */
@@ -158,16 +161,22 @@ INLINE __u64 fexit_rc(const void *ctx, __u32 op)
 #define RC(ctx, op, tr) ((tr) == 2 ? TP_RET(ctx) :			\
 			 (tr) ? fexit_rc(ctx, op) : REGS_RC(ctx))
 
-INLINE __u64 start_record(__u32 tid)
+/* The bits of the thread id its slot does not give. */
+INLINE __u64 tid_tag(__u32 tid)
 {
-	return (__u64)(tid >> START_TID_SHIFT) << REC_TID_SHIFT | REC_LIVE |
+	return (__u64)tid >> PATCHED_CONST(PATCH_START_SHIFT);
+}
+
+INLINE __u64 start_record(__u64 tag)
+{
+	return tag << REC_TID_SHIFT | REC_LIVE |
 	       (bpf_ktime_get_ns() & REC_TS_MASK);
 }
 
-/* Whether rec was written by thread tid (the slot gives the low bits). */
-INLINE int record_of(__u64 rec, __u32 tid)
+/* Whether rec was written by the thread of this tag. */
+INLINE int record_of(__u64 rec, __u64 tag)
 {
-	return (rec >> REC_TID_SHIFT) == (tid >> START_TID_SHIFT);
+	return (rec >> REC_TID_SHIFT) == tag;
 }
 
 /*
@@ -220,24 +229,26 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
-	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1), ckey = op;
+	__u32 tid = (__u32)id, key, ckey = op;
 	struct start_slot *s;
 	struct op_calls *c;
-	__u64 old, rec;
+	__u64 old, rec, tag;
 
 	if (want && (id >> 32) != want)
 		return 0;
 	if ((id >> 32) == PATCHED_CONST(PATCH_SELF))
 		return 0;
+	key = tid & PATCHED_CONST(PATCH_START_MASK);
 	s = bpf_map_lookup_elem(&start, &key);
 	/* A key of its own: op itself must stay a known constant. */
 	c = bpf_map_lookup_elem(&calls, &ckey);
 	if (!s || !c)
 		return 0;
 	old = s->rec[op];
-	if (old && record_of(old, tid))
+	tag = tid_tag(tid);
+	if (old && record_of(old, tag))
 		COUNT(atomic, c, missed);
-	rec = start_record(tid);
+	rec = start_record(tag);
 	if (slow && SLOW_EXTRA(op, tr)) {
 		struct slow_extra *x = bpf_map_lookup_elem(&slow_start, &key);
 		__u64 file = 0, pos = 0;
@@ -355,7 +366,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
 	__u64 factor = PATCHED_CONST(PATCH_FACTOR);
-	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1);
+	__u32 tid = (__u32)id, key;
 	enum ret_kind kind = RET_STOLEN;
 	struct start_slot *s;
 	struct op_hist *h;
@@ -363,13 +374,14 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 
 	if (want && (id >> 32) != want)
 		return 0;
+	key = tid & PATCHED_CONST(PATCH_START_MASK);
 	s = bpf_map_lookup_elem(&start, &key);
 	if (!s)
 		return 0;
 	rec = s->rec[op];
 	if (!rec)
 		return 0;
-	if (record_of(rec, tid)) {
+	if (record_of(rec, tid_tag(tid))) {
 		s->rec[op] = 0;
 		delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
 		kind = return_kind(ctx, op, tr);
