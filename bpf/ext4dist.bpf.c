@@ -14,12 +14,15 @@
 #include "ext4dist_abi.h"
 #include "log2.h"
 
-/* Thread id % START_SLOTS -> one start record per operation. */
+/*
+ * Thread id % slots -> one start record per operation (the loader sets
+ * max_entries, ext4dist_abi.h).
+ */
 struct legacy_map_def start SEC("maps") = {
 	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = sizeof(__u32),
 	.value_size = sizeof(struct start_slot),
-	.max_entries = START_SLOTS,
+	.max_entries = START_SLOTS_MAX,
 };
 
 /* Operation -> struct op_calls; per-CPU where the kernel has it (4.6). */
@@ -57,12 +60,12 @@ struct legacy_map_def events SEC("maps") = {
 	.max_entries = 1,
 };
 
-/* Thread id % START_SLOTS -> file and offset per operation. */
+/* Thread id % slots -> file and offset per operation. */
 struct legacy_map_def slow_start SEC("maps") = {
 	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = sizeof(__u32),
 	.value_size = sizeof(struct slow_extra),
-	.max_entries = START_SLOTS,
+	.max_entries = START_SLOTS_MAX,
 };
 
 /* One struct slow_stats; per-CPU where the kernel has it. */
@@ -159,13 +162,13 @@ INLINE __u64 fexit_rc(const void *ctx, __u32 op)
 			 (tr) ? fexit_rc(ctx, op) : REGS_RC(ctx))
 
 /*
- * A start record's top byte: the bits of the thread id that its slot
- * does not give, and the live bit.  Never 0, so a free record (0) is
- * nobody's.
+ * A start record's tag: the bits of the thread id that its slot does not
+ * give (the shift comes with the table's size, patched at load), over
+ * the live bit.  Never 0, so a free record (0) is nobody's.
  */
 INLINE __u64 record_tag(__u32 tid)
 {
-	return (__u64)(tid >> START_TID_SHIFT) << 1 | REC_LIVE >> REC_TAG_SHIFT;
+	return (__u64)tid >> PATCHED_CONST(PATCH_START_SHIFT) << 1 | 1;
 }
 
 INLINE __u64 start_record(__u64 tag)
@@ -229,20 +232,22 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
-	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1), ckey = op;
-	__u64 tag = record_tag(tid), rec;
+	__u32 tid = (__u32)id, key, ckey = op;
 	struct start_slot *s;
 	struct op_calls *c;
+	__u64 rec, tag;
 
 	if (want && (id >> 32) != want)
 		return 0;
 	if ((id >> 32) == PATCHED_CONST(PATCH_SELF))
 		return 0;
+	key = tid & PATCHED_CONST(PATCH_START_MASK);
 	s = bpf_map_lookup_elem(&start, &key);
 	/* A key of its own: op itself must stay a known constant. */
 	c = bpf_map_lookup_elem(&calls, &ckey);
 	if (!s || !c)
 		return 0;
+	tag = record_tag(tid);
 	if (record_of(s->rec[op], tag))
 		COUNT(atomic, c, missed);
 	rec = start_record(tag);
@@ -364,7 +369,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
-	__u32 tid = (__u32)id, key = tid & (START_SLOTS - 1);
+	__u32 tid = (__u32)id, key;
 	enum ret_kind kind = RET_STOLEN;
 	struct start_slot *s;
 	struct op_hist *h;
@@ -372,6 +377,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 
 	if (want && (id >> 32) != want)
 		return 0;
+	key = tid & PATCHED_CONST(PATCH_START_MASK);
 	s = bpf_map_lookup_elem(&start, &key);
 	if (!s)
 		return 0;

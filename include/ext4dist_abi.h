@@ -50,7 +50,8 @@ struct op_hist {
 	unsigned long long errors;	/* any other negative return */
 	/*
 	 * The start record had been taken over by another thread whose id
-	 * is the same modulo START_SLOTS, both inside the function at once.
+	 * is the same modulo the start records' slots, both inside the
+	 * function at once.
 	 */
 	unsigned long long stolen;
 };
@@ -80,32 +81,37 @@ struct ctl {
 };
 
 /*
- * Start records: an array indexed by thread id modulo START_SLOTS, one
- * 64-bit word per operation (a write on an O_SYNC file runs an fsync
- * inside it on the same thread).  An array lookup is inlined by the
+ * Start records: an array indexed by thread id modulo its number of
+ * slots, one 64-bit word per operation (a write on an O_SYNC file runs an
+ * fsync inside it on the same thread).  An array lookup is inlined by the
  * verifier, where a hash update and delete per call cost three times the
  * whole rest (docs/performance.md).
  *
+ * The number of slots is a power of two from START_SLOTS_MIN to
+ * START_SLOTS_MAX, chosen at load (tool/engine/start_slots.h): the
+ * loader sets the array's max_entries and patches the programs' mask
+ * (slots - 1, PATCH_START_MASK) and shift (log2 slots, PATCH_START_SHIFT).
+ *
  * A record is written and read as one 64-bit word, so a return can never
  * pair one thread's id with another's timestamp: the bits of the thread
- * id that the slot does not give (PID_MAX_LIMIT is 2^22: 7 bits), a live
- * bit, and the entry time modulo 2^56 ns (2.28 years; the subtraction is
- * done modulo 2^56 too).  0 = free.
- */
-#define START_SLOTS	32768
-/*
+ * id that the slot does not give (PID_MAX_LIMIT is 2^22: 10 bits with
+ * START_SLOTS_MIN slots, fewer with more), a live bit, and the entry time
+ * modulo 2^53 ns (104 days; the subtraction is done modulo 2^53 too).
+ * 0 = free.
+ *
  * On a 32-bit kernel, pid_max is at most PID_MAX_DEFAULT, 32768
- * (PID_MAX_LIMIT, include/linux/threads.h): every thread has a slot of its
- * own.  32-bit ARM's JIT stores and loads a record as two 32-bit words,
- * not at once; that is harmless here, since only the thread the slot
- * belongs to ever writes or reads its records, and a thread runs one
- * probe at a time (the ext4 functions are not called from interrupts).
+ * (PID_MAX_LIMIT, include/linux/threads.h): with START_SLOTS_MAX slots
+ * every thread has one of its own.  32-bit ARM's JIT stores and loads a
+ * record as two 32-bit words, not at once: with fewer slots, two threads
+ * inside a function at once on two CPUs can share a slot, and a return
+ * may then read one half of each record (the takeover is counted as
+ * stolen, or one call is timed with the other's low time bits).
  */
-#define START_TID_SHIFT	15
-#define REC_TS_MASK	((1ULL << 56) - 1)
-#define REC_LIVE	(1ULL << 56)
-/* The top byte, the thread id's bits over the live bit: the record's tag. */
-#define REC_TAG_SHIFT	56
+#define START_SLOTS_MIN	4096
+#define START_SLOTS_MAX	32768
+#define REC_TS_MASK	((1ULL << 53) - 1)
+/* The bits over the time, the thread id's over the live bit: the record's tag. */
+#define REC_TAG_SHIFT	53
 
 struct start_slot {
 	unsigned long long rec[NR_OPS];
@@ -152,6 +158,9 @@ struct start_slot {
 #define PATCH_DENTRY_OFF 0x7e57000000000007ULL
 /* Slow mode: offsetof(struct dentry, d_name.name) */
 #define PATCH_DNAME_OFF	0x7e57000000000008ULL
+/* The start records' slots - 1, and log2 of their number */
+#define PATCH_START_MASK 0x7e57000000000009ULL
+#define PATCH_START_SHIFT 0x7e5700000000000aULL
 /* Address of each operation's function (kprobe_multi by address), 0 = off */
 #define PATCH_IP_BASE	0x7e57000000000010ULL	/* + enum ext4dist_op */
 /*

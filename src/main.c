@@ -39,6 +39,7 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->kallsyms_path = a->test_kallsyms;
 	cfg->sysfs_kprobe = a->test_sysfs_kprobe;
 	cfg->sys_module = a->test_sys_module;
+	cfg->meminfo = a->test_meminfo;
 	if (a->test_tracing || a->test_debugfs ||
 	    (a->pretend & (1u << PRETEND_NO_TRACEFS))) {
 		tracefs->tracing = a->test_tracing ? a->test_tracing :
@@ -72,6 +73,7 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->verifier_log = a->verifier_log;
 	cfg->prog_glob = a->prog_glob;
 	cfg->dump_maps = a->dump_maps;
+	cfg->start_slots = a->start_slots;
 	cfg->load.log_always = !!a->verifier_log;
 	cfg->load.log_level = (unsigned int)a->verifier_log;
 }

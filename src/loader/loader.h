@@ -35,6 +35,7 @@
 #include "loader/kernel/own_tgid.h"
 #include "loader/kernel/preempt.h"
 #include "loader/kernel/privileges.h"
+#include "loader/kernel/proc_field.h"
 #include "loader/ksym/kallsyms.h"
 #include "loader/ksym/ksym_bpf.h"
 #include "loader/ksym/modsym.h"

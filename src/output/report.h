@@ -54,6 +54,7 @@ struct report {
 	int multi_fs;
 	time_t when;		/* time of the report (local time in text) */
 	unsigned int ops_mask;	/* bit (1u << op) per operation to print */
+	unsigned int start_slots; /* start records: stolen's modulus */
 	struct op_hist ops[NR_OPS];
 	struct op_flow flow[NR_OPS];
 };

@@ -41,7 +41,7 @@ int report_warnings(FILE *err, const struct report *r, const char *missed_why)
 				 h->stolen == 1 ?
 				 "was not timed: another thread whose id is the same modulo %d was in the function at the same time and took its start record" :
 				 "were not timed: another thread whose id is the same modulo %d was in the function at the same time and took their start records",
-				 START_SLOTS);
+				 r->start_slots);
 			warn(err, r, h->stolen, op, why);
 		}
 		if (c->unseen) {

@@ -211,6 +211,14 @@ while [ "$r" -lt "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 
+# --- the memory a default run holds, as its --check shows it: the start
+# records (sized by MemTotal), the kernel memory of its maps and programs
+# (memlock in fdinfo), its peak RSS.
+if want startup; then
+	ext4dist --check > "$WORK/kmem.out" 2>&1 || true
+	b "kmem $(kmem_fields "$WORK/kmem.out")"
+fi
+
 # --- start-up: exec to banner, SIGINT to exit, peak RSS, system calls.
 # "floor": bench_floor makes the 8 probes ext4dist makes by default here,
 # the same way (PMU or tracefs), without BPF, prints the banner and waits

@@ -54,6 +54,7 @@ $1 == "prog" {
 	XL[V["probe"]] = V["xlated_insns"]; JIT[V["probe"]] = V["jited_bytes"]
 	next
 }
+$1 == "kmem" { kv(); for (k in V) KMEM[R, k] = V[k]; next }
 $1 == "rss" { kv(); if (V["vmhwm_kb"] + 0 > RSSHWM[V["mode"]]) RSSHWM[V["mode"]] = V["vmhwm_kb"] + 0; next }
 $1 == "slowevents" {
 	kv()
@@ -279,6 +280,8 @@ END {
 	printf "%-50s %-34s %s\n", "target", "measured", "verdict"
 	printf "%-50s %-34s %s\n", "peak RSS < 2 MiB", rssmax " KiB", yesno(T_rss)
 	printf "%-50s %-34s %s\n", "static binary < 1.5 MB (1,500,000 bytes)", HOST["binary_bytes"] " bytes", yesno(T_bin)
+	if ((W, "kib") in KMEM)
+		printf "%-50s %-34s %s\n", "kernel memory, " KMEM[W, "slots"] " start records (MemTotal " int(KMEM[W, "memtotal_kb"] / 1024) " MiB)", sprintf("%d KiB (%d maps %d, %d programs %d)", KMEM[W, "kib"], KMEM[W, "maps"], KMEM[W, "maps_kib"], KMEM[W, "progs"], KMEM[W, "progs_kib"]), "-"
 	printf "%-50s %-34s %s\n", "start-up, exec to banner (" SM ": " (ENV[W, "default_mode"] == "" ? "pmu" : ENV[W, "default_mode"]) ") < 50 ms, " W, sprintf("%.1f ms (floor %.1f ms)", S[W, SM, "banner_ms"], S[W, "floor", "banner_ms"]), yesno(T_start)
 	if (D != "")
 		printf "%-50s %-34s %s\n", "  (same, icount: guest instructions / 1e6)", sprintf("%.1f M insns (floor %.1f)", S[D, SM, "banner_ms"], S[D, "floor", "banner_ms"]), "-"
@@ -310,6 +313,7 @@ END {
 	printf "  \"targets\": {\n" > out
 	printf "    \"peak_rss_lt_2MiB\": {\"value_kb\": %d, \"met\": %s},\n", rssmax, tf(T_rss) > out
 	printf "    \"binary_lt_1.5MB\": {\"value_bytes\": %s, \"met\": %s},\n", num(HOST["binary_bytes"]), tf(T_bin) > out
+	printf "    \"kernel_memory\": {\"kib\": %s, \"start_slots\": %s, \"start_kib\": %s, \"memtotal_kb\": %s},\n", num(KMEM[W, "kib"]), num(KMEM[W, "slots"]), num(KMEM[W, "start_kib"]), num(KMEM[W, "memtotal_kb"]) > out
 	printf "    \"startup_lt_50ms\": {\"run\": %s, \"mode\": %s, \"value_ms\": %s, \"met\": %s},\n", q(W), q(ENV[W, "default_mode"] == "" ? "pmu" : ENV[W, "default_mode"]), num(S[W, SM, "banner_ms"]), tf(T_start) > out
 	printf "    \"startup_vs_floor\": {" > out
 	n = 0

@@ -79,6 +79,44 @@ run_bin "$TEST_BIN" --slower 0 --test-meminfo "$fx/meminfo" --check
 expect_eq "not even one page (64 KiB machine): message, before --check" "$ERR" \
 	"ext4dist: --ring-pages 64: not even rings of one page fit this machine: $ncpu (one per online CPU) and the reader's copy of one would take $(( (ncpu + 1) * page >> 10 )) KiB, more than a sixteenth of its memory (64 KiB, MemTotal in $fx/meminfo)"
 expect_eq "not even one page: exit status" "$RC" 1
+# The start records sized by MemTotal (--test-meminfo): one per 16 KiB,
+# a power of two from 4096 to 32768; --start-slots says; a meminfo
+# without MemTotal gets the most, and says why.
+printf 'MemTotal:         119808 kB\n' > "$fx/meminfo"
+run_bin "$TEST_BIN" --check --test-meminfo "$fx/meminfo"
+expect_eq "start records of a 128 MB device (117 MiB)" \
+	"$(grep '^start records ' "$TMP/out")" \
+	"start records          4096 slots of 40 bytes: one per 16 KiB of MemTotal (117 MiB)"
+start_kib=$(sed -n 's/^kernel memory  *[0-9]* KiB (memlock in \/proc\/self\/fdinfo): 5 maps [0-9]* KiB (the start records \([0-9]*\) KiB), [0-9]* programs [0-9]* KiB$/\1/p' "$TMP/out")
+expect_eq "kernel memory of the 4096 records: 160 KiB and what the kernel adds" \
+	"$([ "${start_kib:-0}" -ge 160 ] && [ "$start_kib" -le 192 ] && echo yes)" yes
+expect_eq "--check: peak RSS" \
+	"$(grep -c '^peak RSS               [0-9]* kB so far (VmHWM in /proc/self/status)$' "$TMP/out")" 1
+printf 'MemTotal:         262144 kB\n' > "$fx/meminfo"
+run_bin "$TEST_BIN" --check --test-meminfo "$fx/meminfo"
+expect_eq "start records of 256 MiB" "$(grep '^start records ' "$TMP/out")" \
+	"start records          16384 slots of 40 bytes: one per 16 KiB of MemTotal (256 MiB)"
+run_bin "$TEST_BIN" -v --check --start-slots 4096 --test-meminfo "$fx/meminfo"
+expect_eq "--start-slots over the rule" "$(grep '^start records ' "$TMP/out")" \
+	"start records          4096 slots of 40 bytes: --start-slots"
+expect_eq "-v: the start records" "$(grep '^ext4dist: start records' "$TMP/err")" \
+	"ext4dist: start records: 4096 slots (--start-slots), 40 bytes each"
+expect_eq "-v: the start array made that size" \
+	"$(grep -c 'max_entries=4096, map_flags=0, map_name="start"' "$TMP/err")" 1
+printf 'MemFree:           65536 kB\n' > "$fx/meminfo"
+run_bin "$TEST_BIN" --check --test-meminfo "$fx/meminfo"
+expect_eq "no MemTotal: the most, said" "$(grep '^start records ' "$TMP/out")" \
+	"start records          32768 slots of 40 bytes: the most: $fx/meminfo not read: Invalid argument"
+run_bin "$BIN" --start-slots 2048
+expect_eq "--start-slots under the least: exit status" "$RC" 2
+expect_eq "--start-slots under the least: message" "$ERR" \
+	"usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]
+ext4dist: error: argument --start-slots: value out of range: '2048' (expected 4096 to 32768)"
+run_bin "$BIN" --start-slots 6144
+expect_eq "--start-slots not a power of two: message" "$ERR" \
+	"usage: ext4dist [-h] [-T] [-m] [-p PID] [interval] [count]
+ext4dist: error: argument --start-slots: not a power of two: '6144'"
+
 # The shipped binary on this machine: 65536 pages refused unless a
 # sixteenth of its memory holds them.
 mem=$(($(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) * 1024))

@@ -165,7 +165,7 @@ static void test_real_object(void)
 	m = bpf_obj_find_map(&obj, "start");
 	CHECK(m && m->def.type == BPF_MAP_TYPE_ARRAY && m->def.key_size == 4 &&
 	      m->def.value_size == sizeof(struct start_slot) &&
-	      m->def.max_entries == START_SLOTS,
+	      m->def.max_entries == START_SLOTS_MAX,
 	      "start map: array of struct start_slot");
 	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "read", NULL);
 	CHECK(p && p->insn_cnt > 1, "kprobe/read found");

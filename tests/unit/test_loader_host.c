@@ -65,6 +65,13 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 124 + 22 + 2);
 	check_int("placeholder PATCH_FACTOR patched in every return program",
 		  bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000), 62 + 11 + 1);
+	/* The start records' slot and tag: in every entry and return. */
+	check_int("PATCH_START_MASK patched in every entry and return program",
+		  bpf_obj_patch_imm64(&obj, PATCH_START_MASK, 4095),
+		  124 + 22 + 2);
+	check_int("PATCH_START_SHIFT patched in every entry and return program",
+		  bpf_obj_patch_imm64(&obj, PATCH_START_SHIFT, 12),
+		  124 + 22 + 2);
 	check_int("PATCH_FOPS patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOPS, 0xffffffff81000000ULL), 4 + 2);
 	check_int("PATCH_FOP_OFF patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOP_OFF, 40), 4 + 2);
 	/* Every entry keeps ext4dist itself out; the f_op scan keeps it in. */

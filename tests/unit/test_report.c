@@ -713,6 +713,7 @@ static void test_warnings(void)
 
 	init_report(&r);
 	r.interval = 1;
+	r.start_slots = 32768;
 	r.flow[OP_FSYNC].missed = 21;
 	r.flow[OP_FSYNC].in_flight = 3;	/* not final: says nothing */
 	r.ops[OP_READ].stolen = 1;
@@ -733,6 +734,7 @@ static void test_warnings(void)
 	init_report(&r);
 	r.interval = 1;
 	r.final = 1;
+	r.start_slots = 4096;	/* the size the run chose */
 	r.flow[OP_FSYNC].in_flight = 3;
 	r.ops[OP_WRITE].stolen = 2;
 	r.pid_filter = 1;	/* -p: the kernel's count is of every process */
@@ -742,7 +744,7 @@ static void test_warnings(void)
 	fclose(f);
 	check_str("final warnings: calls that never returned", buf,
 		  "ext4dist: warning: 1 read call was not counted: the kernel did not run the entry program for it (the program was still running on that CPU for an earlier call, preempted or interrupted), of any process: the kernel does not say whose\n"
-		  "ext4dist: warning: 2 write calls were not timed: another thread whose id is the same modulo 32768 was in the function at the same time and took their start records\n"
+		  "ext4dist: warning: 2 write calls were not timed: another thread whose id is the same modulo 4096 was in the function at the same time and took their start records\n"
 		  "ext4dist: warning: 3 fsync calls had not returned when tracing stopped: the return probe never ran (kretprobe instances exhausted: raise --maxactive), or they were still running\n");
 	free(buf);
 

@@ -73,7 +73,12 @@ for spec in "$@"; do
 		if (n ~ /^return_/) { rcnt[m] += kv("run_cnt"); rns[m] += kv("run_time_ns"); rinsn[m] = kv("xlated_insns"); rjit[m] = kv("jited_bytes") }
 	}
 	$1 == "counted" { counted[kv("jit")] = $0 }
+	$1 == "kmem" {
+		kmem = sprintf("%s KiB: %s maps %s KiB (the %s start records %s KiB), %s programs %s KiB; MemTotal %d MiB",
+			kv("kib"), kv("maps"), kv("maps_kib"), kv("slots"), kv("start_kib"), kv("progs"), kv("progs_kib"), kv("memtotal_kb") / 1024)
+	}
 	END {
+		printf "\narmhf kernel memory of a default run (--check, memlock in fdinfo): %s\n", kmem
 		printf "\narmhf start-up on Debian %s (qemu-system-arm virt, cortex-a15, -icount shift=0: 1 ns = 1 guest instruction; medians)\n\n", kver
 		printf "| JIT | floor8: 8 kprobes, no BPF (exec to banner) | ext4dist (exec to banner) | ext4dist / floor | ext4dist SIGINT to exit | floor8 SIGINT to exit |\n"
 		printf "| --- | ---: | ---: | ---: | ---: | ---: |\n"

@@ -27,6 +27,7 @@
 #   EXT4DIST_ARMHF_BUILD      build products (default <top>/build/vm-armhf)
 #   EXT4DIST_ARMHF_SCENARIOS  scenario functions to run (default: all of
 #                             tests/vm/guest/scenarios.sh plus the armhf ones)
+#   EXT4DIST_ARMHF_MEM        guest memory (default 128M: an appliance's)
 #   EXT4DIST_ARMHF_CC         cross compiler (default arm-linux-gnueabihf-gcc)
 
 ARMHF_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -206,7 +207,7 @@ vm_boot() {
 	rm -f "$results"
 	# shellcheck disable=SC2086 # ARMHF_QEMU_EXTRA: options (bench: -icount)
 	timeout --kill-after=10 "$VM_TIMEOUT" \
-		"${qemu[@]}" -accel tcg ${ARMHF_QEMU_EXTRA:-} -m 512M -smp 1 \
+		"${qemu[@]}" -accel tcg ${ARMHF_QEMU_EXTRA:-} -m "${EXT4DIST_ARMHF_MEM:-128M}" -smp 1 \
 		-display none -no-reboot -monitor none \
 		-serial stdio \
 		-device virtio-serial-device \

@@ -25,6 +25,11 @@
  * -EIOCBQUEUED unless the I/O finished first.
  * -E N then does N preads into an unmapped buffer: each is one
  * ext4_file_read_iter call returning -EFAULT.
+ * -C PAIRS -S SLOTS then does PAIRS pairs of 4 KiB preads of FILE (opened
+ * once more) by two new threads whose ids differ by exactly SLOTS, both
+ * inside ext4_file_read_iter at once, the first one returning first
+ * (collide(): thread ids chosen through ns_last_pid, each read held in
+ * the function by a userfaultfd page).
  *
  * No stdio touches FILE: the only output goes to stdout/stderr, which the
  * test scripts redirect to a file outside the traced file system.
@@ -34,10 +39,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/aio_abi.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -58,7 +68,7 @@ struct job {
 static void usage(void)
 {
 	fprintf(stderr, "usage: workload [-g GOFILE] [-b BYTES] [-t THREADS] "
-		"[-n ROUNDS] [-s MSECS] [-y] [-a N] [-E N] "
+		"[-n ROUNDS] [-s MSECS] [-y] [-a N] [-E N] [-C PAIRS -S SLOTS] "
 		"FILE OPENS READS WRITES FSYNCS\n");
 	exit(2);
 }
@@ -242,6 +252,220 @@ static int efault_reads(const struct job *j)
 	return 0;
 }
 
+/*
+ * One read of collide(): its thread waits for a byte on go[0] (1: read,
+ * 0: exit without reading), so its id can be checked first.
+ */
+struct reader {
+	int fd;
+	char *buf;
+	int go[2];
+	pthread_t thread;
+	pid_t tid;
+	ssize_t got;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	char c = 0;
+
+	__atomic_store_n(&r->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	if (read(r->go[0], &c, 1) == 1 && c)
+		r->got = pread(r->fd, r->buf, 4096, 0);
+	return NULL;
+}
+
+static int write_last_pid(long last)
+{
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+	int bad;
+
+	if (!f)
+		return fail("open", "/proc/sys/kernel/ns_last_pid");
+	bad = fprintf(f, "%ld", last) < 0;
+	bad |= fclose(f) != 0;
+	return bad ? fail("write", "/proc/sys/kernel/ns_last_pid") : 0;
+}
+
+static long read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static void reader_go(struct reader *r, char c)
+{
+	if (write(r->go[1], &c, 1) != 1)
+		fail("write", "pipe");
+}
+
+/*
+ * A waiting thread of id tid: 0; 1 when another task took that id first
+ * (kernel threads come and go), or -1 (said).
+ */
+static int reader_new(struct reader *r, long tid)
+{
+	if (write_last_pid(tid - 1))
+		return -1;
+	r->tid = 0;
+	r->got = -1;
+	if (pthread_create(&r->thread, NULL, reader_main, r)) {
+		fprintf(stderr, "workload: pthread_create failed\n");
+		return -1;
+	}
+	while (!__atomic_load_n(&r->tid, __ATOMIC_ACQUIRE))
+		sched_yield();
+	if (r->tid == tid)
+		return 0;
+	reader_go(r, 0);
+	pthread_join(r->thread, NULL);
+	return 1;
+}
+
+/* Waits until a read faults on buf: its thread is inside the read. */
+static int wait_fault(int uffd, const char *buf)
+{
+	struct pollfd p = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg m;
+
+	if (poll(&p, 1, GO_TIMEOUT_MS) != 1 ||
+	    read(uffd, &m, sizeof(m)) != sizeof(m))
+		return fail("userfaultfd", "read");
+	if (m.event != UFFD_EVENT_PAGEFAULT ||
+	    m.arg.pagefault.address != (unsigned long)buf) {
+		fprintf(stderr, "workload: unexpected fault at %#llx\n",
+			(unsigned long long)m.arg.pagefault.address);
+		return 1;
+	}
+	return 0;
+}
+
+/* Fills buf's page: the read faulting there goes on, returns, is joined. */
+static int release(int uffd, struct reader *r)
+{
+	static char zero[4096];
+	struct uffdio_copy c = {
+		.dst = (unsigned long)r->buf, .src = (unsigned long)zero,
+		.len = 4096,
+	};
+
+	if (ioctl(uffd, UFFDIO_COPY, &c))
+		return fail("UFFDIO_COPY", "page");
+	pthread_join(r->thread, NULL);
+	if (r->got != 4096) {
+		fprintf(stderr, "workload: reader thread %d read %zd bytes\n",
+			(int)r->tid, r->got);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Two waiting threads whose ids differ by slots, from *a on (a candidate
+ * taken meanwhile is skipped): 0, or 1 (said).
+ */
+static int reader_pair(struct reader *r, long *a, long slots, long max)
+{
+	int tries, err;
+
+	for (tries = 0; tries < 100; tries++, (*a)++) {
+		if (*a + slots >= max)
+			*a = 300;
+		err = reader_new(&r[0], *a);
+		if (err < 0)
+			return 1;
+		if (err)
+			continue;
+		err = reader_new(&r[1], *a + slots);
+		if (!err)
+			return 0;
+		reader_go(&r[0], 0);
+		pthread_join(r[0].thread, NULL);
+		if (err < 0)
+			return 1;
+	}
+	fprintf(stderr, "workload: no two free thread ids %ld apart in 100 tries\n",
+		slots);
+	return 1;
+}
+
+static int collide(const struct job *j, long pairs, long slots)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	long last = read_sysctl("/proc/sys/kernel/ns_last_pid");
+	long max = read_sysctl("/proc/sys/kernel/pid_max"), i, a;
+	struct reader r[2];
+	char *mem;
+	int uffd, fd, rc = 0;
+
+	if (last < 0 || max < 0)
+		return fail("read", "/proc/sys/kernel/ns_last_pid or pid_max");
+	if (300 + slots + 100 >= max) {
+		fprintf(stderr, "workload: pid_max %ld too small for -S %ld\n",
+			max, slots);
+		return 1;
+	}
+	a = last + 100;
+	fd = open(j->file, O_RDONLY);
+	if (fd < 0)
+		return fail("open", j->file);
+	uffd = (int)syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api)) {
+		close(fd);
+		return fail("userfaultfd", "API");
+	}
+	memset(r, 0, sizeof(r));
+	if (pipe(r[0].go) || pipe(r[1].go)) {
+		close(uffd);
+		close(fd);
+		return fail("pipe", "");
+	}
+	for (i = 0; i < pairs && !rc; i++, a++) {
+		mem = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (mem == MAP_FAILED) {
+			rc = fail("mmap", "2 pages");
+			break;
+		}
+		reg.range.start = (unsigned long)mem;
+		reg.range.len = 2 * 4096;
+		r[0].fd = r[1].fd = fd;
+		r[0].buf = mem;
+		r[1].buf = mem + 4096;
+		if (ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+			rc = fail("UFFDIO_REGISTER", "2 pages");
+		} else if (reader_pair(r, &a, slots, max)) {
+			rc = 1;
+		} else {
+			reader_go(&r[0], 1);
+			rc = wait_fault(uffd, r[0].buf);
+			if (!rc)
+				reader_go(&r[1], 1);
+			else
+				reader_go(&r[1], 0);
+			rc = rc || wait_fault(uffd, r[1].buf);
+			rc = release(uffd, &r[0]) || rc;
+			rc = release(uffd, &r[1]) || rc;
+		}
+		munmap(mem, 2 * 4096);
+	}
+	close(uffd);
+	close(fd);
+	if (!rc)
+		printf("workload: %ld pairs of reads by threads %ld apart\n",
+		       pairs, slots);
+	return rc;
+}
+
 static int run_job(struct job *j)
 {
 	char *buf;
@@ -279,12 +503,12 @@ int main(int argc, char **argv)
 {
 	const char *go = NULL;
 	long threads = 0, rounds = 1, pause = 0, bs = 4096, i, aio = 0;
-	long efault = 0;
+	long efault = 0, pairs = 0, slots = 0;
 	int osync = 0;
 	struct job proto, *jobs;
 	int opt, rc = 0;
 
-	while ((opt = getopt(argc, argv, "g:b:t:n:s:ya:E:")) != -1) {
+	while ((opt = getopt(argc, argv, "g:b:t:n:s:ya:E:C:S:")) != -1) {
 		switch (opt) {
 		case 'g': go = optarg; break;
 		case 'b': bs = parse_count(optarg); break;
@@ -294,11 +518,13 @@ int main(int argc, char **argv)
 		case 'y': osync = 1; break;
 		case 'a': aio = parse_count(optarg); break;
 		case 'E': efault = parse_count(optarg); break;
+		case 'C': pairs = parse_count(optarg); break;
+		case 'S': slots = parse_count(optarg); break;
 		default: usage();
 		}
 	}
 	if (argc - optind != 5 || bs < 1 || threads > MAX_THREADS ||
-	    rounds < 1)
+	    rounds < 1 || (pairs && (slots < 1 || threads)))
 		usage();
 	memset(&proto, 0, sizeof(proto));
 	if (strlen(argv[optind]) + 8 > sizeof(proto.file))
@@ -326,6 +552,8 @@ int main(int argc, char **argv)
 
 	if (threads < 1) {
 		rc = run_job(&proto);
+		if (!rc && pairs)
+			rc = collide(&proto, pairs, slots);
 	} else {
 		jobs = calloc((size_t)threads, sizeof(*jobs));
 		if (!jobs)

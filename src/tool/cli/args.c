@@ -61,6 +61,7 @@ static const struct opt_row {
 	{ { 0, "version", "--version", 0, OPT_VERSION }, B },
 	{ { 0, "slower", "--slower", 1, OPT_SLOWER }, D },
 	{ { 0, "ring-pages", "--ring-pages", 1, OPT_RING_PAGES }, D },
+	{ { 0, "start-slots", "--start-slots", 1, OPT_START_SLOTS }, B },
 #ifdef EXT4DIST_TEST_HOOKS
 	/*
 	 * The test build's fixture paths, not in the help text (docs/testing.md, "The
@@ -321,6 +322,7 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 	       const char *val)
 {
 	struct ext4dist_args *a = args_of(ap);
+	unsigned long long n;
 	int v, err;
 
 	switch (o->id) {
@@ -395,6 +397,16 @@ int args_value(struct argparse *ap, const struct argparse_opt *o,
 			return argparse_value_error(ap, o->shown,
 						    "not a power of two:", val,
 						    strlen(val), "");
+		return err;
+	case OPT_START_SLOTS:
+		err = argparse_uint(ap, o->shown, val, START_SLOTS_MIN,
+				    START_SLOTS_MAX, &n);
+		if (!err && (n & (n - 1)))
+			return argparse_value_error(ap, o->shown,
+						    "not a power of two:", val,
+						    strlen(val), "");
+		if (!err)
+			a->start_slots = (unsigned int)n;
 		return err;
 	case OPT_DUMP_BPF:
 		err = get_enum(ap, o->shown, val, dump_choices,

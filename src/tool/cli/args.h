@@ -67,6 +67,7 @@ struct ext4dist_args {
 	unsigned long min_ms;		/* default 10 */
 	int csv;
 	unsigned int ring_pages;	/* --ring-pages, per CPU, default 64 */
+	unsigned int start_slots;	/* --start-slots, 0 = by MemTotal */
 	/*
 	 * System paths pointed at fixtures, NULL = the real ones.  Only the
 	 * test build (EXT4DIST_TEST_HOOKS: build/ext4dist-test) has the

@@ -35,6 +35,7 @@ enum opt_id {
 	OPT_VERSION,
 	OPT_SLOWER,
 	OPT_RING_PAGES,
+	OPT_START_SLOTS,
 	OPT_CSV,		/* ext4slower's -j */
 	OPT_JSON_LONG,		/* ext4slower's --json */
 	OPT_TYPE,		/* -t/--type: the file system */

@@ -16,6 +16,7 @@
 #include "tool/engine/attach_paths.h"
 #include "tool/engine/bpf_blob.h"
 #include "tool/engine/short_probes.h"
+#include "tool/engine/start_slots.h"
 #include "tool/engine/fentry.h"
 #include "tool/discover/name_discover.h"
 #include "tool/discover/pid_filter.h"
@@ -178,6 +179,7 @@ static int load_object(struct tracer *t, struct errbuf *eb)
 		return errbuf_set(eb, t->ncpus,
 				  "cannot read /sys/devices/system/cpu/possible: %s",
 				  strerror(-t->ncpus));
+	start_slots_apply(t);
 	size_slow_maps(t);
 	privileges_raise_memlock();
 	err = bpf_obj_create_maps(&t->obj, &t->lo, &t->load, eb);
@@ -458,6 +460,14 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	err = prepare(t, cfg, eb);
 	if (!err)
 		err = start(t, eb);
+	if (!err && vlog_level() >= 1) {
+		char text[256];
+
+		tracer_kmem_text(t, text, sizeof(text));
+		vlog(1, "kernel memory: %s", text);
+		own_peak_rss_text(text, sizeof(text));
+		vlog(1, "peak RSS: %s", text);
+	}
 	t->rec.verifier_log = t->load.verifier_log && t->load.verifier_log[0] ?
 			      t->load.verifier_log : NULL;
 	return err;

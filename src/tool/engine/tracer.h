@@ -36,11 +36,13 @@ struct tracer_config {
 	int verifier_log;		/* --verifier-log: every load's log */
 	const char *prog_glob;		/* --prog: the programs whose log shows */
 	int dump_maps;			/* --dump-maps: each CPU's counts */
+	unsigned int start_slots;	/* --start-slots, 0 = by MemTotal */
 	/* Test-only overrides of system paths; NULL = the real ones. */
 	const char *kallsyms_path;
 	const char *sysfs_kprobe;
 	const struct tracefs_paths *tracefs;
 	const char *sys_module;		/* /sys/module */
+	const char *meminfo;		/* /proc/meminfo */
 };
 
 /*
@@ -75,6 +77,8 @@ struct tracer_record {
 	char fentry_ids[600];		/* fentry: where the BTF ids came from */
 	char tracepoints[600];		/* the tracepoints' ids and field */
 	enum preempt_model preemption;	/* CAP_NO_PREEMPT's finding */
+	unsigned int start_slots;	/* start records kept (start_slots.h) */
+	char start_why[128];		/* how that number was chosen */
 };
 
 /* Private: tool/engine/tracer_priv.h.  tracer_new() makes one. */
@@ -132,6 +136,23 @@ const char *tracer_missed_reason(const struct tracer *t);
 void tracer_stop_entries(struct tracer *t);
 /* Detaches every probe (entries first), closes every fd. */
 void tracer_stop(struct tracer *t);
+
+/*
+ * kmem_use.c: the kernel memory of the maps and programs open now, as
+ * the kernel counts it (memlock in /proc/self/fdinfo, bytes); fds whose
+ * fdinfo has no memlock line (a kernel that does not show it) are
+ * counted in unshown, and then the text says it is not shown.  0 or
+ * -errno.
+ */
+struct tracer_kmem {
+	unsigned long long maps, progs, start;
+	unsigned int nr_maps, nr_progs, unshown;
+};
+int tracer_kmem(const struct tracer *t, struct tracer_kmem *k);
+/* The same as one line of text, for --check and -v. */
+void tracer_kmem_text(const struct tracer *t, char *buf, size_t size);
+/* This process's peak RSS as one line of text. */
+void own_peak_rss_text(char *buf, size_t size);
 
 /* Slow mode: the per-CPU event rings, open once tracer_start() is done. */
 struct perf_buf *tracer_events(struct tracer *t);

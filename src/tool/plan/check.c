@@ -229,6 +229,22 @@ static void print_plan(FILE *out, const struct fs_table *fs,
 	}
 }
 
+/* What the run holds: maps and programs in the kernel, its own peak RSS. */
+static void print_memory(FILE *out, const struct tracer *t,
+			 const struct tracer_record *rec)
+{
+	char text[256];
+
+	if (rec->start_slots)
+		row(out, "start records", "%u slots of %zu bytes: %s",
+		    rec->start_slots, sizeof(struct start_slot),
+		    rec->start_why);
+	tracer_kmem_text(t, text, sizeof(text));
+	row(out, "kernel memory", "%s", text);
+	own_peak_rss_text(text, sizeof(text));
+	row(out, "peak RSS", "%s", text);
+}
+
 int check_run(FILE *out, const struct tracer_config *cfg)
 {
 	struct errbuf eb = { "" }, veb = { "" };
@@ -274,6 +290,8 @@ int check_run(FILE *out, const struct tracer_config *cfg)
 		print_traced(out, cfg);
 		print_plan(out, cfg->fs, rec);
 	}
+	if (rec->privileged && !errno_nofile(err))
+		print_memory(out, t, rec);
 	/* No attach path, but the fsync tracepoints: what can be done. */
 	tp_only = !rec->planned && cfg->attach == ATTACH_AUTO &&
 		  rec->caps.c[CAP_TRACEPOINT].state == CAP_YES;

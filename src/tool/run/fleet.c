@@ -20,6 +20,7 @@ static void header(struct report *r, const struct tracer *t,
 	r->interval = pr->interval != 0;
 	r->pid_filter = pr->pid_filter;
 	r->ops_mask = tracer_ops_mask(t);
+	r->start_slots = tracer_record(t)->start_slots;
 	r->multi_fs = n > 1;
 }
 

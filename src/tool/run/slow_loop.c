@@ -215,6 +215,7 @@ int slow_loop(struct tracer *t, const struct run_print *pr, FILE *out)
 	memset(&st, 0, sizeof(st));
 	memset(&r, 0, sizeof(r));
 	r.ops_mask = tracer_ops_mask(t);
+	r.start_slots = tracer_record(t)->start_slots;
 	r.pid_filter = pr->pid_filter;
 	r.final = 0;
 	/* JSON keeps stdout parseable: the banner goes to stderr there. */

@@ -32,6 +32,9 @@ mount -t ext4 /dev/vda /mnt/ext4
 ensure_tracefs
 echo 1 > /proc/sys/kernel/bpf_stats_enabled
 b "kernel release=$KERNEL machine=$(uname -m)"
+# The memory a default run holds, as its --check shows it.
+ext4dist --check > "$WORK/kmem.out" 2>&1 || true
+b "kmem $(kmem_fields "$WORK/kmem.out")"
 for jit in 1 0; do
 	echo "$jit" > /proc/sys/net/core/bpf_jit_enable
 	bout bench_probe startup --runs "$RUNS" --tag "floor8-jit$jit" -- /bin/floor8

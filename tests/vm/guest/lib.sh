@@ -504,3 +504,13 @@ scenarios_named() {
 	done
 	tail -n +"$first" /guest/scenarios.sh | grep -vE "$SCENARIO_CALL_RE"
 }
+
+# kmem_fields FILE: what --check's output FILE says of memory, as
+# "memtotal_kb=N slots=N kib=N maps=N maps_kib=N start_kib=N progs=N
+# progs_kib=N vmhwm_kb=N" (the fields it lacks left out).
+kmem_fields() {
+	echo "memtotal_kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)" \
+		"$(sed -n 's/^start records  *\([0-9]*\) slots .*/slots=\1/p' "$1")" \
+		"$(sed -n 's/^kernel memory  *\([0-9]*\) KiB (memlock[^:]*): \([0-9]*\) maps \([0-9]*\) KiB (the start records \([0-9]*\) KiB), \([0-9]*\) programs \([0-9]*\) KiB$/kib=\1 maps=\2 maps_kib=\3 start_kib=\4 progs=\5 progs_kib=\6/p' "$1")" \
+		"$(sed -n 's/^peak RSS  *\([0-9]*\) kB .*/vmhwm_kb=\1/p' "$1")"
+}

@@ -368,17 +368,24 @@ scenario_signal_phases() {
 # stops within seconds, removes its probes, and says how much output
 # was not written; exit status 1.
 scenario_stalled_output() {
-	local sig r e start secs n left bad="" msg
+	local sig r e start secs n left bad="" msg pages=1024 mem ncpu
 	ensure_tracefs
+	# The rings and the reader's copy of one within a sixteenth of the
+	# memory (--ring-pages' bound): 512 pages a CPU on a 128 MiB guest.
+	mem=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
+	ncpu=$(grep -c '^processor' /proc/cpuinfo)
+	while [ $(((ncpu + 1) * pages * 4)) -gt $((mem / 16)) ] && [ "$pages" -gt 64 ]; do
+		pages=$((pages / 2))
+	done
 	for sig in INT TERM HUP; do
 		rm -f "$WORK/stall.fifo" "$WORK/stall.err"
 		mkfifo "$WORK/stall.fifo"
 		sleep 600 < "$WORK/stall.fifo" &
 		r=$!
-		# Rings that hold the whole burst (4 MiB a CPU): on a busy host
+		# Rings that hold the whole burst (4 MiB a CPU where that fits): on a busy host
 		# the reader falls behind, and lost events must not shrink the
 		# output to what the pipe holds.
-		ext4slower --attach=tracefs --ring-pages 1024 0 > "$WORK/stall.fifo" 2> "$WORK/stall.err" &
+		ext4slower --attach=tracefs --ring-pages "$pages" 0 > "$WORK/stall.fifo" 2> "$WORK/stall.err" &
 		e=$!
 		# The header cannot be read here: wait for the probes instead.
 		n=0

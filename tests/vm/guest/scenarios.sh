@@ -16,6 +16,8 @@ set -eu
 . /guest/reliability.sh
 # shellcheck source=accounting.sh
 . /guest/accounting.sh
+# shellcheck source=appliance.sh
+. /guest/appliance.sh
 # shellcheck source=verdicts.sh
 . /guest/verdicts.sh
 # shellcheck source=startup.sh
@@ -457,6 +459,8 @@ run scenario_kretprobe_misses
 run scenario_nested_sync
 run scenario_async_and_errors
 run scenario_interval_max
+run scenario_start_slots
+run scenario_appliance_memory
 run scenario_debugfs_only
 run scenario_stress
 run scenario_faults

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "tool/engine/start_slots.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "loader/kernel/meminfo.h"
+#include "loader/util/vlog.h"
+#include "tool/engine/tracer_priv.h"
+
+unsigned int start_slots_for(unsigned long long mem_bytes)
+{
+	unsigned int slots = START_SLOTS_MAX;
+
+	while (slots > START_SLOTS_MIN && slots * START_MEM_PER_SLOT > mem_bytes)
+		slots >>= 1;
+	return slots;
+}
+
+unsigned int start_slots_shift(unsigned int slots)
+{
+	unsigned int n = 0;
+
+	while (slots > 1) {
+		slots >>= 1;
+		n++;
+	}
+	return n;
+}
+
+static unsigned int choose(struct tracer *t)
+{
+	const char *path = t->cfg.meminfo ? t->cfg.meminfo : "/proc/meminfo";
+	unsigned long long mem;
+	unsigned int slots;
+	int err;
+
+	if (t->cfg.start_slots) {
+		snprintf(t->rec.start_why, sizeof(t->rec.start_why),
+			 "--start-slots");
+		return t->cfg.start_slots;
+	}
+	err = meminfo_total(t->cfg.meminfo, &mem);
+	if (err) {
+		snprintf(t->rec.start_why, sizeof(t->rec.start_why),
+			 "the most: %s not read: %s", path,
+			 strerror(-err));
+		return START_SLOTS_MAX;
+	}
+	slots = start_slots_for(mem);
+	snprintf(t->rec.start_why, sizeof(t->rec.start_why),
+		 "one per %llu KiB of MemTotal (%llu MiB)",
+		 START_MEM_PER_SLOT >> 10, mem >> 20);
+	return slots;
+}
+
+void start_slots_apply(struct tracer *t)
+{
+	static const char *const arrays[] = { "start", "slow_start" };
+	unsigned int slots = choose(t), i;
+
+	for (i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
+		struct obj_map *m = bpf_obj_find_map(&t->obj, arrays[i]);
+
+		if (m)
+			m->def.max_entries = slots;
+	}
+	bpf_obj_patch_imm64(&t->obj, PATCH_START_MASK, slots - 1);
+	bpf_obj_patch_imm64(&t->obj, PATCH_START_SHIFT,
+			    start_slots_shift(slots));
+	t->rec.start_slots = slots;
+	vlog(1, "start records: %u slots (%s), %u bytes each", slots,
+	     t->rec.start_why, (unsigned int)sizeof(struct start_slot));
+}

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How many start records a run keeps (tool/engine/start_slots.h), and
+ * the reader of the memory figures --check and -v print: memlock of a
+ * BPF fd's fdinfo and the process's VmHWM (loader/kernel/proc_field.h),
+ * on copies of what kernels show.
+ */
+#include <errno.h>
+
+#include "loader/kernel/proc_field.h"
+#include "test.h"
+#include "tool/engine/start_slots.h"
+
+#define FIXTURE(name) TEST_SRCDIR "/tests/unit/fixtures/fdinfo/" name
+
+static void test_rule(void)
+{
+	/* What a machine of that size shows as MemTotal, roughly. */
+	check_int("24 GiB: the most", start_slots_for(24ULL << 30), 32768);
+	check_int("512 MiB exactly: the most", start_slots_for(512ULL << 20),
+		  32768);
+	check_int("just under 512 MiB: half", start_slots_for((512ULL << 20) - 1),
+		  16384);
+	check_int("a 256 MB device (240 MiB)", start_slots_for(240ULL << 20),
+		  8192);
+	check_int("a 128 MB device (117 MiB)", start_slots_for(117ULL << 20),
+		  4096);
+	check_int("a 64 MB device (57 MiB): the least",
+		  start_slots_for(57ULL << 20), 4096);
+	check_int("nothing: the least", start_slots_for(0), 4096);
+	/* The 128 MB device's records: 160 KiB, within its 512 KiB. */
+	check_int("a 128 MB device's start records in bytes",
+		  (long long)start_slots_for(117ULL << 20) * 40, 163840);
+	check_int("shift of 4096", start_slots_shift(4096), 12);
+	check_int("shift of 32768", start_slots_shift(32768), 15);
+	/* The record's tag: pid_max's 22 bits less the slot's fit above bit 54. */
+	check_int("tag bits at the least slots fit the record",
+		  22 - (long long)start_slots_shift(START_SLOTS_MIN) <= 64 - 54,
+		  1);
+}
+
+static void test_fdinfo(void)
+{
+	unsigned long long v = 0;
+
+	check_int("6.18 map: memlock read",
+		  proc_field(FIXTURE("map_6.18.txt"), "memlock", &v), 0);
+	check_int("6.18 map: its value", (long long)v, 164152);
+	check_int("6.18 map: max_entries read",
+		  proc_field(FIXTURE("map_6.18.txt"), "max_entries", &v), 0);
+	check_int("6.18 map: 4096 entries", (long long)v, 4096);
+	check_int("a kernel without the line: -ENOENT",
+		  proc_field(FIXTURE("map_no_memlock.txt"), "memlock", &v),
+		  -ENOENT);
+	check_int("map_flags is hex: not a number here",
+		  proc_field(FIXTURE("map_no_memlock.txt"), "map_flags", &v),
+		  -EINVAL);
+	check_int("VmHWM read, in kB",
+		  proc_field(FIXTURE("status.txt"), "VmHWM", &v), 0);
+	check_int("VmHWM's value", (long long)v, 1432);
+	check_int("a key is matched whole: no \"Vm\"",
+		  proc_field(FIXTURE("status.txt"), "Vm", &v), -ENOENT);
+	check_int("no such file", proc_field("/nonexistent/fdinfo", "memlock", &v),
+		  -ENOENT);
+	check_int("a bad fd: its fdinfo is not there",
+		  proc_fd_memlock(-5, &v), -ENOENT);
+}
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(rule),
+	TEST_CASE(fdinfo),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, test_cases);
+}
