@@ -227,6 +227,8 @@ MAIN_OBJ := $(BUILD)/src/main.o
 # Linked into the static binaries as an object (libelf.a, after the
 # library on the command line, may need it): src/compat/glibc_c23.c.
 COMPAT_OBJ := $(BUILD)/src/compat/glibc_c23.o
+# Linked before libz: zlib's compressor left out (src/zlib_no_deflate.c).
+ZLIB_STUB_OBJ := $(BUILD)/src/zlib_no_deflate.o
 # The test build: the command line with the --test-* fixture-path options
 # (EXT4DIST_TEST_HOOKS); everything else is the shipped binary's.
 HOOKS_ARGS_OBJ := $(BUILD)/hooks/src/tool/cli/args.o
@@ -382,11 +384,11 @@ $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN): $(MAIN_OBJ) $(ZSTD_STUB_OBJ) $(COMPAT_OBJ) $(BUILD)/libext4dist.a
+$(BIN): $(MAIN_OBJ) $(ZSTD_STUB_OBJ) $(ZLIB_STUB_OBJ) $(COMPAT_OBJ) $(BUILD)/libext4dist.a
 	$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 # Its args.o comes first, so the library's is not linked.
-$(TEST_BINARY): $(MAIN_OBJ) $(ZSTD_STUB_OBJ) $(HOOKS_ARGS_OBJ) $(COMPAT_OBJ) $(BUILD)/libext4dist.a
+$(TEST_BINARY): $(MAIN_OBJ) $(ZSTD_STUB_OBJ) $(ZLIB_STUB_OBJ) $(HOOKS_ARGS_OBJ) $(COMPAT_OBJ) $(BUILD)/libext4dist.a
 	$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
 test-binary: $(TEST_BINARY)
@@ -406,6 +408,12 @@ $(BUILD)/tests/test_zstd_legacy: tests/unit/test_zstd_legacy.c $(TEST_LIB) $(ZST
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ \
 		$(XLDFLAGS) -o $@ $< $(TEST_LIB) $(ZSTD_STUB_OBJ) $(ZSTD_STATIC) -lz
+
+# The zlib stubs' test links them as the binary does: before libz.
+$(BUILD)/tests/test_zlib_no_deflate: tests/unit/test_zlib_no_deflate.c $(TEST_LIB) $(ZLIB_STUB_OBJ) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ \
+		$(XLDFLAGS) -o $@ $< $(TEST_LIB) $(ZLIB_STUB_OBJ) -lz
 
 # The parser tests again, against the test build's parser.
 $(BUILD)/tests/test_args_hooks: tests/unit/test_args.c $(TEST_LIB) $(HOOKS_ARGS_OBJ) \
@@ -497,7 +505,7 @@ release:
 	+@RELEASE_ARCHES='$(RELEASE_ARCHES)' tools/release.sh release '$(RELEASE_DIR)'
 # ---- end of make dist, make release ---------------------------------------
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) $(ZSTD_STUB_OBJ:.o=.d) $(COMPAT_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOKS_ARGS_OBJ:.o=.d) $(ZSTD_STUB_OBJ:.o=.d) $(ZLIB_STUB_OBJ:.o=.d) $(COMPAT_OBJ:.o=.d) \
 	 $(wildcard $(BUILD)/fresh/*.bpf.debug.d) $(TEST_LIB:.o=.d) $(TEST_BIN:=.d)
 
 # ---- fuzzing and static analysis (tests/fuzz/README.md) ---------------
@@ -537,7 +545,7 @@ bench: ext4dist size-report
 
 # What each library and object file costs the static binary: the link
 # again with a map (BUILD/ext4dist.map), summed by tests/bench/size_report.awk.
-size-report: $(MAIN_OBJ) $(ZSTD_STUB_OBJ) $(BUILD)/libext4dist.a
+size-report: $(MAIN_OBJ) $(ZSTD_STUB_OBJ) $(ZLIB_STUB_OBJ) $(BUILD)/libext4dist.a
 	@$(CC) -static $(STATIC_LDFLAGS) $(GC_LDFLAGS) $(CFLAGS) $(XCFLAGS) $(XLDFLAGS) \
 		-Wl,-Map=$(BUILD)/ext4dist.map -o $(BUILD)/ext4dist.sized $^ $(STATIC_LDLIBS)
 	@echo "size report: $(BIN), $$(wc -c < $(BUILD)/ext4dist.sized) bytes ($(ARCH))"
