@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "file_replace.h"
+#include "loader/util/ilog2.h"
 #include "heatmap.h"
 #include "numfmt.h"
 #include "report.h"
@@ -34,15 +35,6 @@ static const struct rgb ramp[3] = {
 	{ 254, 232, 154 }, { 244, 121, 41 }, { 150, 10, 40 },
 };
 static const struct rgb no_calls = { 245, 245, 245 };
-
-static unsigned int ilog2_ull(unsigned long long v)
-{
-	unsigned int k = 0;
-
-	while (v >>= 1)
-		k++;
-	return k;
-}
 
 /* Class 1..k of a count: 1, 2-3, 4-7...; 0 for none. */
 static unsigned int count_class(unsigned long long n)

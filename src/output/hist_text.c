@@ -2,21 +2,12 @@
 /* BCC's log2 histogram text (table.py _print_log2_hist and _stars). */
 #include <errno.h>
 
+#include "loader/util/ilog2.h"
 #include "numfmt.h"
 #include "report.h"
 
 #define HEADER "     %-19s : count     distribution\n"
 #define WIDE_HEADER "               %-29s : count     distribution\n"
-
-/* Index of the highest set bit of m > 0. */
-static unsigned int ilog2(unsigned long long m)
-{
-	unsigned int e = 0;
-
-	while (m >>= 1)
-		e++;
-	return e;
-}
 
 /*
  * BCC draws a star for each i >= 0 with i <= width * val / val_max - 1
@@ -45,7 +36,7 @@ unsigned int report_stars(unsigned long long val, unsigned long long val_max,
 		return width;
 	if (!u128_is_zero(r)) {
 		m = k.lo + 1;
-		e = ilog2(m);
+		e = ilog2_ull(m);
 		shift = (m & (m - 1)) ? 53 - e : 54 - e;
 		gap = u128_shl(u128_of(val_max - r.lo), shift);
 		if (u128_cmp(gap, u128_of(val_max)) <= 0)

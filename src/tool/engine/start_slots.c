@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "loader/kernel/meminfo.h"
+#include "loader/util/ilog2.h"
 #include "loader/util/vlog.h"
 #include "tool/engine/tracer_priv.h"
 
@@ -19,13 +20,7 @@ unsigned int start_slots_for(unsigned long long mem_bytes)
 
 unsigned int start_slots_shift(unsigned int slots)
 {
-	unsigned int n = 0;
-
-	while (slots > 1) {
-		slots >>= 1;
-		n++;
-	}
-	return n;
+	return ilog2_ull(slots);
 }
 
 static unsigned int choose(struct tracer *t)
