@@ -328,6 +328,11 @@ static void test_ring_bound(void)
 	check_int("no MemTotal line", meminfo_total(path, &mem), -EINVAL);
 	test_write_file(path, "MemTotal: 12 MB\n", 16);
 	check_int("not in kB", meminfo_total(path, &mem), -EINVAL);
+	test_write_file(path, "MemTotal: 12\n", 13);
+	check_int("no unit", meminfo_total(path, &mem), -EINVAL);
+	test_write_file(path, "MemTotal:\t12\tkB\n", 17);
+	check_int("tabs around the number", meminfo_total(path, &mem), 0);
+	check_int("12 KiB", (long long)mem, 12 * 1024);
 	check_int("no such file", meminfo_total("/nonexistent/meminfo", &mem),
 		  -ENOENT);
 }

@@ -49,17 +49,22 @@ static void test_fdinfo(void)
 	check_int("6.18 map: max_entries read",
 		  proc_field(FIXTURE("map_6.18.txt"), "max_entries", &v), 0);
 	check_int("6.18 map: 4096 entries", (long long)v, 4096);
-	check_int("a kernel without the line: -ENOENT",
+	check_int("a kernel without the line: -ENODATA",
 		  proc_field(FIXTURE("map_no_memlock.txt"), "memlock", &v),
-		  -ENOENT);
+		  -ENODATA);
 	check_int("map_flags is hex: not a number here",
 		  proc_field(FIXTURE("map_no_memlock.txt"), "map_flags", &v),
 		  -EINVAL);
 	check_int("VmHWM read, in kB",
 		  proc_field(FIXTURE("status.txt"), "VmHWM", &v), 0);
 	check_int("VmHWM's value", (long long)v, 1432);
+	check_int("VmHWM in kB",
+		  proc_field_unit(FIXTURE("status.txt"), "VmHWM", "kB", &v), 0);
+	check_int("VmHWM is not in MB",
+		  proc_field_unit(FIXTURE("status.txt"), "VmHWM", "MB", &v),
+		  -EINVAL);
 	check_int("a key is matched whole: no \"Vm\"",
-		  proc_field(FIXTURE("status.txt"), "Vm", &v), -ENOENT);
+		  proc_field(FIXTURE("status.txt"), "Vm", &v), -ENODATA);
 	check_int("no such file", proc_field("/nonexistent/fdinfo", "memlock", &v),
 		  -ENOENT);
 	check_int("a bad fd: its fdinfo is not there",

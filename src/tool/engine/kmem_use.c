@@ -22,7 +22,7 @@ static int add_fd(int fd, unsigned long long *sum, unsigned int *n,
 		return 0;
 	(*n)++;
 	err = proc_fd_memlock(fd, &b);
-	if (err == -ENOENT || err == -EINVAL) {
+	if (err == -ENODATA || err == -EINVAL) {
 		(*unshown)++;
 		return 0;
 	}
@@ -73,7 +73,7 @@ void tracer_kmem_text(const struct tracer *t, char *buf, size_t size)
 void own_peak_rss_text(char *buf, size_t size)
 {
 	unsigned long long kb;
-	int err = proc_field("/proc/self/status", "VmHWM", &kb);
+	int err = proc_field_unit("/proc/self/status", "VmHWM", "kB", &kb);
 
 	if (err)
 		snprintf(buf, size, "unknown: %s", strerror(-err));
