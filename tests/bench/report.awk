@@ -112,7 +112,12 @@ function tables(R, title,   i, j, o, u, p, t, pr, m, n, bcc, M, nm, v, fl, rss) 
 		o = OPS[i]
 		u = opns(R, "untraced", o)
 		printf "%-12s %12.0f", o, u
-		for (j = 1; j <= nm; j++) { p = opns(R, M[j], o); printf " %12.0f %7.2fx", p, (u > 0 ? p / u : 0) }
+		for (j = 1; j <= nm; j++) {
+			p = opns(R, M[j], o)
+			# A tool that did not run (its record says -1): no ratio.
+			if (p < 0) printf " %12s %8s", "failed", "-"
+			else printf " %12.0f %7.2fx", p, (u > 0 ? p / u : 0)
+		}
 		printf "\n"
 	}
 
@@ -262,7 +267,8 @@ END {
 	D = ""			# deterministic: icount when it ran
 	for (i = 1; i <= nruns; i++) if (RUNS[i] == "icount") D = "icount"
 	rssmax = 0
-	for (m in PEAK) if (m != "floor" && m != "exec" && PEAK[m] > rssmax) rssmax = PEAK[m]
+	# ext4dist's own modes: not the floor, exec, or a peer (tests/bench/peers.sh).
+	for (m in PEAK) if (m != "floor" && m != "exec" && m != "libbpf" && m != "bpftrace" && PEAK[m] > rssmax) rssmax = PEAK[m]
 	if (RSSHWM["pmu"] > rssmax) rssmax = RSSHWM["pmu"]
 	if (RSSHWM["tracefs"] > rssmax) rssmax = RSSHWM["tracefs"]
 	T_rss = rssmax > 0 && rssmax < 2048
