@@ -108,7 +108,21 @@ struct legacy_map_def slow_stats SEC("maps") = {
 	else								\
 		ADD_PLAIN(p, field, v);					\
 } while (0)
-#define COUNT(atomic, p, field) ADD(atomic, p, field, 1)
+/* A count's 1 is the add's immediate (XADD takes only a register). */
+#define INC_PLAIN(p, field) ({						\
+	__u64 t_;							\
+	asm volatile("%0 = *(u64 *)(%1 + %2)\n\t"			\
+		     "%0 += 1\n\t"						\
+		     "*(u64 *)(%1 + %2) = %0" : "=&r"(t_) :		\
+		     "r"(p), "i"(__builtin_offsetof(__typeof__(*(p)), field)) \
+		     : "memory");					\
+})
+#define COUNT(atomic, p, field) do {					\
+	if (atomic)							\
+		ADD_ATOMIC(p, field, 1);				\
+	else								\
+		INC_PLAIN(p, field);					\
+} while (0)
 
 /*
  * The traced function's arguments and return value.  A kprobe's context
@@ -163,12 +177,14 @@ INLINE __u64 fexit_rc(const void *ctx, __u32 op)
 
 /*
  * A start record's tag: the bits of the thread id that its slot does not
- * give (the shift comes with the table's size, patched at load), over
- * the live bit.  Never 0, so a free record (0) is nobody's.
+ * give, over the live bit.  Never 0, so a free record (0) is nobody's.
+ * The thread id is the low half of id: shifted to the top and back down
+ * by 31 more than the slot's bits (patched at load with the table's
+ * size), it lands one bit up, and the live bit goes over its lowest.
  */
-INLINE __u64 record_tag(__u32 tid)
+INLINE __u64 record_tag(__u64 id)
 {
-	return (__u64)tid >> PATCHED_CONST(PATCH_START_SHIFT) << 1 | 1;
+	return id << 32 >> PATCHED_CONST(PATCH_START_SHIFT) | 1;
 }
 
 INLINE __u64 start_record(__u64 tag)
@@ -247,7 +263,7 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 	c = bpf_map_lookup_elem(&calls, &ckey);
 	if (!s || !c)
 		return 0;
-	tag = record_tag(tid);
+	tag = record_tag(id);
 	if (record_of(s->rec[op], tag))
 		COUNT(atomic, c, missed);
 	rec = start_record(tag);
@@ -384,7 +400,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	rec = s->rec[op];
 	if (!rec)
 		return 0;
-	if (record_of(rec, record_tag(tid))) {
+	if (record_of(rec, record_tag(id))) {
 		s->rec[op] = 0;
 		delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
 		kind = slow ? return_kind(ctx, op, tr) : RET_TIMED;

@@ -90,7 +90,8 @@ struct ctl {
  * The number of slots is a power of two from START_SLOTS_MIN to
  * START_SLOTS_MAX, chosen at load (tool/engine/start_slots.h): the
  * loader sets the array's max_entries and patches the programs' mask
- * (slots - 1, PATCH_START_MASK) and shift (log2 slots, PATCH_START_SHIFT).
+ * (slots - 1, PATCH_START_MASK) and the tag's shift (31 + log2 slots,
+ * PATCH_START_SHIFT: the thread id is shifted down from the word's top).
  *
  * A record is written and read as one 64-bit word, so a return can never
  * pair one thread's id with another's timestamp: the bits of the thread
@@ -158,7 +159,7 @@ struct start_slot {
 #define PATCH_DENTRY_OFF 0x7e57000000000007ULL
 /* Slow mode: offsetof(struct dentry, d_name.name) */
 #define PATCH_DNAME_OFF	0x7e57000000000008ULL
-/* The start records' slots - 1, and log2 of their number */
+/* The start records' slots - 1, and 31 + log2 of their number */
 #define PATCH_START_MASK 0x7e57000000000009ULL
 #define PATCH_START_SHIFT 0x7e5700000000000aULL
 /* Address of each operation's function (kprobe_multi by address), 0 = off */

@@ -54,6 +54,7 @@ static void config_from_args(const struct ext4dist_args *a,
 	cfg->pretend = a->pretend;
 	cfg->load.no_percpu = !!(a->pretend & (1u << PRETEND_NO_PERCPU));
 	cfg->load.no_names = !!(a->pretend & (1u << PRETEND_NO_NAMES));
+	cfg->load.no_map_value = !!(a->pretend & (1u << PRETEND_NO_MAP_VALUE));
 	cfg->tgid = a->pid;
 	cfg->factor = a->milliseconds ? 1000000ULL : 1000ULL;
 	cfg->unit = a->milliseconds ? "msecs" : "usecs";

@@ -289,6 +289,18 @@ expect_eq "--dump-bpf=xlated: map start by its id as kept" \
 	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map start: the kernel keeps its address here and shows its id [0-9]*$' "$TMP/out")" 2
 expect_eq "--dump-bpf=xlated: the PID filter patched, named" \
 	"$(grep -c 'r[0-9] = 0x0 ll  *; PATCH_TGID patched: 0$' "$TMP/out")" 2
+# The return's lookup of ctl sent as the value's address (5.2+), its
+# key's pointer and call as jumps by 0 the verifier drops.
+expect_eq "--dump-bpf=xlated: ctl's value by address as sent" \
+	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map ctl's value by its address, for the object's lookup (src_reg 2, BPF_PSEUDO_MAP_VALUE, 5.2+)$" "$TMP/out")" 1
+expect_eq "--dump-bpf=xlated: ctl's value by address as kept" \
+	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map ctl's value: the kernel keeps its address here and shows the map's id [0-9]*$" "$TMP/out")" 1
+expect_eq "--dump-bpf=xlated: the lookup's key pointer and call as jumps by 0" \
+	"$(grep -c "^ *[0-9]*: goto +0  *; was the lookup's \(key pointer\|call\): a jump by 0, which the verifier drops$" "$TMP/out")" 3
+expect_eq "--dump-bpf=xlated: no jump by 0 kept" \
+	"$(sed -n '/^  kernel:/,/^  summary:/p' "$TMP/out" | grep -c ': goto +0 ')" 0
+expect_eq "--dump-bpf=xlated: the summary says so" \
+	"$(grep -c '; 1 lookup sent as the value.s address, no call;' "$TMP/out")" 1
 expect_eq "--dump-bpf=xlated: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
 
 # --verifier-log: the log of every accepted load, framed, on stderr.

@@ -714,7 +714,7 @@ static void test_pretend(void)
 	run_free(&r);
 	run_args(&r, "--pretend=no-pmu,no-multi,no-percpu,no-names,"
 		 "no-kallsyms-data,no-tracefs,no-ext4,no-fentry,no-maxactive,"
-		 "no-read-iter,no-getattr", NULL);
+		 "no-read-iter,no-getattr,no-map-value", NULL);
 	if (ok("--pretend every feature", &r))
 		check_int("--pretend every feature mask", r.a.pretend,
 			  (1 << NR_PRETEND) - 1);
@@ -729,13 +729,13 @@ static void test_pretend(void)
 	check_int("--pretend off by default", r.a.pretend, 0);
 	run_free(&r);
 	FAILS("--pretend unknown feature",
-	      "argument --pretend: invalid choice: 'btf' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry', 'no-maxactive', 'no-read-iter', 'no-getattr')",
+	      "argument --pretend: invalid choice: 'btf' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry', 'no-maxactive', 'no-read-iter', 'no-getattr', 'no-map-value')",
 	      "--pretend=no-multi,btf");
 	FAILS("--pretend empty",
 	      "argument --pretend: expected at least one feature",
 	      "--pretend=");
 	FAILS("--pretend trailing comma",
-	      "argument --pretend: invalid choice: '' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry', 'no-maxactive', 'no-read-iter', 'no-getattr')",
+	      "argument --pretend: invalid choice: '' (choose from 'no-pmu', 'no-multi', 'no-percpu', 'no-names', 'no-kallsyms-data', 'no-tracefs', 'no-ext4', 'no-fentry', 'no-maxactive', 'no-read-iter', 'no-getattr', 'no-map-value')",
 	      "--pretend=no-pmu,");
 	FAILS("--pretend missing", "argument --pretend: expected one argument",
 	      "--pretend");

@@ -33,10 +33,38 @@ static void test_rule(void)
 		  (long long)start_slots_for(117ULL << 20) * 40, 163840);
 	check_int("shift of 4096", start_slots_shift(4096), 12);
 	check_int("shift of 32768", start_slots_shift(32768), 15);
+	check_int("the tag's shift with 4096 slots", start_tag_shift(4096), 43);
+	check_int("the tag's shift with 32768 slots", start_tag_shift(32768), 46);
 	/* The record's tag: pid_max's 22 bits less the slot's fit above bit 54. */
 	check_int("tag bits at the least slots fit the record",
 		  22 - (long long)start_slots_shift(START_SLOTS_MIN) <= 64 - 54,
 		  1);
+}
+
+/*
+ * record_tag() as the programs compute it, from the whole pid_tgid word
+ * (tgid above), against its definition: the bits of the thread id above
+ * the slot's, over a live bit.  Every thread id pid_max allows (2^22),
+ * at every table size.
+ */
+static void test_tag(void)
+{
+	unsigned int slots, tid, bad = 0, n = 0;
+
+	for (slots = START_SLOTS_MIN; slots <= START_SLOTS_MAX; slots <<= 1) {
+		unsigned int s = start_slots_shift(slots);
+		unsigned int t = start_tag_shift(slots);
+
+		for (tid = 0; tid < 1u << 22; tid++) {
+			unsigned long long id = 0x12345ULL << 32 | tid;
+			unsigned long long prog = id << 32 >> t | 1;
+
+			bad += prog != ((unsigned long long)(tid >> s) << 1 | 1);
+			n++;
+		}
+	}
+	check_int("thread ids and table sizes tried", n, 4 << 22);
+	check_int("tags unlike their definition", bad, 0);
 }
 
 static void test_fdinfo(void)
@@ -73,6 +101,7 @@ static void test_fdinfo(void)
 
 static const struct test_case test_cases[] = {
 	TEST_CASE(rule),
+	TEST_CASE(tag),
 	TEST_CASE(fdinfo),
 	{ NULL, NULL }
 };

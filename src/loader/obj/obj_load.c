@@ -10,6 +10,7 @@
 
 #include "loader/kernel/privileges.h"
 #include "loader/obj/bpf_sys.h"
+#include "loader/obj/map_value.h"
 #include "loader/util/byteorder.h"
 #include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
@@ -203,10 +204,52 @@ void bpf_obj_reloc_insn(const struct bpf_obj *obj, const struct obj_reloc *r,
 	out[1].imm = 0;
 }
 
+static int value_map(const struct obj_load_opts *o, const struct obj_map *m)
+{
+	const char *const *v;
+
+	if (m->def.type != BPF_MAP_TYPE_ARRAY || m->def.max_entries != 1)
+		return 0;
+	for (v = o->value_maps; v && *v; v++)
+		if (strcmp(*v, m->name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether m's lookups are read by address instead: asked of the kernel
+ * once, with the first such map.
+ */
+static int read_by_address(const struct obj_load_opts *o,
+			   struct obj_load_state *st, const struct obj_map *m,
+			   struct errbuf *eb)
+{
+	int yes;
+
+	if (!value_map(o, m))
+		return 0;
+	if (!st->map_value && o->no_map_value) {
+		st->map_value = -1;
+		vlog(1, "map values by address (BPF_PSEUDO_MAP_VALUE): not asked, as on a kernel before 5.2: the lookups stay");
+	}
+	if (!st->map_value) {
+		yes = map_value_probe(m->fd);
+		if (errbuf_nofile(eb, yes, "cannot ask whether the kernel reads map values by address"))
+			return yes;
+		st->map_value = yes ? 1 : -1;
+		vlog(1, "map values by address (BPF_PSEUDO_MAP_VALUE): %s",
+		     yes ? "taken: a one-entry map's lookup of key 0 reads the value at its address, no call" :
+		     "refused (a kernel before 5.2): the lookups stay");
+	}
+	return st->map_value > 0;
+}
+
 static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
-			struct errbuf *eb)
+			const struct obj_load_opts *o,
+			struct obj_load_state *st, struct errbuf *eb)
 {
 	size_t i;
+	int by_addr;
 
 	for (i = 0; i < p->nr_relocs; i++) {
 		struct bpf_insn *in = &p->insns[p->relocs[i].insn];
@@ -216,6 +259,14 @@ static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 			return errbuf_set(eb, -EBADF,
 					  "%s: map %s was not created before the program",
 					  p->section, m->name);
+		by_addr = read_by_address(o, st, m, eb);
+		if (by_addr < 0)
+			return by_addr;
+		if (by_addr && map_value_rewrite(p, p->relocs[i].insn, m->fd)) {
+			vlog(2, "%s: instruction %zu now loads the address of map %s's value (fd %d): its lookup's call is a jump by 0",
+			     p->section, p->relocs[i].insn, m->name, m->fd);
+			continue;
+		}
 		bpf_obj_reloc_insn(obj, &p->relocs[i], in, in);
 		vlog(2, "%s: instruction %zu now loads map %s (fd %d)",
 		     p->section, p->relocs[i].insn, m->name, m->fd);
@@ -344,7 +395,7 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 
 	if (p->fd >= 0)
 		return 0;
-	err = apply_relocs(obj, p, eb);
+	err = apply_relocs(obj, p, o, st, eb);
 	if (err)
 		return err;
 	/* First without a log (cheaper), then again to explain a refusal. */

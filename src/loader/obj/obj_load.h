@@ -16,6 +16,7 @@ struct obj_load_opts {
 	uint32_t kern_version;	/* written as the program's kern_version */
 	int no_percpu;		/* as before 4.6: per-CPU arrays are plain */
 	int no_names;		/* as before 4.15: no map/program names */
+	int no_map_value;	/* as before 5.2: no map value addresses */
 	/* Maps not to create (a mode that does not use them), NULL-ended. */
 	const char *const *skip_maps;
 	int log_always;		/* keep the verifier's log of every load */
@@ -27,12 +28,20 @@ struct obj_load_opts {
 	uint32_t log_level;
 	/* The license sent instead of the object's (a lesson's); NULL: its own. */
 	const char *license;
+	/*
+	 * Single-entry arrays, NULL-ended, whose lookups (key 0 alone) are
+	 * rewritten into reads of the value's address where the kernel
+	 * allows it (map_value.h).
+	 */
+	const char *const *value_maps;
 };
 
 /* What actually happened, for -v, --check and tests. */
 struct obj_load_state {
 	int names_ok;		/* kernel took map/program names */
 	char *verifier_log;	/* malloc'ed log of the last failed load */
+	/* BPF_PSEUDO_MAP_VALUE taken: 1, refused: -1, not asked yet: 0. */
+	int map_value;
 };
 
 /*

@@ -128,6 +128,7 @@ static const char *const pretend_choices[NR_PRETEND] = {
 	[PRETEND_NO_MAXACTIVE] = "no-maxactive",
 	[PRETEND_NO_READ_ITER] = "no-read-iter",
 	[PRETEND_NO_GETATTR] = "no-getattr",
+	[PRETEND_NO_MAP_VALUE] = "no-map-value",
 };
 
 #define NR_CHOICES(c) ((unsigned int)(sizeof(c) / sizeof((c)[0])))

@@ -74,7 +74,7 @@ static const char dist_tail[] =
 	"                        from no-pmu, no-multi, no-percpu, no-names,\n"
 	"                        no-kallsyms-data, no-tracefs, no-ext4,\n"
 	"                        no-fentry, no-maxactive, no-read-iter,\n"
-	"                        no-getattr\n"
+	"                        no-getattr, no-map-value\n"
 	"  --slower MS           print each operation slower than MS milliseconds\n"
 	"                        as it ends (0: every one), as ext4slower does,\n"
 	"                        instead of histograms\n"

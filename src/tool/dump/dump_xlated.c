@@ -102,9 +102,25 @@ static const char *placeholder_at(const struct xl *x, const struct obj_prog *p,
 	return NULL;
 }
 
+/* The loader's no-op in place of a lookup read by address (map_value.h). */
+static int is_ja_0(const struct bpf_insn *in)
+{
+	return in->code == (BPF_JMP | BPF_JA) && !in->off && !in->imm;
+}
+
+static size_t count_value_reads(const struct bpf_insn *in, size_t cnt)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < cnt; i++)
+		n += in[i].code == LD_IMM64 &&
+		     in[i].src_reg == BPF_PSEUDO_MAP_VALUE;
+	return n;
+}
+
 static void print_sent(struct xl *x, const struct obj_prog *p)
 {
-	char text[160], note[160];
+	char text[160], note[224];
 	size_t i;
 	int n;
 
@@ -121,6 +137,14 @@ static void print_sent(struct xl *x, const struct obj_prog *p)
 		if (in->code == LD_IMM64 && in->src_reg == BPF_PSEUDO_MAP_FD)
 			snprintf(note, sizeof(note), "; map %s: its fd, as the relocation put it (src_reg 1, BPF_PSEUDO_MAP_FD)",
 				 map_name_by_fd(x, in->imm));
+		else if (in->code == LD_IMM64 &&
+			 in->src_reg == BPF_PSEUDO_MAP_VALUE)
+			snprintf(note, sizeof(note), "; map %s's value by its address, for the object's lookup (src_reg 2, BPF_PSEUDO_MAP_VALUE, 5.2+)",
+				 map_name_by_fd(x, in->imm));
+		else if (is_ja_0(in))
+			snprintf(note, sizeof(note), "; was the lookup's %s: a jump by 0, which the verifier drops",
+				 in[1].code == LD_IMM64 || is_ja_0(&in[1]) ?
+				 "key pointer" : "call");
 		else if (ph && n == 2)
 			snprintf(note, sizeof(note), "; %s patched: %llu", ph,
 				 (unsigned long long)imm64(in));
@@ -149,6 +173,12 @@ static void print_xlated(struct xl *x, const struct bpf_insn *k, size_t cnt,
 			const char *name = map_name_by_id(x, (uint32_t)in->imm);
 
 			snprintf(note, sizeof(note), "; map %s: the kernel keeps its address here and shows its id %d",
+				 name ? name : "?", in->imm);
+		} else if (in->code == LD_IMM64 &&
+			   in->src_reg == BPF_PSEUDO_MAP_VALUE) {
+			const char *name = map_name_by_id(x, (uint32_t)in->imm);
+
+			snprintf(note, sizeof(note), "; map %s's value: the kernel keeps its address here and shows the map's id %d",
 				 name ? name : "?", in->imm);
 		} else if (in->code == CALL && in->src_reg == 0) {
 			(*calls)++;
@@ -219,6 +249,10 @@ static void dump_one(void *arg, const struct obj_prog *p)
 		fprintf(x->out, ": %zu of the %zu map lookups (bpf_map_lookup_elem#1) inlined as address arithmetic on array maps",
 			sent_calls - calls,
 			count_calls(p->insns, p->insn_cnt, BPF_FUNC_map_lookup_elem));
+	if (count_value_reads(p->insns, p->insn_cnt))
+		fprintf(x->out, "; %zu lookup%s sent as the value's address, no call",
+			count_value_reads(p->insns, p->insn_cnt),
+			count_value_reads(p->insns, p->insn_cnt) == 1 ? "" : "s");
 	/* opt_remove_dead_code(), opt_hard_wire_dead_code_branches(): 5.1. */
 	fprintf(x->out, "; the lengths differ by the inlined lookups' instructions less the code the verifier proved dead with the patched constants (removed for privileged loads since 5.1)\n");
 	free(k);

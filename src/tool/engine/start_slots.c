@@ -23,6 +23,11 @@ unsigned int start_slots_shift(unsigned int slots)
 	return ilog2_ull(slots);
 }
 
+unsigned int start_tag_shift(unsigned int slots)
+{
+	return 31 + start_slots_shift(slots);
+}
+
 static unsigned int choose(struct tracer *t)
 {
 	const char *path = t->cfg.meminfo ? t->cfg.meminfo : "/proc/meminfo";
@@ -61,8 +66,7 @@ void start_slots_apply(struct tracer *t)
 			m->def.max_entries = slots;
 	}
 	bpf_obj_patch_imm64(&t->obj, PATCH_START_MASK, slots - 1);
-	bpf_obj_patch_imm64(&t->obj, PATCH_START_SHIFT,
-			    start_slots_shift(slots));
+	bpf_obj_patch_imm64(&t->obj, PATCH_START_SHIFT, start_tag_shift(slots));
 	t->rec.start_slots = slots;
 	vlog(1, "start records: %u slots (%s), %u bytes each", slots,
 	     t->rec.start_why, (unsigned int)sizeof(struct start_slot));

@@ -22,6 +22,12 @@ unsigned int start_slots_for(unsigned long long mem_bytes);
 
 /* log2 of slots, a power of two. */
 unsigned int start_slots_shift(unsigned int slots);
+/*
+ * What the programs shift the thread id down by, from the top half of
+ * the word where they put it, to make a record's tag (PATCH_START_SHIFT,
+ * record_tag() in bpf/ext4dist.bpf.c): 31 + log2 slots.
+ */
+unsigned int start_tag_shift(unsigned int slots);
 
 /*
  * The run's number: cfg.start_slots, else the rule on MemTotal

@@ -123,6 +123,8 @@ static size_t maps_created(const struct bpf_obj *obj)
 	return n;
 }
 
+static const char *const ctl_by_address[] = { "ctl", NULL };
+
 static int load_object(struct tracer *t, struct errbuf *eb)
 {
 	struct bpf_blob blob = { NULL, NULL, 0 };
@@ -149,6 +151,8 @@ static int load_object(struct tracer *t, struct errbuf *eb)
 	     t->rec.object, size, t->obj.license, t->obj.nr_progs,
 	     t->obj.nr_maps);
 	t->lo = t->cfg.load;
+	/* The return programs' interval word: one value, key 0 alone. */
+	t->lo.value_maps = ctl_by_address;
 	/* kern_version must match the running kernel before 5.0. */
 	err = kversion_running(&code, &source);
 	if (err)

@@ -33,6 +33,8 @@ enum pretend {
 				   (ext4_file_read_iter: before 4.10) */
 	PRETEND_NO_GETATTR,	/* the getattr function missing
 				   (ext4_file_getattr: before 4.11) */
+	PRETEND_NO_MAP_VALUE,	/* no map value addresses in programs
+				   (BPF_PSEUDO_MAP_VALUE: before 5.2) */
 	NR_PRETEND
 };
 

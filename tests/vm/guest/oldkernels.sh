@@ -84,10 +84,10 @@ old_expect_defs() {
 # ext4_file_read_iter (4.10) or ext4_file_getattr (4.11), kallsyms
 # without data symbols, no kprobe PMU (4.17), kprobe_events without "rN:"
 # and without return probes on an address (4.12), no names (4.15), no
-# kprobe_multi or fentry.  ext4dist reads through the generic read path,
+# map value addresses (5.2), no kprobe_multi or fentry.  ext4dist reads through the generic read path,
 # whose f_op probe confirms the map, then places the entries by address
 # and the returns by name, as it did on 4.9.
-OLD_49_PRETEND=no-fentry,no-multi,no-pmu,no-maxactive,no-names,no-kallsyms-data
+OLD_49_PRETEND=no-fentry,no-multi,no-pmu,no-maxactive,no-names,no-kallsyms-data,no-map-value
 scenario_as_4_9() {
 	local map=/boot/System.map-$KERNEL real
 	real=$(awk '$3 == "ext4_file_operations" { print $1; exit }' /proc/kallsyms | sed 's/^0*//')
@@ -115,6 +115,8 @@ scenario_as_4_9() {
 	old_expect_defs as-4.9-no-return-on-address "$ERR" r-addr 0
 	old_expect_defs as-4.9-returns-named "$ERR" r-name 4
 	expect_verbose as-4.9-unnamed "$ERR" "map and program names off, as before 4.15"
+	expect_verbose as-4.9-ctl-looked-up "$ERR" \
+		"map values by address (BPF_PSEUDO_MAP_VALUE): not asked, as on a kernel before 5.2: the lookups stay"
 }
 
 # as_4_9_doc check|v FILE: what docs/guide.md shows of 4.9, as scenario_as_4_9
@@ -148,7 +150,7 @@ scenario_as_4_19() {
 	old_map as-4.19 ext4_file_read_iter ext4_file_getattr $OLD_49_SYMS ||
 		return 0
 	TRACED_BIN=/bin/ext4dist-test traced_run as-4.19 /mnt/ext4/o419 $O $R $W $F \
-		--test-sys-module "$OLD_SYSMODULE" --pretend=no-fentry,no-multi \
+		--test-sys-module "$OLD_SYSMODULE" --pretend=no-fentry,no-multi,no-map-value \
 		-v -p @PID@ || { old_map_restore; return 0; }
 	expect_counts as-4.19 "$WANT"
 	expect_verbose as-4.19-by-name "$ERR" \
@@ -160,7 +162,7 @@ scenario_as_4_19() {
 
 	TRACED_BIN=/bin/ext4dist-test traced_run as-4.19-generic /mnt/ext4/o419g \
 		$O $R $W $F --test-sys-module "$OLD_SYSMODULE" \
-		--pretend=no-fentry,no-multi --read-path=generic -v -p @PID@ ||
+		--pretend=no-fentry,no-multi,no-map-value --read-path=generic -v -p @PID@ ||
 		{ old_map_restore; return 0; }
 	old_map_restore
 	expect_counts as-4.19-generic "$WANT"

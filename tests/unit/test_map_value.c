@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loader/obj/map_value.c: which lookups become reads of the value's
+ * address, instruction by instruction, and that every return program of
+ * the embedded object has the shape for its ctl lookup.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "loader/obj/elf_obj.h"
+#include "loader/obj/insn.h"
+#include "loader/obj/map_value.h"
+#include "tool/engine/bpf_blob.h"
+
+#define LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
+#define LD_MAP(dst) INSN(LD_IMM64, dst, 0, 0, 0), INSN(0, 0, 0, 0, 0)
+#define STW_KEY INSN(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_1, -4, 0)
+#define JA(off) INSN(BPF_JMP | BPF_JA, 0, 0, off, 0)
+#define JEQ0(r, off) INSN(BPF_JMP | BPF_JEQ | BPF_K, r, 0, off, 0)
+#define FD 7
+
+/* clang's ctl lookup in a return program (the key's store first). */
+static const struct bpf_insn clang_shape[] = {
+	MOV64_IMM(BPF_REG_1, 0),		/* 0 */
+	STW_KEY,				/* 1 */
+	MOV64_REG(BPF_REG_2, BPF_REG_10),	/* 2 */
+	ADD64_IMM(BPF_REG_2, -4),		/* 3 */
+	LD_MAP(BPF_REG_1),			/* 4, 5 */
+	CALL(BPF_FUNC_map_lookup_elem),		/* 6 */
+	JEQ0(BPF_REG_0, 1),			/* 7 */
+	LDX_DW(BPF_REG_1, BPF_REG_0, 0),	/* 8 */
+	MOV64_IMM(BPF_REG_0, 0),		/* 9 */
+	EXIT(),					/* 10 */
+};
+
+struct prog_copy {
+	struct obj_prog p;
+	struct bpf_insn in[16];
+};
+
+static struct obj_prog *copy_of(struct prog_copy *c, const struct bpf_insn *in,
+				size_t n)
+{
+	memset(c, 0, sizeof(*c));
+	memcpy(c->in, in, n * sizeof(*in));
+	c->p.insns = c->in;
+	c->p.insn_cnt = n;
+	return &c->p;
+}
+
+static int same(const struct bpf_insn *a, const struct bpf_insn *b)
+{
+	return a->code == b->code && a->dst_reg == b->dst_reg &&
+	       a->src_reg == b->src_reg && a->off == b->off && a->imm == b->imm;
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void test_clang_shape(void)
+{
+	const struct bpf_insn want[] = {
+		MOV64_IMM(BPF_REG_1, 0),
+		STW_KEY,
+		JA(0),
+		JA(0),
+		INSN(LD_IMM64, BPF_REG_0, BPF_PSEUDO_MAP_VALUE, 0, FD),
+		INSN(0, 0, 0, 0, 0),
+		JA(0),
+		JEQ0(BPF_REG_0, 1),
+		LDX_DW(BPF_REG_1, BPF_REG_0, 0),
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT(),
+	};
+	struct prog_copy c;
+	struct obj_prog *p = copy_of(&c, clang_shape, N(clang_shape));
+	size_t i, diff = 0;
+
+	check_int("clang's shape: rewritten", map_value_rewrite(p, 4, FD), 1);
+	for (i = 0; i < N(want); i++)
+		diff += !same(&p->insns[i], &want[i]);
+	check_int("clang's shape: the key's pointer and the call are jumps by 0, r0 the value's address",
+		  (long long)diff, 0);
+	/* A program loaded again (after a refused attach) keeps its shape. */
+	check_int("loaded again: still rewritten", map_value_rewrite(p, 4, FD + 1), 1);
+	check_int("loaded again: the map's new fd", p->insns[4].imm, FD + 1);
+	check_int("loaded again: r0", p->insns[4].dst_reg, BPF_REG_0);
+}
+
+/* Each shape the rewrite must leave alone: every instruction as it was. */
+static void untouched(const char *name, const struct bpf_insn *in, size_t n,
+		      size_t ld)
+{
+	struct prog_copy c;
+	struct obj_prog *p = copy_of(&c, in, n);
+	char what[160];
+	size_t i, diff = 0;
+
+	snprintf(what, sizeof(what), "%s: not rewritten", name);
+	check_int(what, map_value_rewrite(p, ld, FD), 0);
+	for (i = 0; i < n; i++)
+		diff += !same(&p->insns[i], &in[i]);
+	snprintf(what, sizeof(what), "%s: nothing changed", name);
+	check_int(what, (long long)diff, 0);
+}
+
+static void test_other_shapes(void)
+{
+	const struct bpf_insn into_r2[] = {
+		LD_MAP(BPF_REG_2), CALL(BPF_FUNC_map_lookup_elem), EXIT(),
+	};
+	const struct bpf_insn r0_between[] = {
+		LD_MAP(BPF_REG_1), MOV64_IMM(BPF_REG_0, 1),
+		CALL(BPF_FUNC_map_lookup_elem), EXIT(),
+	};
+	const struct bpf_insn r1_read_between[] = {
+		LD_MAP(BPF_REG_1), MOV64_REG(BPF_REG_3, BPF_REG_1),
+		CALL(BPF_FUNC_map_lookup_elem), EXIT(),
+	};
+	const struct bpf_insn other_helper[] = {
+		LD_MAP(BPF_REG_1), CALL(BPF_FUNC_perf_event_output), EXIT(),
+	};
+	const struct bpf_insn branch_between[] = {
+		LD_MAP(BPF_REG_1), JEQ0(BPF_REG_3, 0),
+		CALL(BPF_FUNC_map_lookup_elem), EXIT(),
+	};
+	const struct bpf_insn landing_between[] = {
+		JEQ0(BPF_REG_3, 3), LD_MAP(BPF_REG_1),
+		ADD64_IMM(BPF_REG_2, -4), CALL(BPF_FUNC_map_lookup_elem),
+		EXIT(),
+	};
+	const struct bpf_insn no_call[] = {
+		LD_MAP(BPF_REG_1), MOV64_IMM(BPF_REG_0, 0), EXIT(),
+	};
+
+	untouched("map into r2", into_r2, N(into_r2), 0);
+	untouched("r0 set between", r0_between, N(r0_between), 0);
+	untouched("r1 read between", r1_read_between, N(r1_read_between), 0);
+	untouched("another helper", other_helper, N(other_helper), 0);
+	untouched("a branch between", branch_between, N(branch_between), 0);
+	untouched("a jump landing between", landing_between,
+		  N(landing_between), 1);
+	untouched("no call", no_call, N(no_call), 0);
+}
+
+/* The key's pointer stays where something else reads r2 or jumps in. */
+static void test_key_pointer_kept(void)
+{
+	const struct bpf_insn r2_read[] = {
+		MOV64_REG(BPF_REG_2, BPF_REG_10), ADD64_IMM(BPF_REG_2, -4),
+		LD_MAP(BPF_REG_1),
+		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_2, 0, 0, 0),
+		CALL(BPF_FUNC_map_lookup_elem), EXIT(),
+	};
+	const struct bpf_insn jumped_to[] = {
+		JEQ0(BPF_REG_3, 1), MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4), LD_MAP(BPF_REG_1),
+		CALL(BPF_FUNC_map_lookup_elem), EXIT(),
+	};
+	struct prog_copy c;
+	struct obj_prog *p = copy_of(&c, r2_read, N(r2_read));
+
+	check_int("r2 read by a store: rewritten", map_value_rewrite(p, 2, FD), 1);
+	CHECK(same(&p->insns[0], &r2_read[0]) && same(&p->insns[1], &r2_read[1]) &&
+	      same(&p->insns[4], &r2_read[4]),
+	      "r2 read by a store: its set-up and the store kept");
+	CHECK(same(&p->insns[5], &(struct bpf_insn)JA(0)),
+	      "r2 read by a store: the call a jump by 0");
+	p = copy_of(&c, jumped_to, N(jumped_to));
+	check_int("a jump to the key's pointer: rewritten", map_value_rewrite(p, 3, FD), 1);
+	CHECK(same(&p->insns[1], &jumped_to[1]) && same(&p->insns[2], &jumped_to[2]),
+	      "a jump to the key's pointer: r2's set-up kept");
+}
+
+/*
+ * The embedded object as clang made it: every return program's ctl
+ * lookup has the shape, so no run keeps the call where the kernel has
+ * the address (a new compiler's order would show here first).
+ */
+static void test_object(void)
+{
+	struct errbuf eb = { "" };
+	struct bpf_obj obj;
+	size_t i, k, returns = 0, rewritten = 0;
+	char name[200];
+
+	if (!check_int("object parses",
+		       bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(),
+				     &obj, &eb), 0))
+		return;
+	for (i = 0; i < obj.nr_progs; i++) {
+		struct obj_prog *p = &obj.progs[i];
+		int n = 0, lookups = 0;
+
+		if (strncmp(p->section, "kretprobe", 9) &&
+		    strncmp(p->section, "fexit/", 6) &&
+		    strcmp(p->section, "tracepoint/fsync/exit"))
+			continue;
+		returns++;
+		for (k = 0; k < p->nr_relocs; k++)
+			if (!strcmp(obj.maps[p->relocs[k].map].name, "ctl")) {
+				lookups++;
+				n += map_value_rewrite(p, p->relocs[k].insn, FD);
+			}
+		/* kprobe_multi's return has one per operation (FOR_OP). */
+		snprintf(name, sizeof(name), "%s: its %d ctl lookup%s read by address",
+			 p->section, lookups, lookups == 1 ? "" : "s");
+		CHECK(lookups > 0 && n == lookups, name);
+		rewritten += lookups > 0 && n == lookups;
+	}
+	CHECK(returns > 0 && rewritten == returns, "every return program");
+	bpf_obj_free(&obj);
+}
+
+static const struct test_case test_cases[] = {
+	TEST_CASE(clang_shape),
+	TEST_CASE(other_shapes),
+	TEST_CASE(key_pointer_kept),
+	TEST_CASE(object),
+	{ NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, test_cases);
+}
