@@ -468,6 +468,14 @@ out:
 	free(ldata);
 }
 
+/* The object inflated whole again: copy's size bytes. */
+static void check_whole_again(const char *copy, size_t size)
+{
+	check_int("inflated whole again", (long long)ext4dist_bpf_obj_size(),
+		  (long long)size);
+	check_int("the same bytes", memcmp(ext4dist_bpf_obj, copy, size), 0);
+}
+
 /* Keeps the kprobe/ and kretprobe/ programs; counts the sections asked about. */
 static int plain_kprobes(const char *section, void *arg)
 {
@@ -564,9 +572,7 @@ static void test_run_parse(void)
 	bpf_blob_release(&blob);
 	check_int("released: no data", blob.data == NULL, 1);
 	/* The whole object again, lines and all, after a run's inflate. */
-	check_int("inflated whole again", (long long)ext4dist_bpf_obj_size(),
-		  (long long)size);
-	check_int("the same bytes", memcmp(ext4dist_bpf_obj, copy, size), 0);
+	check_whole_again(copy, size);
 out:
 	bpf_obj_free(&whole);
 	free(copy);
@@ -677,9 +683,7 @@ static void test_one_with_lines(void)
 	bpf_obj_free(&got);
 	bpf_blob_release(&blob);
 	/* Given back, then whole again: the same bytes as before. */
-	check_int("inflated whole again", (long long)ext4dist_bpf_obj_size(),
-		  (long long)size);
-	check_int("the same bytes", memcmp(ext4dist_bpf_obj, copy, size), 0);
+	check_whole_again(copy, size);
 out:
 	bpf_obj_free(&whole);
 	free(copy);
