@@ -16,6 +16,7 @@
 #include "loader/util/byteorder.h"
 #include "test.h"
 #include "tool/engine/bpf_blob.h"
+#include "tool/engine/bpf_blob_lines.h"
 
 /*
  * A header field of the object at c, n bytes at off, written in the
@@ -467,6 +468,14 @@ out:
 	free(ldata);
 }
 
+/* The object inflated whole again: copy's size bytes. */
+static void check_whole_again(const char *copy, size_t size)
+{
+	check_int("inflated whole again", (long long)ext4dist_bpf_obj_size(),
+		  (long long)size);
+	check_int("the same bytes", memcmp(ext4dist_bpf_obj, copy, size), 0);
+}
+
 /* Keeps the kprobe/ and kretprobe/ programs; counts the sections asked about. */
 static int plain_kprobes(const char *section, void *arg)
 {
@@ -563,11 +572,259 @@ static void test_run_parse(void)
 	bpf_blob_release(&blob);
 	check_int("released: no data", blob.data == NULL, 1);
 	/* The whole object again, lines and all, after a run's inflate. */
-	check_int("inflated whole again", (long long)ext4dist_bpf_obj_size(),
-		  (long long)size);
-	check_int("the same bytes", memcmp(ext4dist_bpf_obj, copy, size), 0);
+	check_whole_again(copy, size);
 out:
 	bpf_obj_free(&whole);
+	free(copy);
+}
+
+/*
+ * The embedded object inflated for the dumps: with one program's code
+ * and source lines alone (.BTF.ext's other blocks never written, their
+ * pages untouched), or with no program's code (a parse of the names
+ * alone, no_code); and the walk of .BTF.ext that finds the blocks,
+ * whatever the chunks the bytes come in, and giving up (every byte
+ * written) on a .BTF.ext it does not read.
+ */
+static int only(const char *section, void *arg)
+{
+	return !strcmp(section, arg);
+}
+
+static int none(const char *section, void *arg)
+{
+	(void)section;
+	(void)arg;
+	return 0;
+}
+
+static const struct obj_prog *prog_named(const struct bpf_obj *o,
+					 const char *section)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_progs; i++)
+		if (!strcmp(o->progs[i].section, section))
+			return &o->progs[i];
+	return NULL;
+}
+
+/*
+ * One program with its lines: .BTF whole, of .BTF.ext only what a
+ * listing of it reads (each byte the object's or zero, a few hundred of
+ * them), its lines those of a whole parse, line for line.
+ */
+static void test_one_with_lines(void)
+{
+	static const struct obj_parse_opts whole_opts = { .lines = 1 };
+	struct obj_parse_opts one = { .lines = 1, .borrow = 1, .keep = only,
+				      .arg = (void *)"kretprobe/read" };
+	struct bpf_obj whole, got;
+	struct errbuf eb = { "" };
+	struct bpf_blob blob;
+	const struct obj_prog *p, *q;
+	size_t size, btf_off, btf_len, ext_off, ext_len, i;
+	size_t written = 0, theirs = 0, other = 0, same = 0;
+	char *copy = blob_copy(&size);
+
+	if (!CHECK(copy, "a copy of the whole object"))
+		return;
+	btf_off = section_offset(copy, size, ".BTF", &btf_len);
+	ext_off = section_offset(copy, size, ".BTF.ext", &ext_len);
+	if (!CHECK(btf_len && ext_len, "the object has .BTF and .BTF.ext") ||
+	    !check_int("parsed whole",
+		       bpf_obj_parse_in(copy, size, &whole_opts, &whole, &eb), 0)) {
+		free(copy);
+		return;
+	}
+	memcpy(copy, ext4dist_bpf_obj, size);
+	/* The room as a fresh run finds it: nothing written. */
+	if (!check_int("inflated whole", bpf_blob_for(bpf_blob_own_arch(),
+						      &blob), 0))
+		goto out;
+	bpf_blob_release(&blob);
+	if (!check_int("inflated with one program and its lines",
+		       bpf_blob_running(1, only, one.arg, &blob, &eb), 0))
+		goto out;
+	check_int(".BTF written whole",
+		  memcmp(blob.data + btf_off, copy + btf_off, btf_len), 0);
+	for (i = ext_off; i < ext_off + ext_len; i++) {
+		written += blob.data[i] != 0;
+		theirs += copy[i] != 0;
+		other += blob.data[i] && blob.data[i] != copy[i];
+	}
+	check_int("of .BTF.ext, only the object's bytes", (long long)other, 0);
+	printf("# %zu of the %zu non-zero bytes of .BTF.ext written\n", written,
+	       theirs);
+	check_int("of .BTF.ext, under 4 KiB written",
+		  written > 0 && written < 4096 && theirs > 65536, 1);
+	if (!check_int("parsed in place",
+		       bpf_obj_parse_in(blob.data, blob.size, &one, &got, &eb), 0)) {
+		printf("  error: %s\n", eb.msg);
+		bpf_blob_release(&blob);
+		goto out;
+	}
+	check_int("one program", (long long)got.nr_progs, 1);
+	check_str("with lines", got.lines_note, "");
+	p = &got.progs[0];
+	q = prog_named(&whole, "kretprobe/read");
+	if (CHECK(q && q->nr_lines > 10, "the whole parse has its lines") &&
+	    check_int("as many lines", (long long)p->nr_lines,
+		      (long long)q->nr_lines)) {
+		for (i = 0; i < p->nr_lines; i++)
+			same += p->lines[i].insn == q->lines[i].insn &&
+				p->lines[i].line == q->lines[i].line &&
+				p->lines[i].col == q->lines[i].col &&
+				!strcmp(p->lines[i].text, q->lines[i].text) &&
+				!strcmp(p->lines[i].file, q->lines[i].file);
+		check_int("the same lines", (long long)same,
+			  (long long)p->nr_lines);
+	}
+	bpf_obj_free(&got);
+	bpf_blob_release(&blob);
+	/* Given back, then whole again: the same bytes as before. */
+	check_whole_again(copy, size);
+out:
+	bpf_obj_free(&whole);
+	free(copy);
+}
+
+/* Names alone: no program's code inflated nor read, every program named. */
+static void test_names_alone(void)
+{
+	static const struct obj_parse_opts names = { .no_code = 1 };
+	static const struct obj_parse_opts all = { .borrow = 1 };
+	struct bpf_obj whole, got;
+	struct errbuf eb = { "" };
+	struct bpf_blob blob;
+	size_t size, i, off, len, ok = 0, zero = 0;
+	char *copy = blob_copy(&size);
+
+	if (!CHECK(copy, "a copy of the whole object"))
+		return;
+	if (!check_int("parsed whole", bpf_obj_parse_in(copy, size, &all,
+							&whole, &eb), 0)) {
+		free(copy);
+		return;
+	}
+	/* The room as a fresh run finds it: nothing written. */
+	if (!check_int("inflated whole", bpf_blob_for(bpf_blob_own_arch(),
+						      &blob), 0))
+		goto out;
+	bpf_blob_release(&blob);
+	if (!check_int("inflated without code",
+		       bpf_blob_running(0, none, NULL, &blob, &eb), 0))
+		goto out;
+	off = section_offset(copy, size, "kretprobe/read", &len);
+	for (i = 0; i < len; i++)
+		zero += !blob.data[off + i];
+	check_int("a program's bytes never written",
+		  len && zero == len && memcmp(copy + off, blob.data + off, len), 1);
+	if (!check_int("parsed without code",
+		       bpf_obj_parse_in(blob.data, blob.size, &names, &got, &eb),
+		       0)) {
+		printf("  error: %s\n", eb.msg);
+		bpf_blob_release(&blob);
+		goto out;
+	}
+	check_int("every program", (long long)got.nr_progs,
+		  (long long)whole.nr_progs);
+	check_int("every map", (long long)got.nr_maps, (long long)whole.nr_maps);
+	for (i = 0; i < got.nr_progs && i < whole.nr_progs; i++)
+		ok += !got.progs[i].insns && !got.progs[i].nr_relocs &&
+		      got.progs[i].insn_cnt == whole.progs[i].insn_cnt &&
+		      !strcmp(got.progs[i].section, whole.progs[i].section) &&
+		      !strcmp(got.progs[i].name, whole.progs[i].name) &&
+		      got.progs[i].kind == whole.progs[i].kind;
+	check_int("each named, its length, no code", (long long)ok,
+		  (long long)whole.nr_progs);
+	bpf_obj_free(&got);
+	bpf_blob_release(&blob);
+out:
+	bpf_obj_free(&whole);
+	free(copy);
+}
+
+/* The embedded object is in this machine's byte order. */
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+/* The walk of member [0, len) fed chunk bytes at a time. */
+static int walk(const unsigned char *m, size_t len, size_t ext,
+		size_t ext_len, size_t chunk, struct ranges *rg)
+{
+	struct ext_walk w;
+	size_t pos;
+
+	ext_walk_init(&w, m, len, ext, ext_len, only, (void *)"kprobe/open",
+		      rg);
+	for (pos = 0; pos < len; pos += chunk)
+		ext_walk_seen(&w, pos, m + pos, pos + chunk > len ? len - pos :
+			      chunk);
+	return ext_walk_done(&w);
+}
+
+/*
+ * The lines' member of the real object walked in chunks of 1, 7 and
+ * 4096 bytes: the same ranges each time, .BTF to the record size first,
+ * then the one block kept; a record size not a multiple of 8 (zeroed
+ * blocks would not fall on block headers) or a block running past
+ * line_info: given up, everything written.
+ */
+static void test_walk(void)
+{
+	static struct ranges a, b, c;
+	size_t size, btf_off, btf_len, ext_off, ext_len, len, li;
+	unsigned char *m;
+	char *copy = blob_copy(&size);
+
+	if (!CHECK(copy, "a copy of the whole object"))
+		return;
+	btf_off = section_offset(copy, size, ".BTF", &btf_len);
+	ext_off = section_offset(copy, size, ".BTF.ext", &ext_len);
+	m = (unsigned char *)copy + btf_off;
+	len = ext_off + ext_len - btf_off;
+	if (!check_int("walked by the byte", walk(m, len, ext_off - btf_off,
+						  ext_len, 1, &a), 0))
+		goto out;
+	check_int("walked by 7", walk(m, len, ext_off - btf_off, ext_len, 7, &b), 0);
+	check_int("walked by 4096",
+		  walk(m, len, ext_off - btf_off, ext_len, 4096, &c), 0);
+	check_int("two ranges", (long long)a.n, 2);
+	check_int("the same ranges whatever the chunks",
+		  !memcmp(&a, &b, sizeof(a)) && !memcmp(&a, &c, sizeof(a)), 1);
+	/* hdr_len + line_info_off, then the record size. */
+	li = ext_off - btf_off + get32(m + ext_off - btf_off + 4) +
+	     get32(m + ext_off - btf_off + 16);
+	check_int(".BTF to the record size", a.start[0] == 0 &&
+		  a.end[0] == li + 4, 1);
+	/* .BTF's strings: hdr_len + str_off; the block's name first. */
+	if (a.n == 2)
+		check_str("the block kept: kprobe/open's",
+			  (const char *)m + get32(m + 4) + get32(m + 16) +
+			  get32(m + a.start[1]), "kprobe/open");
+	check_int("its header and records",
+		  a.n == 2 && a.end[1] > a.start[1] + 8 &&
+		  (a.end[1] - a.start[1] - 8) % get32(m + li) == 0, 1);
+	put32(m + li, 20);
+	check_int("records of 20 bytes: given up",
+		  walk(m, len, ext_off - btf_off, ext_len, 4096, &a), -1);
+	check_int("everything written", (long long)a.n, 0);
+	put32(m + li, 16);
+	put32(m + li + 8, 0x7fffffff);
+	check_int("a block past line_info: given up",
+		  walk(m, len, ext_off - btf_off, ext_len, 4096, &a), -1);
+out:
 	free(copy);
 }
 
@@ -577,6 +834,9 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(corrupted),
 	TEST_CASE(other_byte_order),
 	TEST_CASE(no_crash_sweep),
+	TEST_CASE(one_with_lines),
+	TEST_CASE(names_alone),
+	TEST_CASE(walk),
 	{ NULL, NULL }
 };
 

@@ -21,16 +21,6 @@
 #include "loader/obj/elf_obj.h"
 #include "loader/util/byteorder.h"
 
-/* .BTF.ext's header up to its line_info block (later fields: CO-RE). */
-struct btf_ext_hdr {
-	uint16_t magic;
-	uint8_t version;
-	uint8_t flags;
-	uint32_t hdr_len;
-	uint32_t func_info_off, func_info_len;
-	uint32_t line_info_off, line_info_len;
-};
-
 /* struct bpf_line_info: the first 16 bytes of each record. */
 struct line_rec {
 	uint32_t insn_off;		/* in bytes from the section's start */

@@ -11,8 +11,19 @@
 #define EXT4DIST_LOADER_OBJ_BTF_LINES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct bpf_obj;
+
+/* .BTF.ext's header up to its line_info block (later fields: CO-RE). */
+struct btf_ext_hdr {
+	uint16_t magic;
+	uint8_t version;
+	uint8_t flags;
+	uint32_t hdr_len;
+	uint32_t func_info_off, func_info_len;
+	uint32_t line_info_off, line_info_len;
+};
 
 /*
  * Gives each program of obj its lines (obj_prog.lines, sorted by

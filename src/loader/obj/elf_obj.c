@@ -172,20 +172,27 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 		    const GElf_Shdr *sh, const char *name)
 {
 	struct obj_prog *p, *np;
-	size_t plen;
+	size_t plen, size;
 	Elf_Data *d;
 	int err;
 
 	if (strlen(name) >= sizeof(p->section))
 		return errbuf_set(w->eb, -EINVAL,
 				  "BPF object: section name too long: %.40s...", name);
-	err = scn_data(w, scn, sh, &d);
-	if (err)
-		return err;
-	if (d->d_size == 0 || d->d_size % sizeof(struct bpf_insn))
+	/* Without their code: the size the header says, no byte read. */
+	if (w->opts->no_code) {
+		d = NULL;
+		size = sh->sh_size;
+	} else {
+		err = scn_data(w, scn, sh, &d);
+		if (err)
+			return err;
+		size = d->d_size;
+	}
+	if (size == 0 || size % sizeof(struct bpf_insn))
 		return errbuf_set(w->eb, -EINVAL,
 				  "BPF object: program %s has %zu bytes, not a whole number of instructions",
-				  name, d->d_size);
+				  name, size);
 	np = realloc(obj->progs, (obj->nr_progs + 1) * sizeof(*np));
 	if (!np)
 		return no_memory(w->eb, "the program table, at ", name);
@@ -193,21 +200,26 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 	p = &obj->progs[obj->nr_progs];
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
-	/* libelf hands out the parsed bytes themselves (same byte order). */
-	if (w->opts->borrow && ((const char *)d->d_buf < w->data ||
-				(const char *)d->d_buf + d->d_size > w->data + w->size))
-		return errbuf_set(w->eb, -EINVAL,
-				  "BPF object: libelf gave program %s's bytes from elsewhere: they cannot be borrowed",
-				  name);
-	p->insns = w->opts->borrow ? d->d_buf : malloc(d->d_size);
-	if (!p->insns)
-		return no_memory(w->eb, "the instructions of ", name);
-	obj->nr_progs++;
-	if (!w->opts->borrow)
-		memcpy(p->insns, d->d_buf, d->d_size);
-	p->insn_cnt = d->d_size / sizeof(struct bpf_insn);
-	if (w->swapped)
-		swap_insns(p->insns, p->insn_cnt);
+	p->insn_cnt = size / sizeof(struct bpf_insn);
+	if (!d) {
+		obj->nr_progs++;
+	} else {
+		/* libelf hands out the parsed bytes themselves (same byte order). */
+		if (w->opts->borrow &&
+		    ((const char *)d->d_buf < w->data ||
+		     (const char *)d->d_buf + d->d_size > w->data + w->size))
+			return errbuf_set(w->eb, -EINVAL,
+					  "BPF object: libelf gave program %s's bytes from elsewhere: they cannot be borrowed",
+					  name);
+		p->insns = w->opts->borrow ? d->d_buf : malloc(d->d_size);
+		if (!p->insns)
+			return no_memory(w->eb, "the instructions of ", name);
+		obj->nr_progs++;
+		if (!w->opts->borrow)
+			memcpy(p->insns, d->d_buf, d->d_size);
+		if (w->swapped)
+			swap_insns(p->insns, p->insn_cnt);
+	}
 	strcpy(p->section, name);
 	p->tracepoint = strncmp(name, "tracepoint/", 11) == 0;
 	p->multi = !p->tracepoint && strstr(name, ".multi/") != NULL;
@@ -606,12 +618,12 @@ int bpf_obj_parse_in(void *data, size_t size, const struct obj_parse_opts *o,
 	err = read_maps(&w, obj);
 	if (err)
 		goto out;
-	err = read_relocs(&w, obj);
+	err = o->no_code ? 0 : read_relocs(&w, obj);
 	if (err)
 		goto out;
 	name_progs(&w, obj);
 	obj->foreign = w.swapped;
-	if (!o->lines) {
+	if (!o->lines || o->no_code) {
 		snprintf(obj->lines_note, sizeof(obj->lines_note),
 			 "not read: only the listings print them");
 		goto out;

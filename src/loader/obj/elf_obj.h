@@ -111,6 +111,12 @@ struct obj_parse_opts {
 	 * the instructions writes into them (the listings).
 	 */
 	int borrow;
+	/*
+	 * The programs' names, kinds and lengths alone: their bytes never
+	 * read (insns NULL), no relocations, no lines.  For what lists the
+	 * programs without their code, which need not be inflated then.
+	 */
+	int no_code;
 	/* The programs to keep, by section name; NULL: all of them. */
 	int (*keep)(const char *section, void *arg);
 	void *arg;

@@ -11,6 +11,7 @@
 #include "loader/loader.h"
 #include "tool/engine/bpf_blob.h"
 #include "tool/dump/dump_bpf.h"
+#include "tool/dump/prog_batch.h"
 #include "output/report.h"
 #include "tool/plan/prog_select.h"
 
@@ -123,85 +124,92 @@ static void print_shown(FILE *out, const struct tracer_config *cfg,
 	fputc('\n', out);
 }
 
-/* Keeps the one program named by arg. */
-static int only(const char *section, void *arg)
+/* The programs the listing shows: those of --ops and --prog. */
+static int shown_here(const struct obj_prog *p, void *arg)
 {
-	return !strcmp(section, arg);
+	const struct tracer_config *cfg = arg;
+
+	return prog_shown(p, cfg->ops_given, cfg->ops_mask, cfg->prog_glob);
 }
 
-/*
- * Prints p with its source lines: the object parsed again, p's program
- * alone kept with its lines, so that the listing holds the lines of one
- * program at a time.
- */
-static int print_prog(FILE *out, const struct bpf_blob *blob,
-		      const struct obj_prog *p, int note, struct errbuf *eb)
+/* Whether the object has source lines: the first program's are read. */
+static int print_lines_note(FILE *out, const struct bpf_obj *names,
+			    struct errbuf *eb)
 {
-	struct obj_parse_opts one = { .lines = 1, .borrow = 1, .keep = only };
-	struct bpf_obj obj;
-	int err;
+	struct prog_batch b = { .names = names };
+	int err = prog_batch_next(&b, 1, eb);
 
-	one.arg = (void *)p->section;
-	err = bpf_obj_parse_in(blob->data, blob->size, &one, &obj, eb);
-	if (err)
+	if (err < 0)
 		return err;
 	/* clang -g's line_info: shown here, never sent to a kernel. */
-	if (note && obj.lines_note[0])
-		fprintf(out, "source lines: none (%s)\n", obj.lines_note);
-	else if (note)
-		fprintf(out, "source lines: from .BTF.ext (clang -g), each above its first instruction\n");
+	if (b.obj.lines_note[0])
+		fprintf(out, "source lines: none (%s)\n", b.obj.lines_note);
 	else
-		err = bpf_disasm_prog_named(out, &obj, &obj.progs[0], patch_names,
-					    sizeof(patch_names) /
-					    sizeof(patch_names[0]));
-	if (err)
-		errbuf_set(eb, err, "--dump-bpf: cannot write the listing");
-	bpf_obj_free(&obj);
+		fprintf(out, "source lines: from .BTF.ext (clang -g), each above its first instruction\n");
+	prog_batch_end(&b);
+	return 0;
+}
+
+/* Each program shown, with its source lines, a batch at a time. */
+static int print_progs(FILE *out, const struct bpf_obj *names,
+		       const struct tracer_config *cfg, struct errbuf *eb)
+{
+	struct prog_batch b = { .names = names, .want = shown_here,
+				.arg = (void *)cfg };
+	size_t i;
+	int more, err = 0;
+
+	while (!err && (more = prog_batch_next(&b, 1, eb)) != 0) {
+		if (more < 0)
+			err = more;
+		for (i = 0; more > 0 && i < b.obj.nr_progs && !err; i++) {
+			fputc('\n', out);
+			err = bpf_disasm_prog_named(out, &b.obj, &b.obj.progs[i],
+						    patch_names,
+						    sizeof(patch_names) /
+						    sizeof(patch_names[0]));
+			if (err)
+				errbuf_set(eb, err, "--dump-bpf: cannot write the listing");
+		}
+	}
+	prog_batch_end(&b);
 	return err;
 }
 
 int dump_bpf_text(FILE *out, const struct tracer_config *cfg,
 		  struct errbuf *eb)
 {
-	static const struct obj_parse_opts list = { .borrow = 1 };
+	static const struct obj_parse_opts list = { .no_code = 1 };
 	struct bpf_obj obj;
 	struct bpf_blob blob;
 	size_t i, shown = 0;
 	int err;
 
 	/*
-	 * The running kernel's object, as a run would load it, read where
-	 * it is inflated: the instructions are not copied.
+	 * The running kernel's object, as a run would load it: its
+	 * programs' names without their code, which the listings inflate
+	 * a few programs at a time.
 	 */
-	err = bpf_blob_running(1, NULL, NULL, &blob, eb);
+	err = bpf_blob_running(0, prog_batch_none, NULL, &blob, eb);
 	if (err)
 		return err;
 	err = bpf_obj_parse_in(blob.data, blob.size, &list, &obj, eb);
+	bpf_blob_release(&blob);
 	if (err)
-		goto out_blob;
-	text_pages_drop();
+		return err;
 	fprintf(out, "license: %.127s\n", obj.license);
 	/* The loader writes the running kernel's version code instead. */
 	fprintf(out, "kernel version: %u (replaced at load)\n", obj.version);
 	fprintf(out, "for kernels: %s\n", blob.arch);
-	err = print_prog(out, &blob, &obj.progs[0], 1, eb);
+	err = print_lines_note(out, &obj, eb);
 	if (!err) {
 		print_maps(out, &obj);
 		print_counts(out, &obj);
 		for (i = 0; i < obj.nr_progs; i++)
-			shown += prog_shown(&obj.progs[i], cfg->ops_given,
-					    cfg->ops_mask, cfg->prog_glob);
+			shown += shown_here(&obj.progs[i], (void *)cfg);
 		if (shown != obj.nr_progs)
 			print_shown(out, cfg, shown);
-	}
-	for (i = 0; i < obj.nr_progs && !err; i++) {
-		if (!prog_shown(&obj.progs[i], cfg->ops_given, cfg->ops_mask,
-				cfg->prog_glob))
-			continue;
-		fputc('\n', out);
-		err = print_prog(out, &blob, &obj.progs[i], 0, eb);
-		/* Each listing maps the text it runs anew (text_pages.c). */
-		text_pages_drop();
+		err = print_progs(out, &obj, cfg, eb);
 	}
 	if (!err && (fflush(out) == EOF || ferror(out)))
 		err = errbuf_set(eb, -EIO, "--dump-bpf: cannot write the listing");
@@ -210,8 +218,6 @@ int dump_bpf_text(FILE *out, const struct tracer_config *cfg,
 				 cfg->prog_glob ? " --prog " : " --ops",
 				 cfg->prog_glob ? cfg->prog_glob : "");
 	bpf_obj_free(&obj);
-out_blob:
-	bpf_blob_release(&blob);
 	return err;
 }
 

@@ -18,6 +18,7 @@
 #include "loader/loader.h"
 #include "tool/engine/bpf_blob.h"
 #include "tool/dump/dump_bpf.h"
+#include "tool/dump/prog_batch.h"
 
 static const char *type_name(GElf_Word t)
 {
@@ -40,6 +41,28 @@ static void print_bytes(FILE *out, const struct bpf_insn *in)
 
 	for (i = 0; i < 16; i++)
 		fprintf(out, "%02x%s", b[i], i == 7 ? "  " : i == 15 ? "" : " ");
+}
+
+/* One relocation: the ld_imm64 at in, before and after the rewrite. */
+static void print_reloc(FILE *out, const struct bpf_obj *obj,
+			const struct obj_reloc *r, const struct bpf_insn *in)
+{
+	const struct obj_map *m = &obj->maps[r->map];
+	struct bpf_insn after[2];
+	char before_text[96], after_text[96];
+
+	bpf_obj_reloc_insn(obj, r, in, after);
+	bpf_disasm_insn(in, 2, 0, before_text, sizeof(before_text));
+	bpf_disasm_insn(after, 2, 0, after_text, sizeof(after_text));
+	fprintf(out, "  offset 0x%zx R_BPF_64_64 %s: instruction %zu loads map %s\n",
+		r->insn * sizeof(struct bpf_insn), m->name, r->insn, m->name);
+	fprintf(out, "    before: ");
+	print_bytes(out, in);
+	fprintf(out, "  %s\n    after:  ", before_text);
+	print_bytes(out, after);
+	fprintf(out, "  %s  (src_reg %u -> %u BPF_PSEUDO_MAP_FD, imm %d -> fd %d%s)\n",
+		after_text, in->src_reg, after->src_reg, in->imm, after->imm,
+		m->fd < 0 ? ": not created" : "");
 }
 
 /* What the loader sees of each section, in file order. */
@@ -83,40 +106,31 @@ static int print_sections(FILE *out, Elf *elf, const struct bpf_obj *obj)
 	return 0;
 }
 
-static void print_relocs(FILE *out, const struct bpf_obj *obj,
-			 const struct bpf_obj *pristine)
+/*
+ * The relocations of each program, a batch at a time: their
+ * instructions as embedded, and as obj's maps (with their fds) make them.
+ */
+static int print_relocs(FILE *out, const struct bpf_obj *obj,
+			struct errbuf *eb)
 {
+	struct prog_batch b = { .names = obj };
 	size_t i, j;
+	int err;
 
-	for (i = 0; i < obj->nr_progs; i++) {
-		const struct obj_prog *p = &obj->progs[i];
+	while ((err = prog_batch_next(&b, 0, eb)) > 0)
+		for (i = 0; i < b.obj.nr_progs; i++) {
+			const struct obj_prog *p = &b.obj.progs[i];
 
-		if (!p->nr_relocs)
-			continue;
-		fprintf(out, "\nrelocations of %s (section .rel%s, %zu entries):\n",
-			p->section, p->section, p->nr_relocs);
-		for (j = 0; j < p->nr_relocs; j++) {
-			const struct obj_reloc *r = &p->relocs[j];
-			const struct bpf_insn *in = &pristine->progs[i].insns[r->insn];
-			const struct obj_map *m = &obj->maps[r->map];
-			struct bpf_insn after[2];
-			char before_text[96], after_text[96];
-
-			bpf_obj_reloc_insn(obj, r, in, after);
-			bpf_disasm_insn(in, 2, 0, before_text, sizeof(before_text));
-			bpf_disasm_insn(after, 2, 0, after_text, sizeof(after_text));
-			fprintf(out, "  offset 0x%zx R_BPF_64_64 %s: instruction %zu loads map %s\n",
-				r->insn * sizeof(struct bpf_insn), m->name, r->insn,
-				m->name);
-			fprintf(out, "    before: ");
-			print_bytes(out, in);
-			fprintf(out, "  %s\n    after:  ", before_text);
-			print_bytes(out, after);
-			fprintf(out, "  %s  (src_reg %u -> %u BPF_PSEUDO_MAP_FD, imm %d -> fd %d%s)\n",
-				after_text, in->src_reg, after->src_reg, in->imm,
-				after->imm, m->fd < 0 ? ": not created" : "");
+			if (!p->nr_relocs)
+				continue;
+			fprintf(out, "\nrelocations of %s (section .rel%s, %zu entries):\n",
+				p->section, p->section, p->nr_relocs);
+			for (j = 0; j < p->nr_relocs; j++)
+				print_reloc(out, obj, &p->relocs[j],
+					    &p->insns[p->relocs[j].insn]);
 		}
-	}
+	prog_batch_end(&b);
+	return err;
 }
 
 /* Which maps were created, and why the others were not. */
@@ -140,24 +154,23 @@ int dump_elf(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 {
 	struct obj_load_state st = { 0 };
 	struct obj_load_opts o = cfg->load;
-	struct bpf_obj obj, pristine;
+	struct bpf_obj obj;
 	struct errbuf meb = { "" };
-	static const struct obj_parse_opts borrowed = { .borrow = 1 };
+	static const struct obj_parse_opts names = { .no_code = 1 };
 	struct bpf_blob blob;
 	Elf *elf = NULL;
 	int err;
 
-	/* All three read the inflated object where it is. */
-	err = bpf_blob_running(0, NULL, NULL, &blob, eb);
+	/*
+	 * The sections, maps and programs' names without the programs'
+	 * code, which the relocations inflate a few programs at a time.
+	 */
+	err = bpf_blob_running(0, prog_batch_none, NULL, &blob, eb);
 	if (err)
 		return err;
-	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &obj, eb);
+	err = bpf_obj_parse_in(blob.data, blob.size, &names, &obj, eb);
 	if (err)
 		goto out_blob;
-	text_pages_drop();
-	err = bpf_obj_parse_in(blob.data, blob.size, &borrowed, &pristine, eb);
-	if (err)
-		goto out_obj;
 	elf_version(EV_CURRENT);
 	elf = elf_memory(blob.data, blob.size);
 	if (!elf) {
@@ -172,6 +185,9 @@ int dump_elf(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 		errbuf_set(eb, err, "--dump-bpf=elf: unreadable section headers");
 		goto out;
 	}
+	elf_end(elf);
+	elf = NULL;
+	bpf_blob_release(&blob);
 	/* A run's maps and fds for the bytes after the rewrite, where allowed. */
 	o.skip_maps = tracer_maps_skipped(0);
 	o.log_always = 0;
@@ -180,15 +196,13 @@ int dump_elf(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 		fprintf(out, "\n(maps not created, %s: fds show as -1)\n", meb.msg);
 	else
 		print_created(out, &obj);
-	print_relocs(out, &obj, &pristine);
-	if (fflush(out) == EOF || ferror(out))
+	err = print_relocs(out, &obj, eb);
+	if (!err && (fflush(out) == EOF || ferror(out)))
 		err = errbuf_set(eb, -EIO, "--dump-bpf=elf: cannot write the listing");
 out:
 	if (elf)
 		elf_end(elf);
 	obj_load_state_free(&st);
-	bpf_obj_free(&pristine);
-out_obj:
 	bpf_obj_free(&obj);
 out_blob:
 	bpf_blob_release(&blob);

@@ -14,8 +14,8 @@
 
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
-#include "tool/engine/bpf_blob.h"
 #include "tool/dump/dump_bpf.h"
+#include "tool/dump/prog_batch.h"
 #include "tool/plan/prog_select.h"
 #include "tool/engine/tracer.h"
 
@@ -23,11 +23,18 @@
 #define CALL (BPF_JMP | BPF_CALL)
 #define MAX_HELPER_ADDRS 64
 
+/* What the embedded object had at an instruction a run patches. */
+struct mark {
+	size_t prog;			/* in xl's obj->progs */
+	size_t insn;
+	const char *placeholder;	/* PATCH_*; NULL: the field's offset */
+};
+
 struct xl {
 	FILE *out;
 	const struct bpf_obj *obj;	/* loaded: maps with fds */
-	struct bpf_obj pristine;	/* as embedded: the placeholders */
-	struct bpf_blob blob;		/* pristine's instructions */
+	struct mark *marks;		/* by program, then instruction */
+	size_t nr_marks;
 	uint32_t map_id[16];		/* obj->maps[i]'s kernel id */
 	unsigned long long call_base;	/* __bpf_call_base, 0: unknown */
 	struct errbuf *eb;		/* why err */
@@ -61,38 +68,35 @@ static uint64_t imm64(const struct bpf_insn *in)
 	return (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in->imm;
 }
 
-/* p as embedded, before any patching; NULL if it is not there. */
-static const struct obj_prog *pristine_of(const struct xl *x,
-					  const struct obj_prog *p)
+/* p's index in x->obj. */
+static size_t prog_index(const struct xl *x, const struct obj_prog *p)
 {
 	size_t k;
 
-	for (k = 0; k < x->pristine.nr_progs; k++)
-		if (!strcmp(x->pristine.progs[k].section, p->section))
-			return &x->pristine.progs[k];
+	for (k = 0; k < x->obj->nr_progs; k++)
+		if (!strcmp(x->obj->progs[k].section, p->section))
+			break;
+	return k;
+}
+
+/* The mark of instruction i of program k, or NULL. */
+static const struct mark *mark_at(const struct xl *x, size_t k, size_t i)
+{
+	size_t m;
+
+	for (m = 0; m < x->nr_marks; m++)
+		if (x->marks[m].prog == k && x->marks[m].insn == i)
+			return &x->marks[m];
 	return NULL;
 }
 
-/* 1 when insn i of p had the tracepoint field's placeholder offset. */
-static int off_patched_at(const struct xl *x, const struct obj_prog *p,
-			  size_t i)
+/* The PATCH_* placeholder q has at insn i, or NULL. */
+static const char *placeholder_in(const struct obj_prog *q, size_t i)
 {
-	const struct obj_prog *q = pristine_of(x, p);
-
-	return q && i < q->insn_cnt &&
-	       q->insns[i].code == (BPF_LDX | BPF_MEM | BPF_W) &&
-	       q->insns[i].off == PATCH_OFF_TP_RET;
-}
-
-/* The placeholder the embedded object had at insn i of p, or NULL. */
-static const char *placeholder_at(const struct xl *x, const struct obj_prog *p,
-				  size_t i)
-{
-	const struct obj_prog *q = pristine_of(x, p);
 	const struct bpf_disasm_name *names;
 	size_t k, n;
 
-	if (!q || i + 1 >= q->insn_cnt || q->insns[i].code != LD_IMM64 ||
+	if (i + 1 >= q->insn_cnt || q->insns[i].code != LD_IMM64 ||
 	    q->insns[i].src_reg)
 		return NULL;
 	names = dump_bpf_placeholders(&n);
@@ -118,17 +122,42 @@ static size_t count_value_reads(const struct bpf_insn *in, size_t cnt)
 	return n;
 }
 
+/*
+ * Marks what q, as embedded, has where the run patches it: the
+ * placeholders, and the tracepoint field's placeholder offset.
+ */
+static int mark_prog(struct xl *x, const struct obj_prog *q)
+{
+	size_t k = prog_index(x, q), i;
+
+	for (i = 0; i < q->insn_cnt && k < x->obj->nr_progs; i++) {
+		const char *ph = placeholder_in(q, i);
+		struct mark *m;
+
+		if (!ph && (q->insns[i].code != (BPF_LDX | BPF_MEM | BPF_W) ||
+			    q->insns[i].off != PATCH_OFF_TP_RET))
+			continue;
+		m = realloc(x->marks, (x->nr_marks + 1) * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		x->marks = m;
+		m[x->nr_marks++] = (struct mark){ k, i, ph };
+	}
+	return 0;
+}
+
 static void print_sent(struct xl *x, const struct obj_prog *p)
 {
 	char text[160], note[224];
-	size_t i;
+	size_t i, k = prog_index(x, p);
 	int n;
 
 	fprintf(x->out, "  sent: %zu instructions (the object's, placeholders patched, map references relocated)\n",
 		p->insn_cnt);
 	for (i = 0; i < p->insn_cnt; i += (size_t)n) {
 		const struct bpf_insn *in = &p->insns[i];
-		const char *ph = placeholder_at(x, p, i);
+		const struct mark *mk = mark_at(x, k, i);
+		const char *ph = mk ? mk->placeholder : NULL;
 
 		n = bpf_disasm_insn(p->insns, p->insn_cnt, i, text, sizeof(text));
 		if (n < 1)
@@ -148,7 +177,7 @@ static void print_sent(struct xl *x, const struct obj_prog *p)
 		else if (ph && n == 2)
 			snprintf(note, sizeof(note), "; %s patched: %llu", ph,
 				 (unsigned long long)imm64(in));
-		else if (off_patched_at(x, p, i))
+		else if (mk && !ph)
 			snprintf(note, sizeof(note), "; the field's offset, from the event's format file (the object has %d)",
 				 PATCH_OFF_TP_RET);
 		fprintf(x->out, "  %4zu: %-40s %s\n", i, text, note);
@@ -256,6 +285,8 @@ static void dump_one(void *arg, const struct obj_prog *p)
 	/* opt_remove_dead_code(), opt_hard_wire_dead_code_branches(): 5.1. */
 	fprintf(x->out, "; the lengths differ by the inlined lookups' instructions less the code the verifier proved dead with the patched constants (removed for privileged loads since 5.1)\n");
 	free(k);
+	/* The next program's load maps the text it runs anew (text_pages.c). */
+	text_pages_drop();
 }
 
 /* The maps' kernel ids, to name the ids the translated code shows. */
@@ -275,28 +306,36 @@ static void map_ids(struct xl *x)
 	}
 }
 
-/* Once the maps are made: the pristine object, __bpf_call_base, map ids. */
+/*
+ * Once the maps are made: what the embedded object has where the run
+ * patches its programs (read a batch of programs at a time),
+ * __bpf_call_base, map ids.
+ */
 static int xl_setup(void *arg, struct tracer *t, const struct tracer_config *cfg,
 		    struct errbuf *eb)
 {
 	static const char *const base_name[] = { "__bpf_call_base" };
-	static const struct obj_parse_opts borrowed = { .borrow = 1 };
 	struct xl *x = arg;
+	struct prog_batch b = { .names = tracer_obj(t) };
 	struct ksym_result base;
-	int err;
+	size_t i;
+	int more, err = 0;
 
-	err = bpf_blob_running(0, NULL, NULL, &x->blob, eb);
-	if (err)
-		return err;
-	/* The pristine instructions stay in the inflated object. */
-	err = bpf_obj_parse_in(x->blob.data, x->blob.size, &borrowed,
-			       &x->pristine, eb);
+	x->obj = tracer_obj(t);
+	while (!err && (more = prog_batch_next(&b, 0, eb)) != 0) {
+		err = more < 0 ? more : 0;
+		for (i = 0; more > 0 && i < b.obj.nr_progs && !err; i++)
+			if (mark_prog(x, &b.obj.progs[i]))
+				err = errbuf_set(eb, -ENOMEM,
+						 "out of memory for the placeholders of %s",
+						 b.obj.progs[i].section);
+	}
+	prog_batch_end(&b);
 	if (err)
 		return err;
 	if (kallsyms_lookup(cfg->kallsyms_path, base_name, 1, 0, &base,
 			    NULL) > 0 && base.found)
 		x->call_base = base.addr;
-	x->obj = tracer_obj(t);
 	map_ids(x);
 	fprintf(x->out, "The programs a run loads here, patched as it patches them: first as sent, then as the kernel keeps them.\n");
 	return 0;
@@ -310,7 +349,6 @@ int dump_xlated(FILE *out, const struct tracer_config *cfg, struct errbuf *eb)
 
 	if (!err)
 		err = x.err;
-	bpf_obj_free(&x.pristine);
-	bpf_blob_release(&x.blob);
+	free(x.marks);
 	return err;
 }

@@ -47,7 +47,9 @@ int bpf_blob_for_run(const char *bpf_arch,
  * binary's own where uname cannot say or none is for that kernel.  For
  * the dumps, which print an object whatever the kernel: with its source
  * lines (lines 1) or without, and with keep (NULL: all) only the
- * programs it keeps, as bpf_blob_for_run() leaves the others out.  0, or
+ * programs it keeps, as bpf_blob_for_run() leaves the others out, and
+ * only their source lines (the line_info blocks of the others in
+ * .BTF.ext left zero: empty blocks of no name to a reader).  0, or
  * -errno with the reason in eb (bpf_blob_error()).
  */
 int bpf_blob_running(int lines, int (*keep)(const char *section, void *arg),

@@ -12,6 +12,7 @@
 #include "loader/kernel/karch.h"
 #include "loader/util/errbuf.h"
 #include "loader/util/text_pages.h"
+#include "tool/engine/bpf_blob_lines.h"
 
 /* bpf_blob.S: each object gzip-compressed, its size, room to inflate it. */
 extern const unsigned char ext4dist_bpf_obj_gz[], ext4dist_bpf_obj64_gz[];
@@ -47,26 +48,15 @@ static struct packed other = {
 };
 
 /*
- * What a run keeps of the object's first member: its bytes in [start,
- * end) ranges, in file order, written into the room; the rest (the
- * programs the run's mode does not load) only inflated through a
- * scratch buffer, their pages never touched.  n 0: keep everything.
- */
-#define RANGES_MAX 256
-struct ranges {
-	size_t n;
-	size_t start[RANGES_MAX], end[RANGES_MAX];
-};
-
-/*
  * Inflates one gzip member of gz_len bytes into exactly len bytes at out
  * (what keep does not keep, not written), or with head its first len
- * bytes alone: zlib's Z_STREAM_END, or another answer (Z_MEM_ERROR
- * without memory).
+ * bytes alone, every byte shown to w if any: zlib's Z_STREAM_END, or
+ * another answer (Z_MEM_ERROR without memory).
  */
 static int inflate_member(const unsigned char *gz, size_t gz_len,
 			  unsigned char *out, size_t len,
-			  const struct ranges *keep, int head)
+			  const struct ranges *keep, int head,
+			  struct ext_walk *w)
 {
 	static unsigned char scratch[4096];
 	size_t pos = 0, r = 0;
@@ -98,6 +88,9 @@ static int inflate_member(const unsigned char *gz, size_t gz_len,
 		z.next_out = kept ? out + pos : scratch;
 		z.avail_out = (uInt)(stop - pos);
 		ret = inflate(&z, Z_NO_FLUSH);
+		if (w)
+			ext_walk_seen(w, pos, kept ? out + pos : scratch,
+				      z.total_out - pos);
 		pos = z.total_out;
 	} while (ret == Z_OK && pos < len);
 	/* head: the member's first len bytes alone. */
@@ -129,18 +122,20 @@ static const char *name_at(const unsigned char *s, size_t len, size_t off)
  * The ranges of [0, end) to keep: every section but the programs that
  * keep(name, arg) refuses (SHF_EXECINSTR sections named "kind/..."), from
  * the section headers, which must lie at or past from (inflated there
- * already), the ELF header in room's first bytes.  0, or -1 when the
- * layout is not that: then everything is kept.
+ * already), the ELF header in room's first bytes; and where .BTF.ext
+ * lies (ext_len 0: nowhere).  0, or -1 when the layout is not that: then
+ * everything is kept.
  */
 static int ranges_of(const unsigned char *room, size_t cap, size_t from,
 		     size_t end, int (*keep)(const char *, void *), void *arg,
-		     struct ranges *rg)
+		     struct ranges *rg, size_t *ext, size_t *ext_len)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)room;
 	const Elf64_Shdr *sh, *names;
 	size_t i;
 
 	rg->n = 0;
+	*ext = *ext_len = 0;
 	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh->e_shentsize != sizeof(*sh) || eh->e_shoff < from ||
@@ -163,6 +158,11 @@ static int ranges_of(const unsigned char *room, size_t cap, size_t from,
 
 		if (!name)
 			return -1;
+		if (!strcmp(name, ".BTF.ext") && sh[i].sh_offset <= cap &&
+		    sh[i].sh_size <= cap - sh[i].sh_offset) {
+			*ext = sh[i].sh_offset;
+			*ext_len = sh[i].sh_size;
+		}
 		if (sh[i].sh_type == SHT_NOBITS || !(sh[i].sh_flags & SHF_EXECINSTR) ||
 		    !strchr(name, '/') || a >= end || keep(name, arg))
 			continue;
@@ -191,19 +191,73 @@ static int ranges_of(const unsigned char *room, size_t cap, size_t from,
 }
 
 /*
+ * The whole pages of p's room go back to the kernel (a later read finds
+ * them zero-filled, the .bss being private anonymous memory); the two
+ * partial pages at its ends stay, inflated again like the rest.
+ */
+static void release(struct packed *p)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p->room + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p->room + *p->cap) & ~(page - 1);
+
+	if (p->state != WHOLE && p->state != NO_LINES && p->state != SOME)
+		return;
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	p->state = NOT_YET;
+}
+
+/*
+ * The lines' member [off, off + len) written with keep: .BTF whole, of
+ * .BTF.ext only the line_info of the programs kept
+ * (bpf_blob_lines.c), when it lies at [ext, ext + ext_len) in it; else
+ * every byte.
+ */
+static int inflate_lines(struct packed *p, size_t off, size_t len,
+			 size_t ext, size_t ext_len,
+			 int (*keep)(const char *, void *), void *arg)
+{
+	const unsigned char *gz = p->gz + p->lines[2];
+	size_t gz_len = p->lines[3];
+	static struct ranges btf, rg;
+	struct ext_walk w;
+	int ret;
+
+	rg.n = 0;
+	if (keep && ext_len && ext > off && ext - off < len) {
+		ext_walk_init(&w, p->room + off, len, ext - off, ext_len, keep,
+			      arg, &rg);
+		/* .BTF written, .BTF.ext watched going by. */
+		btf.n = 1;
+		btf.start[0] = 0;
+		btf.end[0] = ext - off;
+		ret = inflate_member(gz, gz_len, p->room + off, len, &btf, 0,
+				     &w);
+		if (ret != Z_STREAM_END)
+			return ret;
+		ext_walk_done(&w);
+	}
+	return inflate_member(gz, gz_len, p->room + off, len, &rg, 0, NULL);
+}
+
+/*
  * Inflates p into its room, whole or (lines 0) without the gzip member
  * of its source lines: those bytes are never written, so their pages take
  * no memory and their inflating no time; with keep, the programs it
  * refuses are left out the same way (inflated, never written: the last
- * member, which holds the section headers, first).  Returns its size, 0
- * when it does not inflate to exactly that, or -ENOMEM when zlib had no
- * memory for its state (tried again next time).
+ * member, which holds the section headers, first), and so are their
+ * source lines.  A room inflated before is given back first, so that
+ * what is left out reads as zeros.  Returns its size, 0 when it does not
+ * inflate to exactly that, or -ENOMEM when zlib had no memory for its
+ * state (tried again next time).
  */
 static long inflated(struct packed *p, int lines,
 		     int (*keep)(const char *, void *), void *arg)
 {
 	size_t off = p->lines[0], len = p->lines[1];
 	size_t gz0 = p->lines[2], gz1 = p->lines[3];
+	size_t ext = 0, ext_len = 0;
 	static struct ranges rg;
 	int ret;
 
@@ -211,6 +265,7 @@ static long inflated(struct packed *p, int lines,
 		return (long)*p->cap;
 	if (p->state == FAILED)
 		return 0;
+	release(p);
 	if (!len)
 		off = *p->cap;
 	if (!*p->gz_len || !*p->cap || off > *p->cap || len > *p->cap - off ||
@@ -221,20 +276,21 @@ static long inflated(struct packed *p, int lines,
 	}
 	rg.n = 0;
 	ret = inflate_member(p->gz + gz0 + gz1, *p->gz_len - gz0 - gz1,
-			     p->room + off + len, *p->cap - off - len, NULL, 0);
+			     p->room + off + len, *p->cap - off - len, NULL, 0,
+			     NULL);
 	if (ret == Z_STREAM_END && keep) {
 		/* The ELF header alone first: where the sections lie. */
 		ret = inflate_member(p->gz, gz0, p->room, sizeof(Elf64_Ehdr),
-				     NULL, 1);
+				     NULL, 1, NULL);
 		if (ret == Z_STREAM_END &&
-		    ranges_of(p->room, *p->cap, off + len, off, keep, arg, &rg))
-			rg.n = 0;
+		    ranges_of(p->room, *p->cap, off + len, off, keep, arg, &rg,
+			      &ext, &ext_len))
+			rg.n = ext_len = 0;
 	}
 	if (ret == Z_STREAM_END)
-		ret = inflate_member(p->gz, gz0, p->room, off, &rg, 0);
+		ret = inflate_member(p->gz, gz0, p->room, off, &rg, 0, NULL);
 	if (ret == Z_STREAM_END && lines)
-		ret = inflate_member(p->gz + gz0, gz1, p->room + off, len,
-				     NULL, 0);
+		ret = inflate_lines(p, off, len, ext, ext_len, keep, arg);
 	if (ret == Z_MEM_ERROR)
 		return -ENOMEM;
 	p->state = ret != Z_STREAM_END ? FAILED : rg.n ? SOME :
@@ -316,24 +372,6 @@ int bpf_blob_for_run(const char *bpf_arch,
 		     struct bpf_blob *b)
 {
 	return blob_pick(bpf_arch, 0, keep, arg, b);
-}
-
-/*
- * The whole pages of p's room go back to the kernel (a later read finds
- * them zero-filled, the .bss being private anonymous memory); the two
- * partial pages at its ends stay, inflated again like the rest.
- */
-static void release(struct packed *p)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p->room + page - 1) & ~(page - 1);
-	uintptr_t hi = ((uintptr_t)p->room + *p->cap) & ~(page - 1);
-
-	if (p->state != WHOLE && p->state != NO_LINES && p->state != SOME)
-		return;
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_DONTNEED);
-	p->state = NOT_YET;
 }
 
 void bpf_blob_release(struct bpf_blob *b)
