@@ -97,14 +97,15 @@ static int add_section(Elf *e, void *buf, size_t size, Elf_Type type,
  * Sections: 1 .text (0x40 bytes), 2 .rodata (0x140), 3 .symtab,
  * 4 .strtab, 5 .shstrtab, 6 .note.gnu.build-id.  Symbols: local
  * ext4_file_open at .text+0x10, undefined printk, ext4_file_operations at
- * .rodata+0x40, an SHN_ABS symbol and one whose offset lies past the end
- * of .rodata.
+ * .rodata+0x40, an SHN_ABS symbol, one whose offset lies past the end
+ * of .rodata, and file_open at .text+0x30, named by the tail of
+ * ext4_file_open's string.
  */
 static int write_module(const char *path)
 {
 	static unsigned char text[0x40], rodata[0x140], note[sizeof(build_id)];
 	static char shstr[sizeof(shstrtab)], str[sizeof(strtab)];
-	static Elf64_Sym syms[6];
+	static Elf64_Sym syms[7];
 	Elf64_Ehdr *eh;
 	Elf *e;
 	int fd, ret = -1;
@@ -124,6 +125,10 @@ static int write_module(const char *path)
 			       0, SHN_ABS, 0x1234, 0 };
 	syms[5] = (Elf64_Sym){ ST_BIG, ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT),
 			       0, 2, 0x1000, 8 };
+	/* A name that is the tail of another's string, as linkers share. */
+	syms[6] = (Elf64_Sym){ ST_OPEN + 5,
+			       ELF64_ST_INFO(STB_LOCAL, STT_FUNC), 0, 1, 0x30,
+			       0x8 };
 
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
@@ -199,6 +204,11 @@ static void check_module(const char *tag, const char *path)
 				       &addr, NULL), 0);
 	snprintf(name, sizeof(name), "%s: text address", tag);
 	check_int(name, addr, (long long)0xffffffffc05fe010ULL);
+	snprintf(name, sizeof(name), "%s: a name in another's tail", tag);
+	check_int(name, modsym_resolve(path, SECTIONS, "file_open", &addr,
+				       NULL), 0);
+	snprintf(name, sizeof(name), "%s: its address", tag);
+	check_int(name, addr, (long long)0xffffffffc05fe030ULL);
 }
 
 static void test_module_errors(const char *ko, const unsigned char *elf,

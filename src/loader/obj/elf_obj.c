@@ -221,6 +221,7 @@ static int add_prog(struct elf_walk *w, struct bpf_obj *obj, Elf_Scn *scn,
 			swap_insns(p->insns, p->insn_cnt);
 	}
 	strcpy(p->section, name);
+	p->shndx = elf_ndxscn(scn);
 	p->tracepoint = strncmp(name, "tracepoint/", 11) == 0;
 	p->multi = !p->tracepoint && strstr(name, ".multi/") != NULL;
 	p->tracing = name[0] == 'f';
@@ -416,21 +417,12 @@ static int read_maps(struct elf_walk *w, struct bpf_obj *obj)
 	return 0;
 }
 
-static struct obj_prog *prog_by_section(struct elf_walk *w,
-					struct bpf_obj *obj, size_t shndx)
+static struct obj_prog *prog_by_section(struct bpf_obj *obj, size_t shndx)
 {
-	Elf_Scn *scn = elf_getscn(w->elf, shndx);
-	GElf_Shdr sh;
-	const char *name;
 	size_t i;
 
-	if (!scn || !gelf_getshdr(scn, &sh))
-		return NULL;
-	name = scn_name(w, &sh);
-	if (!name)
-		return NULL;
 	for (i = 0; i < obj->nr_progs; i++)
-		if (strcmp(obj->progs[i].section, name) == 0)
+		if (obj->progs[i].shndx == shndx)
 			return &obj->progs[i];
 	return NULL;
 }
@@ -498,7 +490,7 @@ static int read_relocs(struct elf_walk *w, struct bpf_obj *obj)
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL)
 			continue;
-		p = prog_by_section(w, obj, sh.sh_info);
+		p = prog_by_section(obj, sh.sh_info);
 		if (!p)
 			continue;	/* relocations of debug sections */
 		if (!syms) {
@@ -571,7 +563,7 @@ static void name_progs(struct elf_walk *w, struct bpf_obj *obj)
 		if (!gelf_getsym(syms, (int)i, &sym) ||
 		    GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value)
 			continue;
-		p = prog_by_section(w, obj, sym.st_shndx);
+		p = prog_by_section(obj, sym.st_shndx);
 		sname = elf_strptr(w->elf, w->strtabndx, sym.st_name);
 		if (p && sname && !p->name[0])
 			snprintf(p->name, sizeof(p->name), "%s", sname);

@@ -55,6 +55,7 @@ struct obj_prog_kinfo {
 
 struct obj_prog {
 	char section[128];	/* "kprobe/open" */
+	size_t shndx;		/* its section's index in the object */
 	char name[64];		/* function symbol, "" if none */
 	enum probe_kind kind;
 	int multi;		/* "kprobe.multi/": attached by one link (5.18+) */
@@ -76,6 +77,15 @@ struct obj_prog {
 	char variant[32];	/* "kprobe/f/variant": "variant", else "" */
 	struct bpf_insn *insns;
 	size_t insn_cnt;
+	/*
+	 * Where insns' plain 64-bit constants are (ld_imm64, src_reg 0),
+	 * for bpf_obj_patch_imm64(): valid while imm64_of and imm64_of_cnt
+	 * are insns and insn_cnt.
+	 */
+	uint32_t *imm64_at;
+	size_t nr_imm64;
+	const struct bpf_insn *imm64_of;
+	size_t imm64_of_cnt;
 	struct obj_reloc *relocs;
 	size_t nr_relocs;
 	struct obj_line *lines;	/* sorted by insn; NULL without line info */

@@ -35,6 +35,57 @@ const char *map_type_name(uint32_t type)
 	}
 }
 
+/*
+ * Finds p's plain 64-bit constants once per instruction array: a run
+ * patches a dozen placeholders, and the object keeps every path's
+ * programs (some 13,000 instructions), of which a few hundred are
+ * ld_imm64.  -ENOMEM leaves p without an index (then scanned whole).
+ */
+static int imm64_index(struct obj_prog *p)
+{
+	size_t j, n = 0;
+	uint32_t *at;
+
+	if (p->imm64_at && p->imm64_of == p->insns &&
+	    p->imm64_of_cnt == p->insn_cnt)
+		return 0;
+	free(p->imm64_at);
+	p->nr_imm64 = 0;
+	/* At most one in two instructions: trimmed once counted. */
+	p->imm64_at = malloc((p->insn_cnt / 2 + 1) * sizeof(*p->imm64_at));
+	if (!p->imm64_at)
+		return -ENOMEM;
+	for (j = 0; j + 1 < p->insn_cnt; j++)
+		if (p->insns[j].code == LD_IMM64) {
+			if (!p->insns[j].src_reg)
+				p->imm64_at[n++] = (uint32_t)j;
+			j++;	/* the second half is not an instruction */
+		}
+	at = realloc(p->imm64_at, (n ? n : 1) * sizeof(*at));
+	if (at)
+		p->imm64_at = at;
+	p->nr_imm64 = n;
+	p->imm64_of = p->insns;
+	p->imm64_of_cnt = p->insn_cnt;
+	return 0;
+}
+
+/* Patches in[0..1] if it is a plain ld_imm64 of placeholder: 1, else 0. */
+static int patch_one(struct bpf_insn *in, uint64_t placeholder,
+		     uint64_t value)
+{
+	uint64_t imm;
+
+	if (in->code != LD_IMM64 || in->src_reg)
+		return 0;
+	imm = (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in->imm;
+	if (imm != placeholder)
+		return 0;
+	in->imm = (int32_t)(uint32_t)value;
+	in[1].imm = (int32_t)(uint32_t)(value >> 32);
+	return 1;
+}
+
 int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 			uint64_t value)
 {
@@ -44,19 +95,16 @@ int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 	for (i = 0; i < obj->nr_progs; i++) {
 		struct obj_prog *p = &obj->progs[i];
 
+		if (imm64_index(p) == 0) {
+			for (j = 0; j < p->nr_imm64; j++)
+				n += patch_one(&p->insns[p->imm64_at[j]],
+					       placeholder, value);
+			continue;
+		}
 		for (j = 0; j + 1 < p->insn_cnt; j++) {
-			struct bpf_insn *in = &p->insns[j];
-			uint64_t imm;
-
-			if (in->code != LD_IMM64 || in->src_reg)
+			if (p->insns[j].code != LD_IMM64)
 				continue;
-			imm = (uint64_t)(uint32_t)in[1].imm << 32 |
-			      (uint32_t)in->imm;
-			if (imm == placeholder) {
-				in->imm = (int32_t)(uint32_t)value;
-				in[1].imm = (int32_t)(uint32_t)(value >> 32);
-				n++;
-			}
+			n += patch_one(&p->insns[j], placeholder, value);
 			j++;	/* the second half is not an instruction */
 		}
 	}

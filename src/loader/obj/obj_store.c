@@ -22,6 +22,7 @@ void bpf_obj_free(struct bpf_obj *obj)
 				    obj->progs[i].section);
 		if (!obj->borrowed)
 			free(obj->progs[i].insns);
+		free(obj->progs[i].imm64_at);
 		free(obj->progs[i].relocs);
 		free(obj->progs[i].lines);
 	}
@@ -45,10 +46,15 @@ void bpf_obj_drop_insns(struct bpf_obj *obj)
 
 		if (!obj->borrowed)
 			free(p->insns);
+		free(p->imm64_at);
 		free(p->relocs);
 		free(p->lines);
 		p->insns = NULL;
 		p->insn_cnt = 0;
+		p->imm64_at = NULL;
+		p->nr_imm64 = 0;
+		p->imm64_of = NULL;
+		p->imm64_of_cnt = 0;
 		p->relocs = NULL;
 		p->nr_relocs = 0;
 		p->lines = NULL;
