@@ -899,7 +899,9 @@ static void prof_drain(struct prof *p)
 
 			p->samples++;
 			s = ksym_find(ip);
-			if (ip < 0xffff000000000000ULL || s < 0) {
+			/* The header's mode, not the address: 32-bit ARM's kernel is at 0xc0000000. */
+			if ((h.misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
+			    PERF_RECORD_MISC_KERNEL || s < 0) {
 				p->user++;
 				continue;
 			}
