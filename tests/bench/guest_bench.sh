@@ -46,11 +46,17 @@ if [ -b /dev/vdb ] && mkdir -p /peers && mount -o ro /dev/vdb /peers &&
    mount -t tracefs nodev /peers/sys/kernel/tracing; then
 	peers="libbpf bpftrace"
 fi
+# bpftrace's func on a kretprobe needs the kernel's get_func_ip for
+# kprobes (5.15); before it the script keyed by probe (peers.sh).
+bt=ext4dist.bt
+case $(uname -r) in
+[1-4].*|5.[0-9].*|5.1[0-4].*) bt=ext4dist-probe.bt ;;
+esac
 # peer_cmd NAME: the command line of peer NAME.
 peer_cmd() {
 	case $1 in
 	libbpf) echo "/bin/chroot /peers /usr/bin/stdbuf -oL /usr/sbin/ext4dist-libbpf" ;;
-	bpftrace) echo "/bin/chroot /peers /usr/bin/stdbuf -oL /usr/bin/bpftrace /bench/ext4dist.bt" ;;
+	bpftrace) echo "/bin/chroot /peers /usr/bin/stdbuf -oL /usr/bin/bpftrace /bench/$bt" ;;
 	esac
 }
 

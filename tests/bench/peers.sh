@@ -3,7 +3,8 @@
 # ext4dist, from Debian trixie's packages (a private apt configuration of
 # tools/apt.sh: nothing of the machine's own apt is touched):
 #   libbpf-tools  /usr/sbin/ext4dist-libbpf (fsdist, libbpf and CO-RE)
-#   bpftrace      tests/bench/ext4dist.bt (the package ships no ext4 tool)
+#   bpftrace      tests/bench/ext4dist.bt (the package ships no ext4 tool;
+#                 keyed by probe instead of func before 5.15)
 # Both with their libraries (and coreutils' stdbuf: their stdout is a pipe
 # here, and the banner must come when they print it, not at exit), unpacked into one root put on a disk image
 # that the guest mounts (read-only) and runs them in with chroot.  BCC
@@ -39,6 +40,8 @@ bench_peers_image() {
 	done
 	mkdir -p "$root"/{proc,sys,dev,tmp,bench}
 	cp "$BENCH_DIR/ext4dist.bt" "$root/bench/"
+	sed 's/@usecs\[func\]/@usecs[probe]/' "$BENCH_DIR/ext4dist.bt" > "$root/bench/ext4dist-probe.bt"
+	grep -q '@usecs\[probe\]' "$root/bench/ext4dist-probe.bt" || return 1
 	rm -f "$out/peers.img"
 	truncate -s "$(( $(du -sm "$root" | cut -f1) * 12 / 10 + 64 ))M" "$out/peers.img" &&
 		mkfs.ext4 -q -F -L peers -d "$root" "$out/peers.img"
