@@ -79,14 +79,22 @@ static size_t prog_index(const struct xl *x, const struct obj_prog *p)
 	return k;
 }
 
-/* The mark of instruction i of program k, or NULL. */
-static const struct mark *mark_at(const struct xl *x, size_t k, size_t i)
+/*
+ * The mark of instruction i of program k, or NULL, asked for i rising:
+ * *m is where the last call left off (a program's marks are in the
+ * order of its instructions).
+ */
+static const struct mark *mark_at(const struct xl *x, size_t k, size_t i,
+				  size_t *m)
 {
-	size_t m;
+	const struct mark *mk;
 
-	for (m = 0; m < x->nr_marks; m++)
-		if (x->marks[m].prog == k && x->marks[m].insn == i)
-			return &x->marks[m];
+	for (; *m < x->nr_marks; (*m)++) {
+		mk = &x->marks[*m];
+		if (mk->prog != k || mk->insn < i)
+			continue;
+		return mk->insn == i ? mk : NULL;
+	}
 	return NULL;
 }
 
@@ -149,14 +157,14 @@ static int mark_prog(struct xl *x, const struct obj_prog *q)
 static void print_sent(struct xl *x, const struct obj_prog *p)
 {
 	char text[160], note[224];
-	size_t i, k = prog_index(x, p);
+	size_t i, k = prog_index(x, p), m = 0;
 	int n;
 
 	fprintf(x->out, "  sent: %zu instructions (the object's, placeholders patched, map references relocated)\n",
 		p->insn_cnt);
 	for (i = 0; i < p->insn_cnt; i += (size_t)n) {
 		const struct bpf_insn *in = &p->insns[i];
-		const struct mark *mk = mark_at(x, k, i);
+		const struct mark *mk = mark_at(x, k, i, &m);
 		const char *ph = mk ? mk->placeholder : NULL;
 
 		n = bpf_disasm_insn(p->insns, p->insn_cnt, i, text, sizeof(text));
@@ -240,7 +248,7 @@ static void dump_one(void *arg, const struct obj_prog *p)
 	struct bpf_prog_info info;
 	struct bpf_insn *k = NULL;
 	uint32_t len = sizeof(info);
-	size_t cnt, calls = 0, sent_calls;
+	size_t cnt, calls = 0, sent_calls, reads;
 	char tag[17];
 
 	if (x->err || !prog_selected(p, x->glob))
@@ -278,10 +286,10 @@ static void dump_one(void *arg, const struct obj_prog *p)
 		fprintf(x->out, ": %zu of the %zu map lookups (bpf_map_lookup_elem#1) inlined as address arithmetic on array maps",
 			sent_calls - calls,
 			count_calls(p->insns, p->insn_cnt, BPF_FUNC_map_lookup_elem));
-	if (count_value_reads(p->insns, p->insn_cnt))
+	reads = count_value_reads(p->insns, p->insn_cnt);
+	if (reads)
 		fprintf(x->out, "; %zu lookup%s sent as the value's address, no call",
-			count_value_reads(p->insns, p->insn_cnt),
-			count_value_reads(p->insns, p->insn_cnt) == 1 ? "" : "s");
+			reads, reads == 1 ? "" : "s");
 	/* opt_remove_dead_code(), opt_hard_wire_dead_code_branches(): 5.1. */
 	fprintf(x->out, "; the lengths differ by the inlined lookups' instructions less the code the verifier proved dead with the patched constants (removed for privileged loads since 5.1)\n");
 	free(k);
