@@ -15,14 +15,16 @@
 #include "log2.h"
 
 /*
- * Thread id % slots -> one start record per operation (the loader sets
- * max_entries, ext4dist_abi.h).
+ * One value, all the slots: thread id % slots -> one start record per
+ * operation (the loader sets value_size, ext4dist_abi.h).  Its lookup
+ * of key 0 is a load of the value's address where the kernel takes one
+ * (5.2+), and the slot an offset from it: no key, no call.
  */
 struct legacy_map_def start SEC("maps") = {
 	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = sizeof(__u32),
-	.value_size = sizeof(struct start_slot),
-	.max_entries = START_SLOTS_MAX,
+	.value_size = sizeof(struct start_slot) * START_SLOTS_MAX,
+	.max_entries = 1,
 };
 
 /* Operation -> struct op_calls; per-CPU where the kernel has it (4.6). */
@@ -182,6 +184,24 @@ INLINE __u64 fexit_rc(const void *ctx, __u32 op)
  * by 31 more than the slot's bits (patched at load with the table's
  * size), it lands one bit up, and the live bit goes over its lowest.
  */
+/*
+ * The thread's slot: the low bits of id (its thread id), by the AND whose
+ * immediate the loader patches with slots - 1.
+ */
+INLINE __u64 start_slot_of(__u64 id)
+{
+	asm volatile("%0 &= %1" : "+r"(id) : "i"(PATCH_START_MASK));
+	return id;
+}
+
+/* The start table, all the slots: its one value. */
+INLINE struct start_slot *start_table(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&start, &zero);
+}
+
 INLINE __u64 record_tag(__u64 id)
 {
 	return id << 32 >> PATCHED_CONST(PATCH_START_SHIFT) | 1;
@@ -248,25 +268,27 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
-	__u32 tid = (__u32)id, key, ckey = op;
-	struct start_slot *s;
+	__u32 key, ckey = op;
+	struct start_slot *t, *s;
 	struct op_calls *c;
-	__u64 rec, tag;
+	__u64 rec, tag, at;
 
 	if (want && (id >> 32) != want)
 		return 0;
 	if ((id >> 32) == PATCHED_CONST(PATCH_SELF))
 		return 0;
-	key = tid & PATCHED_CONST(PATCH_START_MASK);
-	s = bpf_map_lookup_elem(&start, &key);
+	at = start_slot_of(id);
+	t = start_table();
 	/* A key of its own: op itself must stay a known constant. */
 	c = bpf_map_lookup_elem(&calls, &ckey);
-	if (!s || !c)
+	if (!t || !c)
 		return 0;
 	tag = record_tag(id);
+	s = t + at;
 	if (record_of(s->rec[op], tag))
 		COUNT(atomic, c, missed);
 	rec = start_record(tag);
+	key = (__u32)at;
 	if (slow && SLOW_EXTRA(op, tr)) {
 		struct slow_extra *x = bpf_map_lookup_elem(&slow_start, &key);
 		__u64 file = 0, pos = 0;
@@ -277,6 +299,8 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 			x->file[op] = file;
 			x->pos[op] = pos;
 		}
+		/* 4.9 keeps no bound of an offset spilled across the calls. */
+		s = t + start_slot_of(at);
 	}
 	s->rec[op] = rec;
 	COUNT(atomic, c, entries);
@@ -385,18 +409,20 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
-	__u32 tid = (__u32)id, key;
 	enum ret_kind kind = RET_STOLEN;
 	struct start_slot *s;
 	struct op_hist *h;
-	__u64 rec, delta = 0, slot, file = 0, pos = 0;
+	__u64 rec, delta = 0, at, slot, file = 0, pos = 0;
+	__u32 key;
 
 	if (want && (id >> 32) != want)
 		return 0;
-	key = tid & PATCHED_CONST(PATCH_START_MASK);
-	s = bpf_map_lookup_elem(&start, &key);
+	at = start_slot_of(id);
+	s = start_table();
 	if (!s)
 		return 0;
+	s += at;
+	key = (__u32)at;
 	rec = s->rec[op];
 	if (!rec)
 		return 0;

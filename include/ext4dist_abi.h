@@ -89,9 +89,11 @@ struct ctl {
  *
  * The number of slots is a power of two from START_SLOTS_MIN to
  * START_SLOTS_MAX, chosen at load (tool/engine/start_slots.h): the
- * loader sets the array's max_entries and patches the programs' mask
- * (slots - 1, PATCH_START_MASK) and the tag's shift (31 + log2 slots,
- * PATCH_START_SHIFT: the thread id is shifted down from the word's top).
+ * loader sizes the array's one value (all the slots: read by its
+ * address where the kernel allows, as ctl's) and patches the programs'
+ * mask (slots - 1, PATCH_START_MASK) and the tag's shift (31 + log2
+ * slots, PATCH_START_SHIFT: the thread id is shifted down from the
+ * word's top).  slow_start has one entry per slot.
  *
  * A record is written and read as one 64-bit word, so a return can never
  * pair one thread's id with another's timestamp: the bits of the thread
@@ -159,8 +161,7 @@ struct start_slot {
 #define PATCH_DENTRY_OFF 0x7e57000000000007ULL
 /* Slow mode: offsetof(struct dentry, d_name.name) */
 #define PATCH_DNAME_OFF	0x7e57000000000008ULL
-/* The start records' slots - 1, and 31 + log2 of their number */
-#define PATCH_START_MASK 0x7e57000000000009ULL
+/* 31 + log2 of the start records' number of slots */
 #define PATCH_START_SHIFT 0x7e5700000000000aULL
 /* Address of each operation's function (kprobe_multi by address), 0 = off */
 #define PATCH_IP_BASE	0x7e57000000000010ULL	/* + enum ext4dist_op */
@@ -177,6 +178,13 @@ struct start_slot {
  * is that long (PERF_MAX_TRACE_SIZE is 8192).
  */
 #define PATCH_OFF_TP_RET 0x7ff0
+/*
+ * The start records' slots - 1, patched into the 32-bit immediate of
+ * the AND (BPF_ALU64 | BPF_AND | BPF_K) that makes a thread's slot: one
+ * instruction where an ld_imm64 and an AND of registers were two, and a
+ * bound every verifier sees (4.9's knows no ld_imm64's value).
+ */
+#define PATCH_START_MASK 0x7e570009
 
 /*
  * The f_op discovery: a probe on a file system's ->release(inode, file)

@@ -536,7 +536,7 @@ static void test_dump_bpf(void)
 	CHECK(strstr(text, "\nmaps: 10\n"), "dump: ten maps");
 	CHECK(strstr(text, "\n  lesson_hash  hash           key 4, value 32, entries 1\n"),
 	      "dump: the lessons' map");
-	CHECK(strstr(text, "\n  start        array          key 4, value 40, entries 32768\n"),
+	CHECK(strstr(text, "\n  start        array          key 4, value 1310720, entries 1\n"),
 	      "dump: map start");
 	CHECK(strstr(text, "\n  calls        percpu_array   key 4, value 16, entries 5\n"),
 	      "dump: map calls");

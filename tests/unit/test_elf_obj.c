@@ -165,9 +165,9 @@ static void test_real_object(void)
 	      "ctl map: one struct ctl");
 	m = bpf_obj_find_map(&obj, "start");
 	CHECK(m && m->def.type == BPF_MAP_TYPE_ARRAY && m->def.key_size == 4 &&
-	      m->def.value_size == sizeof(struct start_slot) &&
-	      m->def.max_entries == START_SLOTS_MAX,
-	      "start map: array of struct start_slot");
+	      m->def.value_size == START_SLOTS_MAX * sizeof(struct start_slot) &&
+	      m->def.max_entries == 1,
+	      "start map: one value of START_SLOTS_MAX struct start_slot");
 	p = bpf_obj_find_prog(&obj, PROBE_ENTRY, "read", NULL);
 	CHECK(p && p->insn_cnt > 1, "kprobe/read found");
 	p = bpf_obj_find_prog(&obj, PROBE_RETURN, "fsync", NULL);

@@ -65,10 +65,18 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 		  bpf_obj_patch_imm64(&obj, PATCH_TGID, 0), 124 + 22 + 2);
 	check_int("placeholder PATCH_FACTOR patched in every return program",
 		  bpf_obj_patch_imm64(&obj, PATCH_FACTOR, 1000), 62 + 11 + 1);
-	/* The start records' slot and tag: in every entry and return. */
+	/*
+	 * The start records' slot: once in every entry and return, once
+	 * per operation in the kprobe_multi ones (150 in the 44 kprobe
+	 * and 16 kprobe_multi programs, 25 in the fentry and fexit ones, 2
+	 * in the tracepoints'), and again in a slow entry that keeps
+	 * slow_start's state.  The tag: once per program.
+	 */
 	check_int("PATCH_START_MASK patched in every entry and return program",
-		  bpf_obj_patch_imm64(&obj, PATCH_START_MASK, 4095),
-		  124 + 22 + 2);
+		  bpf_obj_patch_and_imm(&obj, PATCH_START_MASK, 4095),
+		  150 + 25 + 2);
+	check_int("PATCH_START_MASK: none left",
+		  bpf_obj_patch_and_imm(&obj, PATCH_START_MASK, 4095), 0);
 	check_int("PATCH_START_SHIFT patched in every entry and return program",
 		  bpf_obj_patch_imm64(&obj, PATCH_START_SHIFT, 12),
 		  124 + 22 + 2);

@@ -577,6 +577,15 @@ static int prog_line(const struct bpf_obj *obj, const struct obj_prog *p,
 			}
 		}
 	}
+	/* A mask patched into an AND's immediate (PATCH_START_MASK). */
+	for (k = 0; in->code == (BPF_ALU64 | BPF_AND | BPF_K) && names &&
+	     k < nr_names; k++) {
+		if (names[k].name && names[k].value == (uint64_t)(int64_t)in->imm) {
+			snprintf(buf, len, "r%u &= %s", in->dst_reg,
+				 names[k].name);
+			return 1;
+		}
+	}
 	n = bpf_disasm_insn(p->insns, p->insn_cnt, i, text, sizeof(text));
 	if (!bpf_disasm_jump_target(p->insns, p->insn_cnt, i, &target))
 		snprintf(buf, len, "%s", text);

@@ -62,6 +62,7 @@ int bpf_disasm_jump_target(const struct bpf_insn *insns, size_t cnt, size_t i,
  * then one line per instruction, "%4zu: <text>", where
  *   - an ld_imm64 that p->relocs ties to a map prints as "r1 = map[start] ll",
  *   - an ld_imm64 whose value is in names prints as "r1 = NAME ll",
+ *     and a 64-bit AND by an immediate in names as "r1 &= NAME",
  *   - a jump (or bpf-to-bpf call) ends with the instruction it lands on,
  *     "goto +27 <L87>" meaning line 87, or "<L120 outside>" when the
  *     target is not inside the program,

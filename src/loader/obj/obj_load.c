@@ -111,8 +111,10 @@ int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 	return n;
 }
 
-int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
-			int16_t value)
+/* patch(in, a, b) on every instruction of obj (never an ld_imm64's second half): how many it patched. */
+static int patch_each(struct bpf_obj *obj,
+		      int (*patch)(struct bpf_insn *in, int32_t a, int32_t b),
+		      int32_t a, int32_t b)
 {
 	size_t i, j;
 	int n = 0;
@@ -121,18 +123,42 @@ int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
 		struct obj_prog *p = &obj->progs[i];
 
 		for (j = 0; j < p->insn_cnt; j++) {
-			struct bpf_insn *in = &p->insns[j];
-
-			if (in->code == (BPF_LDX | BPF_MEM | BPF_W) &&
-			    in->off == placeholder) {
-				in->off = value;
-				n++;
-			}
-			if (in->code == LD_IMM64)
+			n += patch(&p->insns[j], a, b);
+			if (p->insns[j].code == LD_IMM64)
 				j++;	/* its second half is not an instruction */
 		}
 	}
 	return n;
+}
+
+static int patch_ldx_w_off(struct bpf_insn *in, int32_t placeholder,
+			   int32_t value)
+{
+	if (in->code != (BPF_LDX | BPF_MEM | BPF_W) || in->off != placeholder)
+		return 0;
+	in->off = (int16_t)value;
+	return 1;
+}
+
+int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
+			int16_t value)
+{
+	return patch_each(obj, patch_ldx_w_off, placeholder, value);
+}
+
+static int patch_and_k(struct bpf_insn *in, int32_t placeholder,
+		       int32_t value)
+{
+	if (in->code != (BPF_ALU64 | BPF_AND | BPF_K) || in->imm != placeholder)
+		return 0;
+	in->imm = value;
+	return 1;
+}
+
+int bpf_obj_patch_and_imm(struct bpf_obj *obj, int32_t placeholder,
+			  int32_t value)
+{
+	return patch_each(obj, patch_and_k, placeholder, value);
 }
 
 /*

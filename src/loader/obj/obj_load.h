@@ -61,6 +61,15 @@ int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
 			int16_t value);
 
 /*
+ * Replaces the 32-bit immediate of every 64-bit AND by a constant
+ * (BPF_ALU64 | BPF_AND | BPF_K) whose immediate equals placeholder with
+ * value: a mask chosen at load that the verifier must see as a bound.
+ * Returns how many instructions were patched.
+ */
+int bpf_obj_patch_and_imm(struct bpf_obj *obj, int32_t placeholder,
+			  int32_t value);
+
+/*
  * The ld_imm64 in[0..1] as relocation r rewrites it: src_reg
  * BPF_PSEUDO_MAP_FD and imm the fd of r's map (-1 if not created yet).
  * in and out may be the same.

@@ -56,16 +56,16 @@ static unsigned int choose(struct tracer *t)
 
 void start_slots_apply(struct tracer *t)
 {
-	static const char *const arrays[] = { "start", "slow_start" };
-	unsigned int slots = choose(t), i;
+	unsigned int slots = choose(t);
+	struct obj_map *m = bpf_obj_find_map(&t->obj, "start");
 
-	for (i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
-		struct obj_map *m = bpf_obj_find_map(&t->obj, arrays[i]);
-
-		if (m)
-			m->def.max_entries = slots;
-	}
-	bpf_obj_patch_imm64(&t->obj, PATCH_START_MASK, slots - 1);
+	/* start: one value of every slot; slow_start: one entry per slot. */
+	if (m)
+		m->def.value_size = slots * (unsigned int)sizeof(struct start_slot);
+	m = bpf_obj_find_map(&t->obj, "slow_start");
+	if (m)
+		m->def.max_entries = slots;
+	bpf_obj_patch_and_imm(&t->obj, PATCH_START_MASK, (int32_t)(slots - 1));
 	bpf_obj_patch_imm64(&t->obj, PATCH_START_SHIFT, start_tag_shift(slots));
 	t->rec.start_slots = slots;
 	vlog(1, "start records: %u slots (%s), %u bytes each", slots,

@@ -123,7 +123,7 @@ static size_t maps_created(const struct bpf_obj *obj)
 	return n;
 }
 
-static const char *const ctl_by_address[] = { "ctl", NULL };
+static const char *const by_address[] = { "ctl", "start", NULL };
 
 static int load_object(struct tracer *t, struct errbuf *eb)
 {
@@ -152,7 +152,7 @@ static int load_object(struct tracer *t, struct errbuf *eb)
 	     t->obj.nr_maps);
 	t->lo = t->cfg.load;
 	/* The return programs' interval word: one value, key 0 alone. */
-	t->lo.value_maps = ctl_by_address;
+	t->lo.value_maps = by_address;
 	/* kern_version must match the running kernel before 5.0. */
 	err = kversion_running(&code, &source);
 	if (err)
