@@ -319,12 +319,14 @@ INLINE enum ret_kind return_kind(const void *ctx, __u32 op, const int tr)
 {
 	__u64 rc = RC(ctx, op, tr);
 
-	/* ssize_t is the kernel's long: 32 bits on 32-bit ARM. */
+	/*
+	 * ssize_t is the kernel's long: 32 bits on 32-bit ARM.  The sign
+	 * first: a timed return takes one test.
+	 */
 	if (OP_RETURNS_SSIZE(op)) {
-		if ((klong_t)rc == -KERNEL_EIOCBQUEUED)
-			return RET_QUEUED;
 		if ((klong_t)rc < 0)
-			return RET_ERROR;
+			return (klong_t)rc == -KERNEL_EIOCBQUEUED ? RET_QUEUED :
+								      RET_ERROR;
 	} else if ((__s32)rc < 0) {
 		return RET_ERROR;
 	}
