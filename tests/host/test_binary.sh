@@ -283,20 +283,28 @@ expect_eq "--dump-bpf=xlated: each as sent" \
 	"$(grep -c '^  sent: [0-9]* instructions' "$TMP/out")" 2
 expect_eq "--dump-bpf=xlated: each as the kernel keeps it" \
 	"$(grep -c '^  kernel: [0-9]* instructions after the verifier (BPF_OBJ_GET_INFO_BY_FD, xlated_prog_insns)$' "$TMP/out")" 2
-expect_eq "--dump-bpf=xlated: map start by its fd as sent" \
-	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map start: its fd, as the relocation put it' "$TMP/out")" 2
-expect_eq "--dump-bpf=xlated: map start by its id as kept" \
-	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map start: the kernel keeps its address here and shows its id [0-9]*$' "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: map calls by its fd as sent" \
+	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map calls: its fd, as the relocation put it' "$TMP/out")" 1
+expect_eq "--dump-bpf=xlated: map calls by its id as kept" \
+	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map calls: the kernel keeps its address here and shows its id [0-9]*$' "$TMP/out")" 1
 expect_eq "--dump-bpf=xlated: the PID filter patched, named" \
 	"$(grep -c 'r[0-9] = 0x0 ll  *; PATCH_TGID patched: 0$' "$TMP/out")" 2
-# The return's lookup of ctl sent as the value's address (5.2+), its
-# key's pointer and call as jumps by 0 the verifier drops.
+# The return's lookup of ctl and both programs' of start sent as the
+# value's address (5.2+), each key's pointer, call and null test as
+# jumps by 0 the verifier drops (the return's ctl test two: clang's
+# "if r0 != 0 goto +1; goto out").
 expect_eq "--dump-bpf=xlated: ctl's value by address as sent" \
 	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map ctl's value by its address, for the object's lookup (src_reg 2, BPF_PSEUDO_MAP_VALUE, 5.2+)$" "$TMP/out")" 1
 expect_eq "--dump-bpf=xlated: ctl's value by address as kept" \
 	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map ctl's value: the kernel keeps its address here and shows the map's id [0-9]*$" "$TMP/out")" 1
-expect_eq "--dump-bpf=xlated: the lookup's key pointer and call as jumps by 0" \
-	"$(grep -c "^ *[0-9]*: goto +0  *; was the lookup's \(key pointer\|call\): a jump by 0, which the verifier drops$" "$TMP/out")" 3
+expect_eq "--dump-bpf=xlated: start's value by address as sent" \
+	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map start's value by its address, for the object's lookup (src_reg 2, BPF_PSEUDO_MAP_VALUE, 5.2+)$" "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: start's value by address as kept" \
+	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map start's value: the kernel keeps its address here and shows the map's id [0-9]*$" "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: the lookups' key pointers and calls as jumps by 0" \
+	"$(grep -c "^ *[0-9]*: goto +0  *; was the lookup's \(key pointer\|call\): a jump by 0, which the verifier drops$" "$TMP/out")" 9
+expect_eq "--dump-bpf=xlated: the lookups' null tests as jumps by 0" \
+	"$(grep -c "^ *[0-9]*: goto +0  *; was the lookup's null test (the address is never null): a jump by 0, which the verifier drops$" "$TMP/out")" 4
 expect_eq "--dump-bpf=xlated: no jump by 0 kept" \
 	"$(sed -n '/^  kernel:/,/^  summary:/p' "$TMP/out" | grep -c ': goto +0 ')" 0
 expect_eq "--dump-bpf=xlated: the summary says so" \

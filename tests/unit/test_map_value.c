@@ -67,7 +67,7 @@ static void test_clang_shape(void)
 		INSN(LD_IMM64, BPF_REG_0, BPF_PSEUDO_MAP_VALUE, 0, FD),
 		INSN(0, 0, 0, 0, 0),
 		JA(0),
-		JEQ0(BPF_REG_0, 1),
+		JA(0),		/* the null test: never taken */
 		LDX_DW(BPF_REG_1, BPF_REG_0, 0),
 		MOV64_IMM(BPF_REG_0, 0),
 		EXIT(),
@@ -79,7 +79,7 @@ static void test_clang_shape(void)
 	check_int("clang's shape: rewritten", map_value_rewrite(p, 4, FD), 1);
 	for (i = 0; i < N(want); i++)
 		diff += !same(&p->insns[i], &want[i]);
-	check_int("clang's shape: the key's pointer and the call are jumps by 0, r0 the value's address",
+	check_int("clang's shape: the key's pointer, the call and the null test are jumps by 0, r0 the value's address",
 		  (long long)diff, 0);
 	/* A program loaded again (after a refused attach) keeps its shape. */
 	check_int("loaded again: still rewritten", map_value_rewrite(p, 4, FD + 1), 1);
@@ -172,17 +172,131 @@ static void test_key_pointer_kept(void)
 	      "a jump to the key's pointer: r2's set-up kept");
 }
 
+/* The lookup of clang's entry program, the address kept in r7. */
+#define ENTRY_LOOKUP							\
+	LD_MAP(BPF_REG_1),			/* 0, 1 */		\
+	CALL(BPF_FUNC_map_lookup_elem),		/* 2 */			\
+	MOV64_REG(BPF_REG_7, BPF_REG_0),	/* 3 */			\
+	CALL(BPF_FUNC_get_current_pid_tgid),	/* 4: r0 clobbered */	\
+	MOV64_REG(BPF_REG_8, BPF_REG_0)		/* 5 */
+
+/*
+ * The null test is dropped where it tests the address, in r0 or in a
+ * copy, and its target has another way in; else it stays.
+ */
+static void test_null_test(void)
+{
+	const struct bpf_insn copied[] = {
+		ENTRY_LOOKUP,
+		JEQ0(BPF_REG_8, 2),			/* 6: not the address */
+		JEQ0(BPF_REG_7, 1),			/* 7 */
+		LDX_DW(BPF_REG_1, BPF_REG_7, 0),	/* 8 */
+		MOV64_IMM(BPF_REG_0, 0),		/* 9 */
+		EXIT(),
+	};
+	const struct bpf_insn only_way[] = {
+		ENTRY_LOOKUP,
+		JEQ0(BPF_REG_7, 2),			/* 6 */
+		LDX_DW(BPF_REG_1, BPF_REG_7, 0),	/* 7 */
+		EXIT(),					/* 8 */
+		MOV64_IMM(BPF_REG_0, 0),		/* 9: reached by 6 alone */
+		EXIT(),
+	};
+	const struct bpf_insn clobbered[] = {
+		ENTRY_LOOKUP,
+		JEQ0(BPF_REG_0, 1),			/* 6: r0 is the pid's */
+		LDX_DW(BPF_REG_1, BPF_REG_7, 0),
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT(),
+	};
+	const struct bpf_insn landing[] = {
+		ENTRY_LOOKUP,
+		JEQ0(BPF_REG_8, 1),			/* 6: lands on 8 */
+		MOV64_IMM(BPF_REG_0, 1),		/* 7 */
+		JEQ0(BPF_REG_7, 1),			/* 8 */
+		LDX_DW(BPF_REG_1, BPF_REG_7, 0),
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT(),
+	};
+	struct prog_copy c;
+	struct obj_prog *p = copy_of(&c, copied, N(copied));
+
+	check_int("a copy's test: rewritten", map_value_rewrite(p, 0, FD), 1);
+	CHECK(same(&p->insns[7], &(struct bpf_insn)JA(0)),
+	      "a copy's test: a jump by 0");
+	CHECK(same(&p->insns[6], &copied[6]), "another register's test: kept");
+	p = copy_of(&c, only_way, N(only_way));
+	map_value_rewrite(p, 0, FD);
+	CHECK(same(&p->insns[6], &only_way[6]),
+	      "a test whose target nothing else reaches: kept");
+	p = copy_of(&c, clobbered, N(clobbered));
+	map_value_rewrite(p, 0, FD);
+	CHECK(same(&p->insns[6], &clobbered[6]),
+	      "r0 after another call: its test kept");
+	p = copy_of(&c, landing, N(landing));
+	map_value_rewrite(p, 0, FD);
+	CHECK(same(&p->insns[8], &landing[8]),
+	      "a test that a jump lands on: kept");
+}
+
+/* How many null tests (if rX == 0, if rX != 0) of p are jumps by 0 in q. */
+static int tests_dropped(const struct bpf_insn *p, const struct bpf_insn *q,
+			 size_t n)
+{
+	const struct bpf_insn ja = JA(0);
+	size_t i;
+	int d = 0;
+
+	for (i = 0; i < n; i++)
+		d += (p[i].code == (BPF_JMP | BPF_JEQ | BPF_K) ||
+		      p[i].code == (BPF_JMP | BPF_JNE | BPF_K)) && !p[i].imm &&
+		     same(&q[i], &ja);
+	return d;
+}
+
+/*
+ * Rewrites every lookup of map in p: 0 when p has none, else CHECKs
+ * that each was read by address and lost its null test (1) or not (-1).
+ */
+static int rewrite_all(const struct bpf_obj *obj, struct obj_prog *p,
+		       const char *map)
+{
+	struct bpf_insn *was;
+	char name[320];
+	int n = 0, lookups = 0, dropped;
+	size_t k;
+
+	for (k = 0; k < p->nr_relocs; k++)
+		lookups += !strcmp(obj->maps[p->relocs[k].map].name, map);
+	if (!lookups)
+		return 0;
+	was = malloc(p->insn_cnt * sizeof(*was));
+	if (!CHECK(was, "malloc"))
+		return -1;
+	memcpy(was, p->insns, p->insn_cnt * sizeof(*was));
+	for (k = 0; k < p->nr_relocs; k++)
+		if (!strcmp(obj->maps[p->relocs[k].map].name, map))
+			n += map_value_rewrite(p, p->relocs[k].insn, FD);
+	dropped = tests_dropped(was, p->insns, p->insn_cnt);
+	free(was);
+	snprintf(name, sizeof(name), "%s: %d of its %d %s lookup%s read by address, %d null test%s dropped",
+		 p->section, n, lookups, map, lookups == 1 ? "" : "s",
+		 dropped, dropped == 1 ? "" : "s");
+	return CHECK(n == lookups && dropped == lookups, name) ? 1 : -1;
+}
+
 /*
  * The embedded object as clang made it: every return program's ctl
- * lookup has the shape, so no run keeps the call where the kernel has
- * the address (a new compiler's order would show here first).
+ * lookup (kprobe_multi's, one per operation: FOR_OP), and every start
+ * lookup of an entry or return, has the shape, and loses its null test,
+ * so no run keeps the call where the kernel has the address (a new
+ * compiler's order would show here first).
  */
 static void test_object(void)
 {
 	struct errbuf eb = { "" };
 	struct bpf_obj obj;
-	size_t i, k, returns = 0, rewritten = 0;
-	char name[200];
+	size_t i, returns = 0, rewritten = 0, starts = 0, started = 0, tr = 0;
 
 	if (!check_int("object parses",
 		       bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(),
@@ -190,25 +304,25 @@ static void test_object(void)
 		return;
 	for (i = 0; i < obj.nr_progs; i++) {
 		struct obj_prog *p = &obj.progs[i];
-		int n = 0, lookups = 0;
+		int r = rewrite_all(&obj, p, "start");
 
+		starts += r != 0;
+		started += r > 0;
+		tr += !strncmp(p->section, "fentry/", 7) ||
+		      !strncmp(p->section, "fexit/", 6);
 		if (strncmp(p->section, "kretprobe", 9) &&
 		    strncmp(p->section, "fexit/", 6) &&
 		    strcmp(p->section, "tracepoint/fsync/exit"))
 			continue;
 		returns++;
-		for (k = 0; k < p->nr_relocs; k++)
-			if (!strcmp(obj.maps[p->relocs[k].map].name, "ctl")) {
-				lookups++;
-				n += map_value_rewrite(p, p->relocs[k].insn, FD);
-			}
-		/* kprobe_multi's return has one per operation (FOR_OP). */
-		snprintf(name, sizeof(name), "%s: its %d ctl lookup%s read by address",
-			 p->section, lookups, lookups == 1 ? "" : "s");
-		CHECK(lookups > 0 && n == lookups, name);
-		rewritten += lookups > 0 && n == lookups;
+		rewritten += rewrite_all(&obj, p, "ctl") > 0;
 	}
 	CHECK(returns > 0 && rewritten == returns, "every return program");
+	check_int("every entry and return program: start", (long long)started,
+		  (long long)starts);
+	/* 44 kprobe, 16 kprobe_multi, 2 tracepoint, fentry and fexit (22, none on 32-bit). */
+	check_int("every entry and return program: all of them",
+		  (long long)starts, (long long)(44 + 16 + 2 + tr));
 	bpf_obj_free(&obj);
 }
 
@@ -216,6 +330,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(clang_shape),
 	TEST_CASE(other_shapes),
 	TEST_CASE(key_pointer_kept),
+	TEST_CASE(null_test),
 	TEST_CASE(object),
 	{ NULL, NULL }
 };

@@ -120,6 +120,25 @@ static int is_ja_0(const struct bpf_insn *in)
 	return in->code == (BPF_JMP | BPF_JA) && !in->off && !in->imm;
 }
 
+/*
+ * What the loader's jump by 0 at i of a program sent stood for: the
+ * lookup's call follows the value's address, its key's pointer comes
+ * before it, the null test of the address after (map_value.h).
+ */
+static const char *ja_0_was(const struct bpf_insn *in, size_t cnt, size_t i)
+{
+	size_t j;
+
+	if (i >= 2 && in[i - 2].code == LD_IMM64 &&
+	    in[i - 2].src_reg == BPF_PSEUDO_MAP_VALUE)
+		return "call";
+	for (j = i + 1; j < cnt && is_ja_0(&in[j]); j++)
+		;
+	if (j < cnt && in[j].code == LD_IMM64)
+		return "key pointer";
+	return "null test (the address is never null)";
+}
+
 static size_t count_value_reads(const struct bpf_insn *in, size_t cnt)
 {
 	size_t i, n = 0;
@@ -180,8 +199,7 @@ static void print_sent(struct xl *x, const struct obj_prog *p)
 				 map_name_by_fd(x, in->imm));
 		else if (is_ja_0(in))
 			snprintf(note, sizeof(note), "; was the lookup's %s: a jump by 0, which the verifier drops",
-				 in[1].code == LD_IMM64 || is_ja_0(&in[1]) ?
-				 "key pointer" : "call");
+				 ja_0_was(p->insns, p->insn_cnt, i));
 		else if (ph && n == 2)
 			snprintf(note, sizeof(note), "; %s patched: %llu", ph,
 				 (unsigned long long)imm64(in));
