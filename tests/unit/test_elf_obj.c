@@ -7,8 +7,10 @@
  */
 #include <errno.h>
 #include <gelf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ext4dist_abi.h"
 #include "loader/obj/elf_obj.h"
@@ -64,9 +66,14 @@ static char *blob_copy(size_t *size)
 	return c;
 }
 
-/* Byte offset in the file of the first section whose name starts so. */
-static size_t section_offset(const char *buf, size_t size, const char *prefix,
-			     size_t *sec_size)
+/*
+ * The first section of buf that want() takes (given its name, header and
+ * arg): its offset, and its size in *sec_size; 0 when none.
+ */
+static size_t section_where(const char *buf, size_t size,
+			    int (*want)(const char *name, const GElf_Shdr *sh,
+					const void *arg),
+			    const void *arg, size_t *sec_size)
 {
 	Elf *e = elf_memory((char *)buf, size);
 	Elf_Scn *scn = NULL;
@@ -79,7 +86,7 @@ static size_t section_offset(const char *buf, size_t size, const char *prefix,
 
 		gelf_getshdr(scn, &sh);
 		n = elf_strptr(e, shstrndx, sh.sh_name);
-		if (n && strncmp(n, prefix, strlen(prefix)) == 0) {
+		if (n && want(n, &sh, arg)) {
 			off = sh.sh_offset;
 			*sec_size = sh.sh_size;
 			break;
@@ -87,6 +94,40 @@ static size_t section_offset(const char *buf, size_t size, const char *prefix,
 	}
 	elf_end(e);
 	return off;
+}
+
+static int named(const char *name, const GElf_Shdr *sh, const void *prefix)
+{
+	(void)sh;
+	return strncmp(name, prefix, strlen(prefix)) == 0;
+}
+
+/* Byte offset in the file of the first section whose name starts so. */
+static size_t section_offset(const char *buf, size_t size, const char *prefix,
+			     size_t *sec_size)
+{
+	return section_where(buf, size, named, prefix, sec_size);
+}
+
+/* The room's whole pages, [lo, hi), for on_whole_pages(). */
+struct pages {
+	const unsigned char *room;
+	uintptr_t lo, hi;
+};
+
+/*
+ * A return program whose bytes at room lie on the room's whole pages:
+ * its partial pages at the ends are inflated again, never left out
+ * (bpf_blob_pick.c's release()).
+ */
+static int on_whole_pages(const char *name, const GElf_Shdr *sh,
+			  const void *arg)
+{
+	const struct pages *w = arg;
+	uintptr_t at = (uintptr_t)w->room + sh->sh_offset;
+
+	return !strncmp(name, "kretprobe/", 10) && sh->sh_size &&
+	       at >= w->lo && at + sh->sh_size <= w->hi;
 }
 
 /*
@@ -699,6 +740,8 @@ static void test_names_alone(void)
 	struct bpf_blob blob;
 	size_t size, i, off, len, ok = 0, zero = 0;
 	char *copy = blob_copy(&size);
+	struct pages w;
+	uintptr_t page;
 
 	if (!CHECK(copy, "a copy of the whole object"))
 		return;
@@ -715,7 +758,12 @@ static void test_names_alone(void)
 	if (!check_int("inflated without code",
 		       bpf_blob_running(0, none, NULL, &blob, &eb), 0))
 		goto out;
-	off = section_offset(copy, size, "kretprobe/read", &len);
+	page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	w.room = (const unsigned char *)blob.data;
+	w.lo = ((uintptr_t)w.room + page - 1) & ~(page - 1);
+	w.hi = ((uintptr_t)w.room + size) & ~(page - 1);
+	len = 0;
+	off = section_where(copy, size, on_whole_pages, &w, &len);
 	for (i = 0; i < len; i++)
 		zero += !blob.data[off + i];
 	check_int("a program's bytes never written",
