@@ -89,8 +89,9 @@ void resolve_trust_sysmap(struct fn_addrs *a, char *said, size_t said_size)
  * "module:function", which the kernel looks for in that module's own
  * symbols alone.  Only from 6.2: before, kallsyms_lookup_name() walks
  * every vmlinux symbol, expanding each name, before it tries the
- * modules, and reading the module file costs less.  0, or -errno when
- * the kernel cannot tell (older, no syscall programs, addresses hidden).
+ * modules, and reading the module file costs less.  How many it found,
+ * or -errno when the kernel cannot tell (older, no syscall programs,
+ * addresses hidden) or knows none of them.
  */
 static int by_kernel(struct fn_addrs *a, const struct fs_table *fs,
 		     unsigned int n, struct errbuf *why)
@@ -100,7 +101,7 @@ static int by_kernel(struct fn_addrs *a, const struct fs_table *fs,
 	uint64_t addrs[FN_MAX];
 	const char *source;
 	unsigned int code, i;
-	int err;
+	int err, hits = 0;
 
 	if (kversion_running(&code, &source) || code < kversion_code(6, 2, 0))
 		return errbuf_set(why, -EOPNOTSUPP,
@@ -113,16 +114,21 @@ static int by_kernel(struct fn_addrs *a, const struct fs_table *fs,
 	err = ksym_bpf_lookup(names, n, addrs, a->found, why);
 	if (err)
 		return err;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		a->addrs[i] = a->found[i] ? addrs[i] : 0;
-	return 0;
+		hits += a->found[i];
+	}
+	return hits ? hits : errbuf_set(why, -ENOENT,
+					"the kernel knows none of the functions in %s",
+					fs->module);
 }
 
 /*
- * kprobes by address where the file system is a module whose file on disk
- * is the very build the kernel loaded: the kernel then skips its lookup
- * of the name, which before 6.2 scans every kernel symbol for each probe.
- * A built-in one may get them from System.map (sysmap_hint()).
+ * kprobes by address where the file system is a module the kernel tells
+ * the addresses of (6.2+: by_kernel()), or whose file on disk is the very
+ * build the kernel loaded: the kernel then skips its lookup of the name,
+ * which before 6.2 scans every kernel symbol for each probe.  A built-in
+ * one may get them from System.map (sysmap_hint()).
  */
 void resolve_addresses(struct fn_addrs *a, const struct fs_table *fs,
 		       const char *sys_module, const char *kallsyms_path,
@@ -131,7 +137,7 @@ void resolve_addresses(struct fn_addrs *a, const struct fs_table *fs,
 	char dir[256], base[512], ko[600];
 	struct errbuf why = { "" };
 	struct utsname u;
-	unsigned int n, i;
+	unsigned int n;
 	int hits;
 
 	snprintf(dir, sizeof(dir), "%s/%s",
@@ -151,9 +157,8 @@ void resolve_addresses(struct fn_addrs *a, const struct fs_table *fs,
 		goto by_name;
 	}
 	n = fn_list(a, fs, 0);
-	if (by_kernel(a, fs, n, &why) == 0) {
-		for (i = 0, hits = 0; i < n; i++)
-			hits += a->found[i];
+	hits = by_kernel(a, fs, n, &why);
+	if (hits > 0) {
 		a->nr_fn = n;
 		a->trusted = 1;
 		snprintf(a->source, sizeof(a->source), "the kernel's kallsyms");
