@@ -80,9 +80,14 @@ ext4dist_bpf_obj64_parts:
 	.long 0, 0
 #endif
 
-/* Where they are inflated: two names each, read-only and writable. */
+/*
+ * Where they are inflated: two names each, read-only and writable.  On a
+ * page of their own from the first byte, so that giving a room back
+ * (MADV_DONTNEED on its whole pages) leaves no bytes of an earlier
+ * inflate at its start where a later one does not write.
+ */
 	.section .bss,"aw",%nobits
-	.balign 8
+	.balign 4096
 	.global ext4dist_bpf_obj
 	.global ext4dist_bpf_obj_room
 	.global ext4dist_bpf_obj64
@@ -90,7 +95,7 @@ ext4dist_bpf_obj64_parts:
 ext4dist_bpf_obj:
 ext4dist_bpf_obj_room:
 	.skip BPF_OBJ_SIZE
-	.balign 8
+	.balign 4096
 ext4dist_bpf_obj64:
 ext4dist_bpf_obj64_room:
 #ifdef BPF_OBJ64_SIZE
