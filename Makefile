@@ -355,12 +355,20 @@ $(HOOKS_ARGS_OBJ): src/tool/cli/args.c $(FLAGS_FILE)
 # build), in three pieces: the bytes before the object's source lines,
 # the lines (.BTF and .BTF.ext, tools/bpf_lines_range.sh; none when it
 # cannot tell where they lie), the bytes after them.  A run inflates the
-# first and the last alone: the lines are for the listings.  Each
-# object's size and where its lines lie go with them.
-%.bpf.o.gz: %.bpf.o tools/bpf_lines_range.sh
+# first and the last alone: the lines are for the listings.  The first
+# is itself a member per kind of program (tools/bpf_parts.sh), of which
+# a run inflates those that hold its programs; .parts lists each one's
+# end and compressed length.  Each object's size and where its lines lie
+# go with them.
+%.bpf.o.gz: %.bpf.o tools/bpf_lines_range.sh tools/bpf_parts.sh
 	set -- $$(tools/bpf_lines_range.sh $<); \
 	size=$$(wc -c < $<); off=$$1; len=$$2; [ "$$len" != 0 ] || off=$$size; \
-	head -c $$off $< | gzip -9n > $@.0 && \
+	from=0; : > $@.0; : > $@.parts; \
+	for end in $$(tools/bpf_parts.sh $< $$off) $$off; do \
+		tail -c +$$((from + 1)) $< | head -c $$((end - from)) | gzip -9n > $@.part && \
+		echo "$$end,$$(wc -c < $@.part)," >> $@.parts && \
+		cat $@.part >> $@.0 && rm -f $@.part && from=$$end || exit 1; \
+	done; \
 	tail -c +$$((off + 1)) $< | head -c $$len | gzip -9n > $@.1 && \
 	tail -c +$$((off + len + 1)) $< | gzip -9n > $@.2 && \
 	echo "$$off $$len" > $@.lines && \
@@ -374,11 +382,13 @@ $(BLOB_OBJ): src/tool/engine/bpf_blob.S $(BPF_OBJ:=.gz) $(BPF_OBJ64:=.gz)
 		-DBPF_OBJ_LINES_OFF=$$1 -DBPF_OBJ_LINES_LEN=$$2 \
 		-DBPF_OBJ_GZ0=$$(wc -c < $(BPF_OBJ).gz.0) \
 		-DBPF_OBJ_GZ1=$$(wc -c < $(BPF_OBJ).gz.1) \
+		-DBPF_OBJ_PARTS="$$(tr -d '\n' < $(BPF_OBJ).gz.parts)" \
 		$(if $(BPF_OBJ64),-DBPF_OBJ64_GZ_PATH='"$(BPF_OBJ64).gz"' \
 		-DBPF_OBJ64_SIZE=$$(wc -c < $(BPF_OBJ64)) \
 		-DBPF_OBJ64_LINES_OFF=$$3 -DBPF_OBJ64_LINES_LEN=$$4 \
 		-DBPF_OBJ64_GZ0=$$(wc -c < $(BPF_OBJ64).gz.0) \
-		-DBPF_OBJ64_GZ1=$$(wc -c < $(BPF_OBJ64).gz.1)) $< -o $@
+		-DBPF_OBJ64_GZ1=$$(wc -c < $(BPF_OBJ64).gz.1) \
+		-DBPF_OBJ64_PARTS="$$(tr -d '\n' < $(BPF_OBJ64).gz.parts)") $< -o $@
 
 $(BUILD)/libext4dist.a: $(LIB_OBJ) $(BLOB_OBJ)
 	rm -f $@

@@ -204,12 +204,13 @@ static void test_ksym_lookup(void)
 	static const char *const longname[] = {
 		"a_name_of_sixty_four_bytes_which_is_one_more_than_fits_in_a_slot"
 	};
+	static const char *const scoped[] = { "ext4dist_no_such_module:vfs_read" };
 	struct errbuf eb = { "" };
 	uint64_t addrs[2] = { 0 };
-	int err, fds;
+	int err, fds, found[2] = { -1, -1 };
 
 	fds = open_fds();
-	err = ksym_bpf_lookup(two, 2, addrs, &eb);
+	err = ksym_bpf_lookup(two, 2, addrs, NULL, &eb);
 	if (!check_int("ksym_lookup of vfs_read and vfs_write", err, 0))
 		printf("  %s\n", eb.msg);
 	check_int("vfs_read: the address /proc/kallsyms shows",
@@ -217,11 +218,26 @@ static void test_ksym_lookup(void)
 	check_int("vfs_write: the address /proc/kallsyms shows",
 		  addrs[1] == proc_kallsyms_addr("vfs_write") && addrs[1], 1);
 	check_int("no fd left open by the lookup", open_fds(), fds);
-	err = ksym_bpf_lookup(bad, 2, addrs, &eb);
+	err = ksym_bpf_lookup(bad, 2, addrs, NULL, &eb);
 	check_int("unknown symbol: ENOENT", err, -ENOENT);
 	check_str("unknown symbol: message names it", eb.msg,
 		  "the kernel's kallsyms has no address for ext4dist_no_such_symbol: No such file or directory");
-	err = ksym_bpf_lookup(longname, 1, addrs, &eb);
+	/*
+	 * With found[]: an unknown name is no error; "module:name" is looked
+	 * for in that module alone, never in vmlinux.
+	 */
+	addrs[0] = addrs[1] = 0;
+	err = ksym_bpf_lookup(bad, 2, addrs, found, &eb);
+	check_int("found[]: unknown symbol no error", err, 0);
+	check_int("found[]: vfs_read found, the other not",
+		  found[0] * 10 + found[1], 10);
+	check_int("found[]: vfs_read's address",
+		  addrs[0] == proc_kallsyms_addr("vfs_read") && addrs[0], 1);
+	err = ksym_bpf_lookup(scoped, 1, addrs, found, &eb);
+	check_int("module:name of no loaded module: no error", err, 0);
+	check_int("module:name of no loaded module: not found, not vmlinux's",
+		  found[0], 0);
+	err = ksym_bpf_lookup(longname, 1, addrs, NULL, &eb);
 	check_int("64-byte name: ENAMETOOLONG", err, -ENAMETOOLONG);
 	check_str("64-byte name: message", eb.msg,
 		  "symbol lookup: name 'a_name_of_sixty_four_bytes_which_is_one_more_than_fits_in_a_slot' is empty or longer than 63 bytes");

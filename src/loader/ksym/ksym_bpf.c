@@ -54,7 +54,7 @@ static const struct bpf_insn lookup_prog[] = {
 };
 
 int ksym_bpf_lookup(const char *const *names, unsigned int n,
-		    uint64_t *addrs, struct errbuf *eb)
+		    uint64_t *addrs, int *found, struct errbuf *eb)
 {
 	struct bpf_prog_load_req req = {
 		.type = BPF_PROG_TYPE_SYSCALL,
@@ -91,12 +91,17 @@ int ksym_bpf_lookup(const char *const *names, unsigned int n,
 			errbuf_set(eb, err,
 				   "cannot run the symbol lookup program: %s (BPF_PROG_TEST_RUN of syscall programs needs 5.14+)",
 				   strerror(-err));
+		} else if (ctx.err == -ENOENT && found) {
+			found[i] = 0;
+			vlog(2, "kallsyms via BPF: no %s", names[i]);
 		} else if (ctx.err) {
 			err = errbuf_set(eb, (int)ctx.err,
 					 "the kernel's kallsyms has no address for %s: %s",
 					 names[i], strerror((int)-ctx.err));
 		} else {
 			addrs[i] = ctx.addr;
+			if (found)
+				found[i] = 1;
 			vlog(2, "kallsyms via BPF: %s at 0x%llx", names[i],
 			     (unsigned long long)addrs[i]);
 		}

@@ -16,9 +16,11 @@
  * calls bpf_kallsyms_lookup_name.  Fills addrs[] on success; otherwise
  * -errno with the reason in eb (-ENOENT: a name the kernel does not know;
  * -EINVAL or -EPERM from a kernel without syscall programs or the helper,
- * or one that hides addresses).
+ * or one that hides addresses).  With found (may be NULL), a name the
+ * kernel does not know is no error: found[i] says whether names[i] was.
+ * A name "module:symbol" is looked for in that module alone.
  */
 int ksym_bpf_lookup(const char *const *names, unsigned int n,
-		    uint64_t *addrs, struct errbuf *eb);
+		    uint64_t *addrs, int *found, struct errbuf *eb);
 
 #endif

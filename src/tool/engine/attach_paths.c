@@ -152,7 +152,7 @@ int tracer_multi_addrs(struct tracer *t, const char *const *funcs,
 	struct errbuf leb = { "" };
 	unsigned int op, i = 0;
 
-	if (ksym_bpf_lookup(funcs, n, addrs, &leb)) {
+	if (ksym_bpf_lookup(funcs, n, addrs, NULL, &leb)) {
 		vlog(1, "kprobe_multi by name: %s", leb.msg);
 		return -ENOENT;
 	}

@@ -8,8 +8,10 @@
  * Each is inflated at its first use into room of its own in .bss
  * (BPF_OBJ_SIZE, BPF_OBJ64_SIZE: the sizes before compression), which
  * costs the file nothing, and only the pages written take memory: each
- * is three gzip members (the Makefile), and a run inflates the first and
- * the third, around the source lines (BPF_OBJ_LINES_OFF and _LEN).
+ * is three pieces (the Makefile), and a run inflates the first and the
+ * third, around the source lines (BPF_OBJ_LINES_OFF and _LEN); the
+ * first is a gzip member per kind of program (BPF_OBJ_PARTS), of which a
+ * run inflates those that hold its own.
  * Lengths are .long, section types %progbits and %nobits: both mean
  * the same to the x86, arm64 and 32-bit ARM assemblers (ARM's takes @
  * for a comment, and .quad would be a bignum there).
@@ -24,6 +26,8 @@
 	.global ext4dist_bpf_obj64_cap
 	.global ext4dist_bpf_obj_lines
 	.global ext4dist_bpf_obj64_lines
+	.global ext4dist_bpf_obj_parts
+	.global ext4dist_bpf_obj64_parts
 ext4dist_bpf_obj_gz:
 	.incbin BPF_OBJ_GZ_PATH
 ext4dist_bpf_obj_gz_end:
@@ -59,10 +63,31 @@ ext4dist_bpf_obj64_lines:
 #else
 	.long 0, 0, 0, 0
 #endif
+/*
+ * The first piece's members: the end of each (an offset in the object)
+ * and its compressed length, in order, then 0, 0.
+ */
+ext4dist_bpf_obj_parts:
+#ifdef BPF_OBJ_PARTS
+	.long BPF_OBJ_PARTS 0, 0
+#else
+	.long 0, 0
+#endif
+ext4dist_bpf_obj64_parts:
+#ifdef BPF_OBJ64_PARTS
+	.long BPF_OBJ64_PARTS 0, 0
+#else
+	.long 0, 0
+#endif
 
-/* Where they are inflated: two names each, read-only and writable. */
+/*
+ * Where they are inflated: two names each, read-only and writable.  On a
+ * page of their own from the first byte, so that giving a room back
+ * (MADV_DONTNEED on its whole pages) leaves no bytes of an earlier
+ * inflate at its start where a later one does not write.
+ */
 	.section .bss,"aw",%nobits
-	.balign 8
+	.balign 4096
 	.global ext4dist_bpf_obj
 	.global ext4dist_bpf_obj_room
 	.global ext4dist_bpf_obj64
@@ -70,7 +95,7 @@ ext4dist_bpf_obj64_lines:
 ext4dist_bpf_obj:
 ext4dist_bpf_obj_room:
 	.skip BPF_OBJ_SIZE
-	.balign 8
+	.balign 4096
 ext4dist_bpf_obj64:
 ext4dist_bpf_obj64_room:
 #ifdef BPF_OBJ64_SIZE

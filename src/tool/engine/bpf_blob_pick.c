@@ -19,6 +19,7 @@ extern const unsigned char ext4dist_bpf_obj_gz[], ext4dist_bpf_obj64_gz[];
 extern const uint32_t ext4dist_bpf_obj_gz_len, ext4dist_bpf_obj64_gz_len;
 extern const uint32_t ext4dist_bpf_obj_cap, ext4dist_bpf_obj64_cap;
 extern const uint32_t ext4dist_bpf_obj_lines[4], ext4dist_bpf_obj64_lines[4];
+extern const uint32_t ext4dist_bpf_obj_parts[], ext4dist_bpf_obj64_parts[];
 extern unsigned char ext4dist_bpf_obj_room[], ext4dist_bpf_obj64_room[];
 
 /* What a room holds. */
@@ -34,17 +35,23 @@ struct packed {
 	 * lengths of the gzip members before them and of theirs.
 	 */
 	const uint32_t *lines;
+	/*
+	 * The first member as several: each one's end and compressed
+	 * length, up to a 0, 0 (at once: the first member is one).
+	 */
+	const uint32_t *parts;
 	int state;
 };
 
 static struct packed own = {
 	ext4dist_bpf_obj_gz, &ext4dist_bpf_obj_gz_len, ext4dist_bpf_obj_room,
-	&ext4dist_bpf_obj_cap, ext4dist_bpf_obj_lines, NOT_YET
+	&ext4dist_bpf_obj_cap, ext4dist_bpf_obj_lines, ext4dist_bpf_obj_parts,
+	NOT_YET
 };
 static struct packed other = {
 	ext4dist_bpf_obj64_gz, &ext4dist_bpf_obj64_gz_len,
 	ext4dist_bpf_obj64_room, &ext4dist_bpf_obj64_cap,
-	ext4dist_bpf_obj64_lines, NOT_YET
+	ext4dist_bpf_obj64_lines, ext4dist_bpf_obj64_parts, NOT_YET
 };
 
 /*
@@ -197,6 +204,65 @@ static int ranges_of(const unsigned char *room, size_t cap, size_t from,
 }
 
 /*
+ * What of [a, b) rg keeps, as offsets from a, into part: 1, or 0 when it
+ * keeps none of it (rg->n 0 keeps everything).
+ */
+static int ranges_in(const struct ranges *rg, size_t a, size_t b,
+		     struct ranges *part)
+{
+	size_t k;
+
+	part->n = 0;
+	if (!rg->n)
+		return 1;
+	for (k = 0; k < rg->n; k++) {
+		size_t s = rg->start[k] > a ? rg->start[k] : a;
+		size_t e = rg->end[k] < b ? rg->end[k] : b;
+
+		if (s < e) {
+			part->start[part->n] = s - a;
+			part->end[part->n++] = e - a;
+		}
+	}
+	return part->n > 0;
+}
+
+/*
+ * The bytes before the lines, [0, off), from the gz0 bytes of the first
+ * member or of the members p->parts lists: one that holds nothing rg
+ * keeps is not inflated at all, its pages left untouched (a kprobe run
+ * inflates none of the kprobe_multi or fentry programs: some 60 % of
+ * these bytes, and of the inflate's instructions).  zlib's answer, or
+ * Z_DATA_ERROR when the members do not lie end to end over exactly
+ * [0, off) and gz0 bytes (a broken build).
+ */
+static int inflate_parts(struct packed *p, size_t off, size_t gz0,
+			 const struct ranges *rg)
+{
+	static struct ranges part;
+	size_t from = 0, used = 0, i;
+	int ret = Z_STREAM_END;
+
+	if (!p->parts[1])
+		return inflate_member(p->gz, gz0, p->room, off, rg, 0, NULL);
+	for (i = 0; p->parts[2 * i + 1] && ret == Z_STREAM_END; i++) {
+		size_t end = p->parts[2 * i], gz_len = p->parts[2 * i + 1];
+
+		if (end <= from || end > off || gz_len > gz0 - used)
+			return Z_DATA_ERROR;
+		if (ranges_in(rg, from, end, &part))
+			ret = inflate_member(p->gz + used, gz_len,
+					     p->room + from, end - from,
+					     &part, 0, NULL);
+		used += gz_len;
+		from = end;
+	}
+	if (ret == Z_STREAM_END && (from != off || used != gz0))
+		ret = Z_DATA_ERROR;
+	return ret;
+}
+
+/*
  * The whole pages of p's room go back to the kernel (a later read finds
  * them zero-filled, the .bss being private anonymous memory); the two
  * partial pages at its ends stay, inflated again like the rest.
@@ -251,9 +317,10 @@ static int inflate_lines(struct packed *p, size_t off, size_t len,
  * Inflates p into its room, whole or (lines 0) without the gzip member
  * of its source lines: those bytes are never written, so their pages take
  * no memory and their inflating no time; with keep, the programs it
- * refuses are left out the same way (inflated, never written: the last
- * member, which holds the section headers, first), and so are their
- * source lines.  A room inflated before is given back first, so that
+ * refuses are left out the same way (inflated, never written, or not
+ * inflated at all where a member of the first piece holds none it keeps:
+ * the last member, which holds the section headers, first), and so are
+ * their source lines.  A room inflated before is given back first, so that
  * what is left out reads as zeros.  Returns its size, 0 when it does not
  * inflate to exactly that, or -ENOMEM when zlib had no memory for its
  * state (tried again next time).
@@ -294,7 +361,7 @@ static long inflated(struct packed *p, int lines,
 			rg.n = ext_len = 0;
 	}
 	if (ret == Z_STREAM_END)
-		ret = inflate_member(p->gz, gz0, p->room, off, &rg, 0, NULL);
+		ret = inflate_parts(p, off, gz0, &rg);
 	if (ret == Z_STREAM_END && lines)
 		ret = inflate_lines(p, off, len, ext, ext_len, keep, arg);
 	if (ret == Z_MEM_ERROR)

@@ -50,6 +50,14 @@ static int run_loads(const char *section, void *arg)
 {
 	const struct tracer *t = arg;
 
+	/*
+	 * A run told to use kprobes (--attach=pmu or tracefs) never moves
+	 * to another path: the other kinds' programs are not kept, and the
+	 * object's members that hold only those are not even inflated.
+	 */
+	if ((t->cfg.attach == ATTACH_PMU || t->cfg.attach == ATTACH_TRACEFS) &&
+	    strncmp(section, "kprobe/", 7) && strncmp(section, "kretprobe/", 10))
+		return 0;
 	return prog_run_keeps(section, t->cfg.slow);
 }
 

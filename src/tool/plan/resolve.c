@@ -85,10 +85,50 @@ void resolve_trust_sysmap(struct fn_addrs *a, char *said, size_t said_size)
 }
 
 /*
- * kprobes by address where the file system is a module whose file on disk
- * is the very build the kernel loaded: the kernel then skips its lookup
- * of the name, which before 6.2 scans every kernel symbol for each probe.
- * A built-in one may get them from System.map (sysmap_hint()).
+ * A module's functions asked of the kernel itself (ksym_bpf.c), each as
+ * "module:function", which the kernel looks for in that module's own
+ * symbols alone.  Only from 6.2: before, kallsyms_lookup_name() walks
+ * every vmlinux symbol, expanding each name, before it tries the
+ * modules, and reading the module file costs less.  How many it found,
+ * or -errno when the kernel cannot tell (older, no syscall programs,
+ * addresses hidden) or knows none of them.
+ */
+static int by_kernel(struct fn_addrs *a, const struct fs_table *fs,
+		     unsigned int n, struct errbuf *why)
+{
+	char scoped[FN_MAX][64];
+	const char *names[FN_MAX];
+	uint64_t addrs[FN_MAX];
+	const char *source;
+	unsigned int code, i;
+	int err, hits = 0;
+
+	if (kversion_running(&code, &source) || code < kversion_code(6, 2, 0))
+		return errbuf_set(why, -EOPNOTSUPP,
+				  "the kernel's own lookup scans every symbol before 6.2");
+	for (i = 0; i < n; i++) {
+		snprintf(scoped[i], sizeof(scoped[i]), "%s:%s", fs->module,
+			 a->names[i]);
+		names[i] = scoped[i];
+	}
+	err = ksym_bpf_lookup(names, n, addrs, a->found, why);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		a->addrs[i] = a->found[i] ? addrs[i] : 0;
+		hits += a->found[i];
+	}
+	return hits ? hits : errbuf_set(why, -ENOENT,
+					"the kernel knows none of the functions in %s",
+					fs->module);
+}
+
+/*
+ * kprobes by address where the file system is a module the kernel tells
+ * the addresses of (6.2+: by_kernel()), or whose file on disk is the very
+ * build the kernel loaded: the kernel then skips its lookup of the name,
+ * which before 6.2 scans every kernel symbol for each probe.  A built-in
+ * one may get them from System.map (sysmap_hint()).
  */
 void resolve_addresses(struct fn_addrs *a, const struct fs_table *fs,
 		       const char *sys_module, const char *kallsyms_path,
@@ -116,12 +156,24 @@ void resolve_addresses(struct fn_addrs *a, const struct fs_table *fs,
 			return;
 		goto by_name;
 	}
+	n = fn_list(a, fs, 0);
+	hits = by_kernel(a, fs, n, &why);
+	if (hits > 0) {
+		a->nr_fn = n;
+		a->trusted = 1;
+		snprintf(a->source, sizeof(a->source), "the kernel's kallsyms");
+		snprintf(said, said_size,
+			 "by address: %d functions from the kernel's own symbol table (bpf_kallsyms_lookup_name)",
+			 hits);
+		vlog(1, "kprobes %s", said);
+		return;
+	}
+	vlog(2, "kprobes: not from the kernel's own lookup: %s", why.msg);
 	if (modsym_ko_path(base, ko, sizeof(ko))) {
 		errbuf_set(&why, -ENOENT, "%s is a module without its file %s",
 			   fs->module, base);
 		goto by_name;
 	}
-	n = fn_list(a, fs, 0);
 	hits = modsym_resolve_loaded(ko, dir, a->names, n, a->addrs,
 				     a->found, &why);
 	/* The decompressor's and libelf's text, no longer run. */
