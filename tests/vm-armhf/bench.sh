@@ -58,16 +58,6 @@ for spec in "$@"; do
 	fi
 	grep '^error' "$out/records" | sed 's/^/armhf bench: /' || true
 	awk -v spec="$spec" -v kver="$kver" '
-	function least(v, n,   i, m) {
-		m = v[1]
-		for (i = 2; i <= n; i++) if (v[i] < m) m = v[i]
-		return m
-	}
-	function med(v, n,   i, j, t) {
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-	}
 	function kv(k,   i, p) {
 		for (i = 1; i <= NF; i++) {
 			p = index($i, "=")
@@ -89,40 +79,8 @@ for spec in "$@"; do
 		if (n ~ /^return_/) { rcnt[m] += kv("run_cnt"); rns[m] += kv("run_time_ns"); rinsn[m] = kv("xlated_insns"); rjit[m] = kv("jited_bytes") }
 	}
 	$1 == "counted" { counted[kv("jit")] = $0 }
-	$1 == "profile" && kv("phase") == "start" {
-		own[kv("mode")] = kv("samples") * kv("period") / 1e6
-		ownu[kv("mode")] = kv("user") * kv("period") / 1e6
-		if (!(kv("mode") in seen)) { seen[kv("mode")] = 1; owned[++nown] = kv("mode") }
-	}
-	$1 == "place" && kv("make_ns") != "" {
-		k = kv("how") " " kv("by"); n = ++np[k]
-		mk[k, n] = kv("make_ns") / 1e6; mc[k, n] = kv("make_cpu_ns") / 1e6
-		rc[k, n] = kv("remove_cpu_ns") / 1e6
-	}
-	$1 == "kmem" {
-		kmem = sprintf("%s KiB: %s maps %s KiB (the %s start records %s KiB), %s programs %s KiB; MemTotal %d MiB",
-			kv("kib"), kv("maps"), kv("maps_kib"), kv("slots"), kv("start_kib"), kv("progs"), kv("progs_kib"), kv("memtotal_kb") / 1024)
-	}
 	END {
 		printf "\narmhf kernel memory of a default run (--check, memlock in fdinfo): %s\n", kmem
-		printf "\nThe same 8 probes without BPF, by place (floor8 --time, %d runs; M guest instructions: medians, the least in brackets). Elapsed counts idle time, which jumps to the next tick; the time floor8 itself runs (CLOCK_THREAD_CPUTIME_ID) does not:\n\n", np["pmu name"]
-		printf "| made through | place | make, elapsed | make, own time | remove, own time |\n"
-		printf "| --- | --- | ---: | ---: | ---: |\n"
-		split("pmu tracefs", hows, " "); split("name mod addr", bys, " ")
-		split("a name,MOD:SYM,an address", byname, ",")
-		for (h = 1; h <= 2; h++)
-			for (y = 1; y <= 3; y++) {
-				k = hows[h] " " bys[y]; n = np[k]
-				if (!n) continue
-				for (i = 1; i <= n; i++) { pv[i] = mk[k, i]; pc[i] = mc[k, i]; pr[i] = rc[k, i] }
-				printf "| %s | %s | %.2f (%.2f) | %.2f (%.2f) | %.2f |\n",
-					(hows[h] == "pmu" ? "the kprobe PMU" : "kprobe_events, r64:"), byname[y],
-					med(pv, n), least(pv, n), med(pc, n), least(pc, n), med(pr, n)
-			}
-		printf "\nExec to banner, the instructions of the process itself (bench_probe profile: samples x period, kernel and user; no idle time):\n\n"
-		printf "| run | M instructions | of them user space |\n| --- | ---: | ---: |\n"
-		for (i = 1; i <= nown; i++)
-			printf "| %s | %.1f | %.1f |\n", owned[i], own[owned[i]], ownu[owned[i]]
 		printf "\narmhf start-up on Debian %s (qemu-system-arm virt, cortex-a15, -icount shift=0: 1 ns = 1 guest instruction; medians)\n\n", kver
 		printf "| JIT | floor8: 8 kprobes, no BPF (exec to banner) | ext4dist (exec to banner) | ext4dist / floor | ext4dist SIGINT to exit | floor8 SIGINT to exit |\n"
 		printf "| --- | ---: | ---: | ---: | ---: | ---: |\n"
@@ -149,5 +107,6 @@ for spec in "$@"; do
 		}
 		printf "\n"
 	}' "$out/records"
+	awk -f "$ARMHF_DIR/places.awk" "$out/records"
 done
 exit "$status"

@@ -38,46 +38,10 @@ b "kernel release=$KERNEL machine=$(uname -m)"
 # The memory a default run holds, as its --check shows it.
 ext4dist --check > "$WORK/kmem.out" 2>&1 || true
 b "kmem $(kmem_fields "$WORK/kmem.out")"
-# The kernel's price of the same 8 probes made by name, as a module's
-# symbol (MOD:SYM) and by address, through the PMU and kprobe_events
-# ("r64:", ext4dist's there): floor8 --time, the making and the removing
-# alone, the places taken in turn run after run.
-addr_of() {
-	awk -v f="$1" '$3 == f && $4 == "[ext4]" { print "0x" $1 }' /proc/kallsyms
-}
-set -- ext4_file_read_iter ext4_file_write_iter ext4_file_open ext4_sync_file
-names="$*" mods="" addrs=""
-for f in "$@"; do
-	mods="$mods ext4:$f"
-	addrs="$addrs $(addr_of "$f")"
-done
-i=0
-while [ "$i" -lt $((RUNS * 3)) ]; do
-	for how in pmu tracefs; do
-		opt=""
-		[ "$how" = pmu ] || opt="--tracefs --maxactive 64"
-		for by in name mod addr; do
-			case $by in
-			name) places=$names ;;
-			mod) places=$mods ;;
-			addr) places=$addrs ;;
-			esac
-			# shellcheck disable=SC2086 # options and places, split
-			r=$(floor8 --time $opt $places 2>&1) || r="error rc=$? $r"
-			b "place how=$how by=$by run=$i ${r#probes }"
-		done
-	done
-	i=$((i + 1))
-done
-# Where the kernel spends floor8's making of them, by each place.
-# shellcheck disable=SC2086 # the places, split
-{
-	bout bench_probe profile --top 25 --tag floor8-tracefs-addr -- /bin/floor8 --tracefs --maxactive 64 $addrs
-	bout bench_probe profile --top 25 --tag floor8-tracefs-name -- /bin/floor8 --tracefs --maxactive 64 $names
-	bout bench_probe profile --top 25 --tag floor8-tracefs-mod -- /bin/floor8 --tracefs --maxactive 64 $mods
-	bout bench_probe profile --top 25 --tag floor8-pmu-addr -- /bin/floor8 $addrs
-	bout bench_probe profile --top 25 --tag floor8-pmu-name -- /bin/floor8 $names
-}
+# The 8 probes by name, ext4:NAME and address, and the profiles.
+# shellcheck source=SCRIPTDIR/armhf-places.sh
+. /guest/armhf-places.sh
+places_measure $((RUNS * 3))
 for jit in 1 0; do
 	echo "$jit" > /proc/sys/net/core/bpf_jit_enable
 	bout bench_probe startup --runs "$RUNS" --tag "floor8-jit$jit" -- /bin/floor8
