@@ -6,7 +6,13 @@
 # eBPF JIT on and off: start-up (exec to banner, SIGINT to exit) of
 # ext4dist beside floor8, the same 8 kprobes through the PMU without BPF
 # (the kernel's own floor), and the guest instructions ext4dist's entry
-# and return programs take per traced call (bpf_stats).
+# and return programs take per traced call (bpf_stats).  Before them, the
+# kernel's price of those 8 probes made by name, by MOD:SYM and by
+# address, through the PMU and kprobe_events (floor8 --time), and the
+# instructions floor8 and ext4dist themselves run to the banner (their
+# profiles: under -icount the elapsed figures count idle time too, which
+# jumps to the next tick, so that two runs of the same work may differ
+# by a tick or more).
 #
 #   tests/vm-armhf/bench.sh [SPEC...]      default: 6.1
 #   BENCH_START_RUNS=N                     start-up runs (default 5)
@@ -73,10 +79,6 @@ for spec in "$@"; do
 		if (n ~ /^return_/) { rcnt[m] += kv("run_cnt"); rns[m] += kv("run_time_ns"); rinsn[m] = kv("xlated_insns"); rjit[m] = kv("jited_bytes") }
 	}
 	$1 == "counted" { counted[kv("jit")] = $0 }
-	$1 == "kmem" {
-		kmem = sprintf("%s KiB: %s maps %s KiB (the %s start records %s KiB), %s programs %s KiB; MemTotal %d MiB",
-			kv("kib"), kv("maps"), kv("maps_kib"), kv("slots"), kv("start_kib"), kv("progs"), kv("progs_kib"), kv("memtotal_kb") / 1024)
-	}
 	END {
 		printf "\narmhf kernel memory of a default run (--check, memlock in fdinfo): %s\n", kmem
 		printf "\narmhf start-up on Debian %s (qemu-system-arm virt, cortex-a15, -icount shift=0: 1 ns = 1 guest instruction; medians)\n\n", kver
@@ -105,5 +107,6 @@ for spec in "$@"; do
 		}
 		printf "\n"
 	}' "$out/records"
+	awk -f "$ARMHF_DIR/places.awk" "$out/records"
 done
 exit "$status"

@@ -27,6 +27,9 @@ bout() {
 }
 
 load_modules /lib/modules/ext4.list
+# The module's file where Debian installs it, as on a real system: with
+# it ext4dist makes its kprobes by address (without it, by name).
+ext4_ko_install
 mkdir -p /mnt/ext4
 mount -t ext4 /dev/vda /mnt/ext4
 ensure_tracefs
@@ -35,6 +38,10 @@ b "kernel release=$KERNEL machine=$(uname -m)"
 # The memory a default run holds, as its --check shows it.
 ext4dist --check > "$WORK/kmem.out" 2>&1 || true
 b "kmem $(kmem_fields "$WORK/kmem.out")"
+# The 8 probes by name, ext4:NAME and address, and the profiles.
+# shellcheck source=SCRIPTDIR/armhf-places.sh
+. /guest/armhf-places.sh
+places_measure $((RUNS * 3))
 for jit in 1 0; do
 	echo "$jit" > /proc/sys/net/core/bpf_jit_enable
 	bout bench_probe startup --runs "$RUNS" --tag "floor8-jit$jit" -- /bin/floor8
