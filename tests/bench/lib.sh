@@ -49,3 +49,23 @@ bench_boot() {
 		return 1
 	fi
 }
+
+# bench_overlay_boot NAME STAGE MARKER: lib.sh's initramfs of $KDIR with
+# $BIN, STAGE's files packed over it (a later file of the concatenation
+# wins), booted once under -icount shift=0 (a guest instruction is a ns
+# of the guest's clock) until the guest prints MARKER.
+bench_overlay_boot() {
+	local name=$1 stage=$2 marker=$3
+	if ! EXT4DIST_BIN=$BIN vm_build_initramfs "$KDIR" "$OUT/base.cpio.gz" ||
+	   ! vm_make_images "$OUT/images"; then
+		echo "FAIL $name: cannot build the initramfs or the disk images (see above)"
+		return 1
+	fi
+	(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$OUT/overlay.cpio.gz"
+	cat "$OUT/base.cpio.gz" "$OUT/overlay.cpio.gz" > "$OUT/initramfs.cpio.gz"
+	if ! VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-1200} bench_boot "$name" "$marker" \
+		-accel tcg -cpu max -icount shift=0,sleep=on; then
+		echo "FAIL $name: the guest did not finish (see above)"
+		return 1
+	fi
+}

@@ -93,18 +93,5 @@ cp "$OUT/opbench" "$OUT/bench_probe" "$OUT/bench_floor" "$stage/bin/"
 printf 'RUNS=%s\nOPS_N=%s\n' "${BUDGET_RUNS:-5}" "${BUDGET_OPS_N:-2000}" \
 	> "$stage/budget/params"
 chmod 755 "$stage/guest/demo.sh" "$stage"/bin/*
-if ! EXT4DIST_BIN=$BIN vm_build_initramfs "$KDIR" "$OUT/base.cpio.gz" ||
-   ! vm_make_images "$OUT/images"; then
-	echo "FAIL budget: cannot build the initramfs or the disk images (see above)"
-	exit 1
-fi
-(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$OUT/overlay.cpio.gz"
-cat "$OUT/base.cpio.gz" "$OUT/overlay.cpio.gz" > "$OUT/initramfs.cpio.gz"
-
-# -icount shift=0: one guest instruction is one ns of the guest's clock.
-if ! VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-1200} bench_boot budget "BUDGET done" \
-	-accel tcg -cpu max -icount shift=0,sleep=on; then
-	echo "FAIL budget: the guest did not finish (see above)"
-	exit 1
-fi
+bench_overlay_boot budget "$stage" "BUDGET done" || exit 1
 judge

@@ -68,18 +68,7 @@ places_measure ${PLACES_RUNS:-5}
 b done
 GUEST
 chmod 755 "$stage"/guest/*.sh "$stage"/bin/*
-if ! EXT4DIST_BIN=$BIN vm_build_initramfs "$KDIR" "$OUT/base.cpio.gz" ||
-   ! vm_make_images "$OUT/images"; then
-	echo "FAIL places-x86: cannot build the initramfs or the disk images"
-	exit 1
-fi
-(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$OUT/overlay.cpio.gz"
-cat "$OUT/base.cpio.gz" "$OUT/overlay.cpio.gz" > "$OUT/initramfs.cpio.gz"
-if ! VM_TIMEOUT=${EXT4DIST_VM_TIMEOUT:-1200} bench_boot places "PLACE done" \
-	-accel tcg -cpu max -icount shift=0,sleep=on; then
-	echo "FAIL places-x86: the guest did not finish (see above)"
-	exit 1
-fi
+bench_overlay_boot places "$stage" "PLACE done" || exit 1
 vm_results "$OUT/places-results.log" | sed -n 's/^PLACE //p' > "$OUT/records"
 grep '^error' "$OUT/records" | sed 's/^/places-x86: /' || true
 echo "places on $(vm_kernel_version "$KDIR") (x86_64, -icount shift=0)"
