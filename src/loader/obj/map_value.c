@@ -295,7 +295,8 @@ static unsigned int lookup_key_at(const struct obj_prog *p,
 	size_t k;
 
 	if (i + 4 >= p->insn_cnt || in->dst_reg != BPF_REG_2 ||
-	    in[1].code != (BPF_ALU64 | BPF_ADD | BPF_K) ||
+	    BPF_CLASS(in[1].code) != BPF_ALU64 ||
+	    BPF_OP(in[1].code) != BPF_ADD || BPF_SRC(in[1].code) != BPF_K ||
 	    in[1].dst_reg != BPF_REG_2 || in[2].code != LD_IMM64 ||
 	    in[2].dst_reg != BPF_REG_1 || in[4].code != (BPF_JMP | BPF_CALL) ||
 	    in[4].src_reg || in[4].imm != BPF_FUNC_map_lookup_elem)
@@ -326,11 +327,11 @@ static void stack_reads(const struct obj_prog *p, const struct obj_map *maps,
 			i++;
 			continue;
 		}
-		if (cls == BPF_LDX && in->src_reg == BPF_REG_10) {
+		/* A load, or an atomic operation (which reads as it writes). */
+		if ((cls == BPF_LDX && in->src_reg == BPF_REG_10) ||
+		    (cls == BPF_STX && BPF_MODE(in->code) != BPF_MEM &&
+		     in->dst_reg == BPF_REG_10)) {
 			mark_read(rd, in->off, access_size(in));
-		} else if (cls == BPF_STX && BPF_MODE(in->code) != BPF_MEM &&
-			   in->dst_reg == BPF_REG_10) {
-			mark_read(rd, in->off, access_size(in));	/* atomics */
 		} else if (((cls == BPF_ALU || cls == BPF_ALU64) &&
 			    BPF_SRC(in->code) == BPF_X &&
 			    in->src_reg == BPF_REG_10) ||
