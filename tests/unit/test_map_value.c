@@ -11,6 +11,7 @@
 #include "loader/obj/elf_obj.h"
 #include "loader/obj/insn.h"
 #include "loader/obj/map_value.h"
+#include "ext4dist_abi.h"
 #include "tool/engine/bpf_blob.h"
 
 #define LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
@@ -36,7 +37,7 @@ static const struct bpf_insn clang_shape[] = {
 
 struct prog_copy {
 	struct obj_prog p;
-	struct bpf_insn in[16];
+	struct bpf_insn in[24];
 };
 
 static struct obj_prog *copy_of(struct prog_copy *c, const struct bpf_insn *in,
@@ -285,6 +286,164 @@ static int rewrite_all(const struct bpf_obj *obj, struct obj_prog *p,
 	return CHECK(n == lookups && dropped == lookups, name) ? 1 : -1;
 }
 
+/* A key's pointer into a lookup of the map of relocation 0 (ld at 2, 3). */
+#define KEY_LOOKUP(off)							\
+	MOV64_REG(BPF_REG_2, BPF_REG_10), ADD64_IMM(BPF_REG_2, off),	\
+	LD_MAP(BPF_REG_1), CALL(BPF_FUNC_map_lookup_elem)
+
+/*
+ * clang's entry: start's key 0 at -4 and its lookup (0 to 6, rewritten
+ * first), then calls' key at -8 looked up (7, 8 and from 9), then what
+ * each case puts at 14 and 15.
+ */
+#define DROP_SHAPE(a, b)						\
+	MOV64_IMM(BPF_REG_1, 0),		/* 0 */			\
+	STW_KEY,				/* 1 */			\
+	MOV64_REG(BPF_REG_2, BPF_REG_10),	/* 2 */			\
+	ADD64_IMM(BPF_REG_2, -4),		/* 3 */			\
+	LD_MAP(BPF_REG_1),			/* 4, 5 */		\
+	CALL(BPF_FUNC_map_lookup_elem),		/* 6 */			\
+	MOV64_IMM(BPF_REG_1, 1),		/* 7 */			\
+	INSN(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_1, -8, 0),	\
+	KEY_LOOKUP(-8),				/* 9 to 13 */		\
+	a, b,					/* 14, 15 */		\
+	MOV64_IMM(BPF_REG_0, 0),		/* 16 */		\
+	EXIT()					/* 17 */
+
+struct drop_case {
+	const char *name;
+	struct bpf_insn in[18];
+	unsigned int key_size;	/* the map of the lookup at 9 */
+	int dropped;		/* map_value_drop_keys()'s count */
+};
+
+/*
+ * Which key stores go: only one no other reader may reach, each a case
+ * the patcher must or must not touch.
+ */
+static void test_drop_keys(void)
+{
+	const struct bpf_insn nop = MOV64_REG(BPF_REG_3, BPF_REG_3);
+	const struct drop_case cases[] = {
+		{ "another lookup's key below it", { DROP_SHAPE(nop, nop) }, 4, 2 },
+		{ "a key of 8 bytes over it", { DROP_SHAPE(nop, nop) }, 8, 0 },
+		{ "a load of its bytes", { DROP_SHAPE(
+			LDX_DW(BPF_REG_3, BPF_REG_10, -8), nop) }, 4, 0 },
+		{ "a load of the bytes below", { DROP_SHAPE(
+			INSN(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, BPF_REG_10, -8, 0),
+			nop) }, 4, 2 },
+		{ "another pointer from r10", { DROP_SHAPE(
+			MOV64_REG(BPF_REG_3, BPF_REG_10),
+			ADD64_IMM(BPF_REG_3, -64)) }, 4, 0 },
+		{ "r10 stored", { DROP_SHAPE(
+			STX_DW(BPF_REG_7, BPF_REG_10, 0), nop) }, 4, 0 },
+		{ "an atomic add to its bytes", { DROP_SHAPE(
+			INSN(BPF_STX | BPF_ATOMIC | BPF_W, BPF_REG_10, BPF_REG_3,
+			     -4, BPF_ADD), nop) }, 4, 0 },
+	};
+	struct prog_copy c;
+	struct obj_reloc relocs[] = { { 4, 0 }, { 11, 1 } };
+	struct obj_map maps[2];
+	char what[160];
+	size_t k, i;
+
+	memset(maps, 0, sizeof(maps));
+	maps[0].def.key_size = 4;
+	for (k = 0; k < N(cases); k++) {
+		const struct drop_case *dc = &cases[k];
+		struct obj_prog *p = copy_of(&c, dc->in, N(dc->in));
+		size_t diff = 0;
+
+		p->relocs = relocs;
+		p->nr_relocs = N(relocs);
+		maps[1].def.key_size = dc->key_size;
+		map_value_rewrite(p, 4, FD);
+		snprintf(what, sizeof(what), "%s: instructions dropped", dc->name);
+		check_int(what, map_value_drop_keys(p, maps), dc->dropped);
+		for (i = 0; i < 2; i++)
+			diff += !same(&p->insns[i], dc->dropped ?
+				      &(struct bpf_insn)JA(0) : &dc->in[i]);
+		for (i = 7; i < N(dc->in); i++)
+			diff += !same(&p->insns[i], &dc->in[i]);
+		snprintf(what, sizeof(what), "%s: %s, all else as it was", dc->name,
+			 dc->dropped ? "the key's value and store jumps by 0" :
+				       "the key's value and store kept");
+		check_int(what, (long long)diff, 0);
+	}
+}
+
+/* The value moved into r1 stays where something else reads it first. */
+static void test_drop_keys_value(void)
+{
+	const struct bpf_insn read_between[] = {
+		MOV64_IMM(BPF_REG_1, 0), MOV64_REG(BPF_REG_3, BPF_REG_1),
+		STW_KEY, MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4), LD_MAP(BPF_REG_1),
+		CALL(BPF_FUNC_map_lookup_elem), EXIT(),
+	};
+	const struct bpf_insn other_between[] = {
+		MOV64_IMM(BPF_REG_1, 0), MOV64_REG(BPF_REG_9, BPF_REG_2),
+		STW_KEY, MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4), LD_MAP(BPF_REG_1),
+		CALL(BPF_FUNC_map_lookup_elem), EXIT(),
+	};
+	const struct bpf_insn not_rewritten[] = {
+		MOV64_IMM(BPF_REG_1, 0), STW_KEY, EXIT(),
+	};
+	const struct bpf_insn ja = JA(0);
+	struct obj_map map;
+	struct prog_copy c;
+	struct obj_prog *p = copy_of(&c, read_between, N(read_between));
+
+	memset(&map, 0, sizeof(map));
+	map_value_rewrite(p, 5, FD);
+	check_int("r1 read before the store: one dropped", map_value_drop_keys(p, &map), 1);
+	CHECK(same(&p->insns[0], &read_between[0]) && same(&p->insns[2], &ja),
+	      "r1 read before the store: the store alone a jump by 0");
+	p = copy_of(&c, other_between, N(other_between));
+	map_value_rewrite(p, 5, FD);
+	check_int("clang's ctl key (r9 = r2 between): both dropped",
+		  map_value_drop_keys(p, &map), 2);
+	CHECK(same(&p->insns[0], &ja) && same(&p->insns[1], &other_between[1]) &&
+	      same(&p->insns[2], &ja),
+	      "clang's ctl key: the value and the store jumps by 0, r9 = r2 kept");
+	p = copy_of(&c, not_rewritten, N(not_rewritten));
+	check_int("a store of no lookup read by address: kept",
+		  map_value_drop_keys(p, &map), 0);
+}
+
+/*
+ * After its lookups were rewritten, a histogram program with plain adds
+ * (what runs where values are read by address: the atomic twins are for
+ * kernels before 4.6) loses each one's key, its store and the value
+ * moved into r1 for it: two instructions a lookup.  Any other program
+ * loses at most that (a slow mode one passes its stack to other helpers
+ * and keeps most; an atomic twin's ctl key is a register clang zeroed
+ * for another use too, and only its store goes).
+ */
+static void keys_dropped(struct obj_prog *p, const struct obj_map *maps)
+{
+	size_t i, lookups = 0, pointers = 0;
+	char name[320];
+	int want, got;
+
+	for (i = 0; i < p->insn_cnt; i++) {
+		lookups += p->insns[i].code == LD_IMM64 &&
+			   p->insns[i].src_reg == BPF_PSEUDO_MAP_VALUE;
+		pointers += p->insns[i].code == (BPF_ALU64 | BPF_MOV | BPF_X) &&
+			    p->insns[i].src_reg == BPF_REG_10;
+	}
+	got = map_value_drop_keys(p, maps);
+	want = (int)(2 * lookups);
+	snprintf(name, sizeof(name), "%s: %d key instructions dropped (%zu lookups by address, %zu pointers from r10)",
+		 p->section, got, lookups, pointers);
+	if (strstr(p->section, "slow") || strstr(p->section, "generic_read") ||
+	    strstr(p->section, PROG_ATOMIC))
+		CHECK(got >= 0 && got <= want, name);
+	else
+		check_int(name, got, want);
+}
+
 /*
  * The embedded object as clang made it: every return program's ctl
  * lookup (kprobe_multi's, one per operation: FOR_OP), and every start
@@ -317,6 +476,8 @@ static void test_object(void)
 		returns++;
 		rewritten += rewrite_all(&obj, p, "ctl") > 0;
 	}
+	for (i = 0; i < obj.nr_progs; i++)
+		keys_dropped(&obj.progs[i], obj.maps);
 	CHECK(returns > 0 && rewritten == returns, "every return program");
 	check_int("every entry and return program: start", (long long)started,
 		  (long long)starts);
@@ -331,6 +492,8 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(other_shapes),
 	TEST_CASE(key_pointer_kept),
 	TEST_CASE(null_test),
+	TEST_CASE(drop_keys),
+	TEST_CASE(drop_keys_value),
 	TEST_CASE(object),
 	{ NULL, NULL }
 };

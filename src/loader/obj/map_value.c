@@ -2,6 +2,7 @@
 #include "loader/obj/map_value.h"
 
 #include <errno.h>
+#include <string.h>
 #include <linux/bpf.h>
 
 #include "loader/obj/bpf_sys.h"
@@ -250,4 +251,180 @@ int map_value_rewrite(struct obj_prog *p, size_t insn, int map_fd)
 	p->insns[call] = JA_0;
 	drop_null_test(p, call);
 	return 1;
+}
+
+/*
+ * Dead key stores.  A lookup read by address leaves its key's store on
+ * the stack (and the value clang moved into r1 for it) with no reader:
+ * both become jumps by 0 where nothing else of the program can read the
+ * key's bytes.  Stack bytes are indexed by their offset from r10 plus
+ * STACK_BYTES (MAX_BPF_STACK, 512).
+ */
+#define STACK_BYTES 512
+
+static unsigned int access_size(const struct bpf_insn *in)
+{
+	static const unsigned int size[] = { 4, 2, 1, 8 };
+
+	return size[BPF_SIZE(in->code) >> 3];
+}
+
+/* Marks [off, off + n) of the stack as read; off outside it: all of it. */
+static void mark_read(unsigned char *rd, long long off, long long n)
+{
+	long long i;
+
+	if (off < -STACK_BYTES || off + n > 0) {
+		memset(rd, 1, STACK_BYTES);
+		return;
+	}
+	for (i = off; i < off + n; i++)
+		rd[i + STACK_BYTES] = 1;
+}
+
+/*
+ * The key size of a lookup whose key's pointer r2 = r10 + off is made
+ * at i, straight before the map's load into r1 and the call (clang's
+ * order): no jump in that run, so this pointer reaches only that call,
+ * which reads the map's key_size bytes of it.  0 when not that shape.
+ */
+static unsigned int lookup_key_at(const struct obj_prog *p,
+				  const struct obj_map *maps, size_t i)
+{
+	const struct bpf_insn *in = &p->insns[i];
+	size_t k;
+
+	if (i + 4 >= p->insn_cnt || in->dst_reg != BPF_REG_2 ||
+	    BPF_CLASS(in[1].code) != BPF_ALU64 ||
+	    BPF_OP(in[1].code) != BPF_ADD || BPF_SRC(in[1].code) != BPF_K ||
+	    in[1].dst_reg != BPF_REG_2 || in[2].code != LD_IMM64 ||
+	    in[2].dst_reg != BPF_REG_1 || in[4].code != (BPF_JMP | BPF_CALL) ||
+	    in[4].src_reg || in[4].imm != BPF_FUNC_map_lookup_elem)
+		return 0;
+	for (k = 0; k < p->nr_relocs; k++)
+		if (p->relocs[k].insn == i + 2)
+			return maps[p->relocs[k].map].def.key_size;
+	return 0;
+}
+
+/*
+ * Which bytes of p's stack something may read: loads from r10, and
+ * every pointer made from r10.  A pointer is followed only into the
+ * lookup it is made for (lookup_key_at); any other may go anywhere and
+ * is taken to read all of the stack.
+ */
+static void stack_reads(const struct obj_prog *p, const struct obj_map *maps,
+			unsigned char *rd)
+{
+	size_t i;
+
+	memset(rd, 0, STACK_BYTES);
+	for (i = 0; i < p->insn_cnt; i++) {
+		const struct bpf_insn *in = &p->insns[i];
+		unsigned int cls = BPF_CLASS(in->code), n;
+
+		if (in->code == LD_IMM64) {
+			i++;
+			continue;
+		}
+		/* A load, or an atomic operation (which reads as it writes). */
+		if ((cls == BPF_LDX && in->src_reg == BPF_REG_10) ||
+		    (cls == BPF_STX && BPF_MODE(in->code) != BPF_MEM &&
+		     in->dst_reg == BPF_REG_10)) {
+			mark_read(rd, in->off, access_size(in));
+		} else if (((cls == BPF_ALU || cls == BPF_ALU64) &&
+			    BPF_SRC(in->code) == BPF_X &&
+			    in->src_reg == BPF_REG_10) ||
+			   (cls == BPF_STX && in->src_reg == BPF_REG_10)) {
+			n = in->code == (BPF_ALU64 | BPF_MOV | BPF_X) ?
+			    lookup_key_at(p, maps, i) : 0;
+			if (!n)
+				mark_read(rd, -STACK_BYTES, STACK_BYTES);
+			else
+				mark_read(rd, in[1].imm, n);
+		}
+	}
+}
+
+static int unread(const unsigned char *rd, long long off, unsigned int n)
+{
+	unsigned int i;
+
+	if (off < -STACK_BYTES || off + n > 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (rd[off + STACK_BYTES + i])
+			return 0;
+	return 1;
+}
+
+/*
+ * Whether the store at s is a key's, for the lookup rewritten at the
+ * value's load after it (only jumps by 0 between): its r1 was the map's
+ * until that load, read by nothing else (map_value_rewrite).
+ */
+static int key_store_of_rewrite(const struct obj_prog *p, size_t s)
+{
+	size_t k;
+
+	for (k = s + 1; k < p->insn_cnt &&
+	     p->insns[k].code == (BPF_JMP | BPF_JA) && !p->insns[k].off; k++)
+		;
+	return k > s + 1 && k < p->insn_cnt && p->insns[k].code == LD_IMM64 &&
+	       p->insns[k].src_reg == BPF_PSEUDO_MAP_VALUE &&
+	       p->insns[k].dst_reg == BPF_REG_0;
+}
+
+/*
+ * The constant clang moved into r1 for the key's store at s alone: along
+ * straight code before s, nothing else reads it, and the map's load
+ * after s overwrote it in the program as compiled.
+ */
+static int drop_key_value(struct obj_prog *p, size_t s)
+{
+	size_t j;
+
+	for (j = s; j > 0; j--) {
+		struct bpf_insn *in = &p->insns[j - 1];
+
+		if ((in->code == (BPF_ALU64 | BPF_MOV | BPF_K) ||
+		     in->code == (BPF_ALU | BPF_MOV | BPF_K)) &&
+		    in->dst_reg == BPF_REG_1 &&
+		    (j < 2 || p->insns[j - 2].code != LD_IMM64)) {
+			*in = JA_0;
+			return 1;
+		}
+		if (uses_reg(in, BPF_REG_1))
+			return 0;
+	}
+	return 0;
+}
+
+int map_value_drop_keys(struct obj_prog *p, const struct obj_map *maps)
+{
+	unsigned char rd[STACK_BYTES];
+	size_t i;
+	int n = 0;
+
+	stack_reads(p, maps, rd);
+	for (i = 0; i < p->insn_cnt; i++) {
+		struct bpf_insn *in = &p->insns[i];
+		unsigned int cls = BPF_CLASS(in->code);
+
+		if (in->code == LD_IMM64) {
+			i++;
+			continue;
+		}
+		if ((cls != BPF_ST && cls != BPF_STX) ||
+		    BPF_MODE(in->code) != BPF_MEM ||
+		    in->dst_reg != BPF_REG_10 ||
+		    !unread(rd, in->off, access_size(in)) ||
+		    !key_store_of_rewrite(p, i))
+			continue;
+		if (cls == BPF_STX && in->src_reg == BPF_REG_1)
+			n += drop_key_value(p, i);
+		*in = JA_0;
+		n++;
+	}
+	return n;
 }

@@ -32,4 +32,14 @@ int map_value_probe(int map_fd);
  */
 int map_value_rewrite(struct obj_prog *p, size_t insn, int map_fd);
 
+/*
+ * After p's lookups were rewritten: the key's store of each (an ST or
+ * STX into r10's frame just before its jumps by 0), where no load of
+ * the stack, no other lookup's key (of its map's key_size, maps indexed
+ * as p's relocations) and no other pointer made from r10 may read its
+ * bytes, becomes a jump by 0, and so does the constant moved into r1
+ * for it alone.  Returns how many instructions it dropped.
+ */
+int map_value_drop_keys(struct obj_prog *p, const struct obj_map *maps);
+
 #endif

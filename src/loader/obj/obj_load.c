@@ -323,7 +323,7 @@ static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 			struct obj_load_state *st, struct errbuf *eb)
 {
 	size_t i;
-	int by_addr;
+	int by_addr, rewritten = 0, n;
 
 	for (i = 0; i < p->nr_relocs; i++) {
 		struct bpf_insn *in = &p->insns[p->relocs[i].insn];
@@ -339,11 +339,17 @@ static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 		if (by_addr && map_value_rewrite(p, p->relocs[i].insn, m->fd)) {
 			vlog(2, "%s: instruction %zu now loads the address of map %s's value (fd %d): its lookup's call is a jump by 0",
 			     p->section, p->relocs[i].insn, m->name, m->fd);
+			rewritten = 1;
 			continue;
 		}
 		bpf_obj_reloc_insn(obj, &p->relocs[i], in, in);
 		vlog(2, "%s: instruction %zu now loads map %s (fd %d)",
 		     p->section, p->relocs[i].insn, m->name, m->fd);
+	}
+	if (rewritten) {
+		n = map_value_drop_keys(p, obj->maps);
+		vlog(2, "%s: %d instruction%s of the keys of lookups read by address now jumps by 0 (nothing else reads those stack bytes)",
+		     p->section, n, n == 1 ? "" : "s");
 	}
 	return 0;
 }

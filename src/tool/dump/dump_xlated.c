@@ -120,22 +120,35 @@ static int is_ja_0(const struct bpf_insn *in)
 	return in->code == (BPF_JMP | BPF_JA) && !in->off && !in->imm;
 }
 
+static int is_value_load(const struct bpf_insn *in)
+{
+	return in->code == LD_IMM64 && in->src_reg == BPF_PSEUDO_MAP_VALUE;
+}
+
+/* Whether in[i] is a jump, call or exit other than the loader's no-op. */
+static int ends_run(const struct bpf_insn *in)
+{
+	return BPF_CLASS(in->code) == BPF_JMP && !is_ja_0(in);
+}
+
 /*
  * What the loader's jump by 0 at i of a program sent stood for: the
- * lookup's call follows the value's address, its key's pointer comes
- * before it, the null test of the address after (map_value.h).
+ * lookup's call follows the value's address, its null tests come after
+ * that call along straight code, its key's set-up (its store, the value
+ * stored, its pointer) before the value's address (map_value.h).
  */
 static const char *ja_0_was(const struct bpf_insn *in, size_t cnt, size_t i)
 {
 	size_t j;
 
-	if (i >= 2 && in[i - 2].code == LD_IMM64 &&
-	    in[i - 2].src_reg == BPF_PSEUDO_MAP_VALUE)
+	if (i >= 2 && is_value_load(&in[i - 2]))
 		return "call";
-	for (j = i + 1; j < cnt && is_ja_0(&in[j]); j++)
-		;
-	if (j < cnt && in[j].code == LD_IMM64)
-		return "key pointer";
+	for (j = i; j > 0 && !ends_run(&in[j - 1]); j--)
+		if (j >= 3 && is_ja_0(&in[j - 1]) && is_value_load(&in[j - 3]))
+			return "null test (the address is never null)";
+	for (j = i + 1; j < cnt && !ends_run(&in[j]); j++)
+		if (is_value_load(&in[j]))
+			return "key's set-up";
 	return "null test (the address is never null)";
 }
 
