@@ -186,7 +186,9 @@ STATIC_LDLIBS += -lzstd
 # Linked before libzstd.a: its decoders of the 2015-2016 frame formats
 # left out (src/zstd_no_legacy.c).
 ZSTD_STUB_OBJ := $(BUILD)/src/zstd_no_legacy.o
-ZSTD_STATIC := -Wl,-Bstatic -lzstd -Wl,-Bdynamic
+# -Bdynamic after it would undo a static link's -static (LDFLAGS=-static,
+# tests/unit-cross.sh): the test then wanted a dynamic loader.
+ZSTD_STATIC := -Wl,-Bstatic -lzstd $(if $(filter -static,$(LDFLAGS)),,-Wl,-Bdynamic)
 endif
 # The shipped binary carries no debug info (build/ext4dist-dyn keeps it),
 # nor the functions and data nothing calls (each in a section of its own,

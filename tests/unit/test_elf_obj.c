@@ -518,6 +518,17 @@ static void check_whole_again(const char *copy, size_t size)
 }
 
 /* Keeps the kprobe/ and kretprobe/ programs; counts the sections asked about. */
+/*
+ * The objects for 32-bit kernels carry no fentry/fexit programs: those
+ * kernels have no BPF trampolines (bpf/ext4dist.bpf.c).
+ */
+static int own_trampolines(void)
+{
+	const char *arch = bpf_blob_own_arch();
+
+	return strcmp(arch, "arm") && strcmp(arch, "mips");
+}
+
 static int plain_kprobes(const char *section, void *arg)
 {
 	(*(int *)arg)++;
@@ -575,7 +586,8 @@ static void test_run_parse(void)
 	prog_off = section_offset(copy, size, "kprobe/open", &prog_len);
 	check_int("a program kept: its bytes",
 		  prog_len && !memcmp(blob.data + prog_off, copy + prog_off, prog_len), 1);
-	prog_off = section_offset(copy, size, "fentry/open", &prog_len);
+	prog_off = section_offset(copy, size, "kprobe.multi/every_op",
+				  &prog_len);
 	for (i = 0; i < prog_len; i++)
 		zero += !blob.data[prog_off + i];
 	check_int("a program refused: never written", prog_len && zero == prog_len, 1);
@@ -591,7 +603,9 @@ static void test_run_parse(void)
 		printf("  error: %s\n", eb.msg);
 		goto out;
 	}
-	check_int("every program section asked about", asked, 95);
+	/* 22 of them fentry/fexit, which 32-bit kernels cannot run. */
+	check_int("every program section asked about", asked,
+		  own_trampolines() ? 95 : 73);
 	check_int("only the kprobe/ and kretprobe/ programs kept", (long long)run.nr_progs, 55);
 	check_str("no lines", run.lines_note, "not read: only the listings print them");
 	for (i = 0; i < run.nr_progs; i++) {
@@ -697,8 +711,9 @@ static void test_one_with_lines(void)
 	check_int("of .BTF.ext, only the object's bytes", (long long)other, 0);
 	printf("# %zu of the %zu non-zero bytes of .BTF.ext written\n", written,
 	       theirs);
+	/* Non-zero bytes of .BTF.ext: x86's 71,635, mips' 59,113 (no fentry). */
 	check_int("of .BTF.ext, under 4 KiB written",
-		  written > 0 && written < 4096 && theirs > 65536, 1);
+		  written > 0 && written < 4096 && theirs > 49152, 1);
 	if (!check_int("parsed in place",
 		       bpf_obj_parse_in(blob.data, blob.size, &one, &got, &eb), 0)) {
 		printf("  error: %s\n", eb.msg);

@@ -68,6 +68,17 @@ static void want_section(char *buf, size_t size, enum attach_mode path,
 	}
 }
 
+/*
+ * The objects for 32-bit kernels carry no fentry/fexit programs: those
+ * kernels have no BPF trampolines (bpf/ext4dist.bpf.c).
+ */
+static int own_trampolines(void)
+{
+	const char *arch = bpf_blob_own_arch();
+
+	return strcmp(arch, "arm") && strcmp(arch, "mips");
+}
+
 /* One path and mode: every traced function of every file system. */
 static void check_mode(struct bpf_obj *obj, const struct prog_mode *m,
 		       unsigned int *checked)
@@ -103,6 +114,10 @@ static void check_mode(struct bpf_obj *obj, const struct prog_mode *m,
 						     generic ? "generic_read" :
 						     op_names[op],
 						     m->slow, m->percpu, m->by_ip);
+					if (m->path == ATTACH_FENTRY &&
+					    !own_trampolines())
+						snprintf(want, sizeof(want),
+							 "(none)");
 					p = prog_of(obj, *fs, m, kinds[k], func);
 					snprintf(name, sizeof(name),
 						 "%s %s, path %d, slow %d, per-CPU %d, by address %d: %s",
