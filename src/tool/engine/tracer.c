@@ -88,7 +88,8 @@ static int run_loads(const char *section, void *arg)
  * An automatic run whose plan starts with kprobe_multi (plan.c: not with
  * --maxactive or the generic read path) asks that question before the
  * object is read, so that run_loads() keeps one path's programs: 0, or
- * -EMFILE when no descriptor was left to ask it.
+ * -EMFILE when no descriptor was left to ask it.  Not the dumps
+ * (tracer_prepare()): they plan nothing and show the kprobe pairs.
  */
 static int ask_multi(struct tracer *t, struct errbuf *eb)
 {
@@ -175,7 +176,7 @@ static size_t maps_created(const struct bpf_obj *obj)
 
 static const char *const by_address[] = { "ctl", "start", NULL };
 
-static int load_object(struct tracer *t, struct errbuf *eb)
+static int load_object(struct tracer *t, int run, struct errbuf *eb)
 {
 	struct bpf_blob blob = { NULL, NULL, 0 };
 	const struct obj_parse_opts keep = { .keep = run_loads, .arg = t };
@@ -189,7 +190,7 @@ static int load_object(struct tracer *t, struct errbuf *eb)
 	 * were inflated, and the inflated object given back before maps and
 	 * programs are made.
 	 */
-	err = ask_multi(t, eb);
+	err = run ? ask_multi(t, eb) : 0;
 	if (!err)
 		err = pick_object(t, &blob, eb);
 	if (err)
@@ -345,10 +346,10 @@ static int replan_refused(struct tracer *t, int tracing, struct errbuf *eb)
 
 /*
  * The run's configuration taken, up to maps made and constants patched:
- * nothing attached.
+ * nothing attached.  run: 1 for a run or --check, 0 for the dumps.
  */
 static int prepare(struct tracer *t, const struct tracer_config *cfg,
-		   struct errbuf *eb)
+		   int run, struct errbuf *eb)
 {
 	int err;
 
@@ -368,7 +369,7 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 	attach_ctx_init(&t->actx, EVENT_OWNER, cfg->sysfs_kprobe, cfg->tracefs);
 	t->actx.before_4_12 = pretend_on(t, PRETEND_NO_MAXACTIVE);
 	t->actx_ready = 1;
-	return load_object(t, eb);
+	return load_object(t, run, eb);
 }
 
 /*
@@ -513,7 +514,7 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	int err;
 
 	init(t);
-	err = prepare(t, cfg, eb);
+	err = prepare(t, cfg, 1, eb);
 	if (!err)
 		err = start(t, eb);
 	if (!err && vlog_level() >= 1) {
@@ -533,7 +534,7 @@ int tracer_prepare(struct tracer *t, const struct tracer_config *cfg,
 		   struct errbuf *eb)
 {
 	init(t);
-	return prepare(t, cfg, eb);
+	return prepare(t, cfg, 0, eb);
 }
 
 const struct bpf_obj *tracer_obj(const struct tracer *t)
