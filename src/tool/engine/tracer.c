@@ -45,10 +45,22 @@ static int find_map(struct tracer *t, const char *name, size_t value_size,
 	return m->fd;
 }
 
+static int section_is(const char *section, const char *kind)
+{
+	size_t n = strlen(kind);
+
+	return !strncmp(section, kind, n) && section[n] == '/';
+}
+
 /* The programs a run of this mode may load (progs.h). */
 static int run_loads(const char *section, void *arg)
 {
 	const struct tracer *t = arg;
+	enum cap_state multi = t->rec.caps.c[CAP_MULTI].state;
+	int kprobe = section_is(section, "kprobe") ||
+		     section_is(section, "kretprobe");
+	int is_multi = section_is(section, "kprobe.multi") ||
+		       section_is(section, "kretprobe.multi");
 
 	/*
 	 * A run told to use kprobes (--attach=pmu or tracefs) never moves
@@ -56,9 +68,40 @@ static int run_loads(const char *section, void *arg)
 	 * object's members that hold only those are not even inflated.
 	 */
 	if ((t->cfg.attach == ATTACH_PMU || t->cfg.attach == ATTACH_TRACEFS) &&
-	    strncmp(section, "kprobe/", 7) && strncmp(section, "kretprobe/", 10))
+	    !kprobe)
+		return 0;
+	/*
+	 * An automatic run asked about kprobe_multi first (ask_multi()):
+	 * without it no plan takes those programs; with it the plan takes
+	 * nothing else and never moves (a refused link is an error, not a
+	 * replan: attach_paths.c), except slow mode, whose name discovery
+	 * may put its kprobe on.
+	 */
+	if (multi == CAP_NO && is_multi)
+		return 0;
+	if (multi == CAP_YES && !t->cfg.slow && !is_multi)
 		return 0;
 	return prog_run_keeps(section, t->cfg.slow);
+}
+
+/*
+ * An automatic run whose plan starts with kprobe_multi (plan.c: not with
+ * --maxactive or the generic read path) asks that question before the
+ * object is read, so that run_loads() keeps one path's programs: 0, or
+ * -EMFILE when no descriptor was left to ask it.  Not the dumps
+ * (tracer_prepare()): they plan nothing and show the kprobe pairs.
+ */
+static int ask_multi(struct tracer *t, struct errbuf *eb)
+{
+	const struct cap *c = &t->rec.caps.c[CAP_MULTI];
+
+	if (t->cfg.attach != ATTACH_AUTO || t->cfg.maxactive ||
+	    t->cfg.read_generic)
+		return 0;
+	probe_cap(t, CAP_MULTI);
+	if (c->state == CAP_FAILED)
+		return errbuf_set(eb, -EMFILE, "%s", c->why);
+	return 0;
 }
 
 /*
@@ -133,7 +176,7 @@ static size_t maps_created(const struct bpf_obj *obj)
 
 static const char *const by_address[] = { "ctl", "start", NULL };
 
-static int load_object(struct tracer *t, struct errbuf *eb)
+static int load_object(struct tracer *t, int run, struct errbuf *eb)
 {
 	struct bpf_blob blob = { NULL, NULL, 0 };
 	const struct obj_parse_opts keep = { .keep = run_loads, .arg = t };
@@ -147,7 +190,9 @@ static int load_object(struct tracer *t, struct errbuf *eb)
 	 * were inflated, and the inflated object given back before maps and
 	 * programs are made.
 	 */
-	err = pick_object(t, &blob, eb);
+	err = run ? ask_multi(t, eb) : 0;
+	if (!err)
+		err = pick_object(t, &blob, eb);
 	if (err)
 		return err;
 	err = bpf_obj_parse_in(blob.data, blob.size, &keep, &t->obj, eb);
@@ -301,10 +346,10 @@ static int replan_refused(struct tracer *t, int tracing, struct errbuf *eb)
 
 /*
  * The run's configuration taken, up to maps made and constants patched:
- * nothing attached.
+ * nothing attached.  run: 1 for a run or --check, 0 for the dumps.
  */
 static int prepare(struct tracer *t, const struct tracer_config *cfg,
-		   struct errbuf *eb)
+		   int run, struct errbuf *eb)
 {
 	int err;
 
@@ -324,7 +369,7 @@ static int prepare(struct tracer *t, const struct tracer_config *cfg,
 	attach_ctx_init(&t->actx, EVENT_OWNER, cfg->sysfs_kprobe, cfg->tracefs);
 	t->actx.before_4_12 = pretend_on(t, PRETEND_NO_MAXACTIVE);
 	t->actx_ready = 1;
-	return load_object(t, eb);
+	return load_object(t, run, eb);
 }
 
 /*
@@ -469,7 +514,7 @@ int tracer_start(struct tracer *t, const struct tracer_config *cfg,
 	int err;
 
 	init(t);
-	err = prepare(t, cfg, eb);
+	err = prepare(t, cfg, 1, eb);
 	if (!err)
 		err = start(t, eb);
 	if (!err && vlog_level() >= 1) {
@@ -489,7 +534,7 @@ int tracer_prepare(struct tracer *t, const struct tracer_config *cfg,
 		   struct errbuf *eb)
 {
 	init(t);
-	return prepare(t, cfg, eb);
+	return prepare(t, cfg, 0, eb);
 }
 
 const struct bpf_obj *tracer_obj(const struct tracer *t)
