@@ -27,17 +27,18 @@ __u64 at_least(__u64 x, __u64 f)
  * exactly when d >= f * 2^k, so no rounding ever moves a value.  For
  * delta < factor no step adds anything: slot 1, as BCC's.
  *
- * The first three steps branch (cheaper to run), the last three do not:
- * the verifier walks what follows once per path, and 8 paths cost it
- * little where 64 made most of 4.19's start-up (docs/performance.md).
+ * Steps two and three branch (cheaper to run), the others do not: the
+ * verifier walks what follows once per path (the slot indexes the value,
+ * so it keeps each path's k apart), and 4 paths cost it little where 64
+ * made most of 4.19's start-up (docs/performance.md).  The first step
+ * (k = 32, a latency of 2^32 units) costs one instruction more without
+ * its branch and halves the paths.
  */
 static inline __attribute__((always_inline))
 __u64 log2_slot(__u64 delta, __u64 factor)
 {
-	__u64 k = 0;
+	__u64 k = at_least(delta >> 32, factor) << 5;
 
-	if ((delta >> 32) >= factor)
-		k = 32;
 	if ((delta >> (k + 16)) >= factor)
 		k += 16;
 	if ((delta >> (k + 8)) >= factor)
