@@ -348,8 +348,8 @@ static int apply_relocs(struct bpf_obj *obj, struct obj_prog *p,
 	}
 	if (rewritten) {
 		n = map_value_drop_keys(p, obj->maps);
-		vlog(2, "%s: %d instruction%s of the keys of lookups read by address now jumps by 0 (nothing else reads those stack bytes)",
-		     p->section, n, n == 1 ? "" : "s");
+		vlog(2, "%s: %d instruction%s of the keys of lookups read by address now jump%s by 0 (nothing else reads those stack bytes)",
+		     p->section, n, n == 1 ? "" : "s", n == 1 ? "s" : "");
 	}
 	return 0;
 }
