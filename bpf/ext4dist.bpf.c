@@ -476,20 +476,36 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	if (delta > h->max_ns)
 		h->max_ns = delta;
 	/*
-	 * The slot last: each step of log2_slot() branches, and the
-	 * verifier walks what follows once per value (up to 64), so little
-	 * may follow.  A latency below 2^56 ns over a factor of at least
-	 * 1000 needs fewer than NR_SLOTS slots; the mask is the bound the
-	 * verifier sees (behind an empty asm: 6.1's loses the bound when
-	 * clang tests one copy and indexes with another).
+	 * The slot last: the verifier walks what follows once per path
+	 * that it cannot prune.  A latency below 2^56 ns over a factor of
+	 * at least 1000 needs fewer than NR_SLOTS slots; the mask is the
+	 * bound the verifier sees.
+	 */
+	if (atomic) {
+		/* Behind an empty asm: 6.1's verifier loses the bound when
+		 * clang tests one copy and indexes with another. */
+		slot = log2_slot_k(delta, PATCHED_CONST(PATCH_FACTOR));
+		asm volatile("" : "+r"(slot));
+		slot &= NR_SLOTS - 1;
+		__sync_fetch_and_add(&h->slots[slot], 1);
+		return 0;
+	}
+	/*
+	 * log2_slot()'s branches leave a constant slot on each path, and an
+	 * index into a map value is marked precise back to where it came
+	 * from (5.3+), so no two paths would ever be pruned.  Read back from
+	 * the value, the slot is a scalar the verifier knows nothing of:
+	 * backtracking stops at the load and the paths meet again.  No race:
+	 * only this op's return program writes this row on this CPU, and the
+	 * kernel never nests a program in itself on one CPU.
 	 */
 	slot = log2_slot(delta, PATCHED_CONST(PATCH_FACTOR));
-	asm volatile("" : "+r"(slot));
+	asm volatile("*(u64 *)(%1 + %2) = %0\n\t"
+		     "%0 = *(u64 *)(%1 + %2)" : "+r"(slot) :
+		     "r"(h), "i"(__builtin_offsetof(struct op_hist, scratch)) :
+		     "memory");
 	slot &= NR_SLOTS - 1;
-	if (atomic)
-		__sync_fetch_and_add(&h->slots[slot], 1);
-	else
-		h->slots[slot]++;
+	h->slots[slot]++;
 	return 0;
 }
 

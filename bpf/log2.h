@@ -4,6 +4,11 @@
  * it (slot 1 for 0 and 1, 2 for 2..3, 3 for 4..7, ...), without a loop
  * (loops need 5.3) and without dividing (32-bit ARM's JIT has no 64-bit
  * division).  Plain C: the host's unit tests include it too.
+ *
+ * Both find the largest k with floor(delta / 2^k) >= factor, which is
+ * floor(log2(delta / factor)): floor(d / 2^k) >= f holds exactly when
+ * d >= f * 2^k, so no rounding ever moves a value, and for delta < factor
+ * no step adds anything (slot 1, as BCC's).
  */
 #ifndef EXT4DIST_BPF_LOG2_H
 #define EXT4DIST_BPF_LOG2_H
@@ -21,21 +26,78 @@ __u64 at_least(__u64 x, __u64 f)
 }
 
 /*
- * Slot of delta / factor (0 < factor < 2^63, delta < 2^63, as a latency in
- * ns is): the largest k with delta >> k >= factor is floor(log2(delta /
- * factor)), found by a binary search over k; floor(d / 2^k) >= f holds
- * exactly when d >= f * 2^k, so no rounding ever moves a value.  For
- * delta < factor no step adds anything: slot 1, as BCC's.
- *
- * Steps two and three branch (cheaper to run), the others do not: the
- * verifier walks what follows once per path (the slot indexes the value,
- * so it keeps each path's k apart), and 4 paths cost it little where 64
- * made most of 4.19's start-up (docs/performance.md).  The first step
- * (k = 32, a latency of 2^32 units) costs one instruction more without
- * its branch and halves the paths.
+ * One step of log2_slot(): shift a copy of the value by a constant and
+ * keep it when it still reaches the factor.  floor(floor(d / 2^a) / 2^b)
+ * is floor(d / 2^(a + b)), so each compare is as exact as on delta.  In
+ * BPF written out: clang would test each step twice (once for k, once
+ * for x), doubling the branches the verifier walks.  LOG2_LAST: the last
+ * step, whose shifted value nobody reads.
+ */
+#ifdef __bpf__
+#define LOG2_STEP(x, k, f, s) do {					\
+	__u64 t_;							\
+									\
+	asm volatile("%[tmp] = %[val]\n\t"					\
+		     "%[tmp] >>= %[sh]\n\t"					\
+		     "if %[fac] > %[tmp] goto l%=\n\t"				\
+		     "%[val] = %[tmp]\n\t"					\
+		     "%[cnt] += %[sh]\n"					\
+		     "l%=:"							\
+		     : [val] "+r"(x), [cnt] "+r"(k), [tmp] "=&r"(t_)		\
+		     : [fac] "r"(f), [sh] "i"(s));				\
+} while (0)
+#define LOG2_LAST(x, k, f) do {						\
+	asm volatile("%[val] >>= 1\n\t"					\
+		     "if %[fac] > %[val] goto l%=\n\t"				\
+		     "%[cnt] += 1\n"						\
+		     "l%=:"							\
+		     : [val] "+r"(x), [cnt] "+r"(k) : [fac] "r"(f));		\
+} while (0)
+#else
+#define LOG2_STEP(x, k, f, s) do {					\
+	__u64 t_ = (x) >> (s);						\
+									\
+	if (t_ >= (f)) {						\
+		(x) = t_;						\
+		(k) += (s);						\
+	}								\
+} while (0)
+#define LOG2_LAST(x, k, f) ((k) += ((x) >> 1) >= (f))
+#endif
+
+/*
+ * Slot of delta / factor (0 < factor): a binary search that shifts the
+ * value, six branches, some 3 instructions a step not taken and 5 taken.
+ * Each path leaves its own constant k: a program that indexes with it
+ * must hide it from the verifier's precision tracking (trace_return), or
+ * the verifier walks what follows once per value (up to 64).
  */
 static inline __attribute__((always_inline))
 __u64 log2_slot(__u64 delta, __u64 factor)
+{
+	__u64 x = delta, k = 1;
+
+	LOG2_STEP(x, k, factor, 32);
+	LOG2_STEP(x, k, factor, 16);
+	LOG2_STEP(x, k, factor, 8);
+	LOG2_STEP(x, k, factor, 4);
+	LOG2_STEP(x, k, factor, 2);
+	LOG2_LAST(x, k, factor);
+	return k;
+}
+
+/*
+ * The same slot for programs whose index the verifier must see (the
+ * atomic twins, ext4dist.bpf.c), for 0 < factor < 2^63 and delta < 2^63
+ * (a latency in ns is): a binary search over k with variable shifts.
+ * Steps two and three branch (cheaper to run), the others do not: the
+ * verifier walks what follows once per path, and 4 paths cost it little
+ * where 64 made most of 4.19's start-up (docs/performance.md).  The first
+ * step (k = 32, a latency of 2^32 units) costs one instruction more
+ * without its branch and halves the paths.
+ */
+static inline __attribute__((always_inline))
+__u64 log2_slot_k(__u64 delta, __u64 factor)
 {
 	__u64 k = at_least(delta >> 32, factor) << 5;
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The BPF programs' log2 slot (bpf/log2.h), compiled for the host: equal
- * to BCC's log2l(delta / factor) for every power of two and its
- * neighbours, in both units, and a million pseudo-random deltas.
+ * The BPF programs' log2 slots (bpf/log2.h), compiled for the host (its C
+ * form of log2_slot()'s steps; the BPF build writes the same steps out in
+ * asm): both equal to BCC's log2l(delta / factor) for every power of two
+ * and its neighbours, the edges of every slot, in both units, and a
+ * million pseudo-random deltas.
  */
 #include <stdint.h>
 
@@ -21,9 +23,13 @@ static __u64 reference(__u64 v)
 	return s;
 }
 
+/* Both forms: the value shifted (plain adds) and k searched (atomic twins). */
 static int agrees(__u64 delta, __u64 factor)
 {
-	return log2_slot(delta, factor) == reference(delta / factor);
+	__u64 want = reference(delta / factor);
+
+	return log2_slot(delta, factor) == want &&
+	       (delta >> 63 || log2_slot_k(delta, factor) == want);
 }
 
 static void test_boundaries(void)
@@ -51,6 +57,47 @@ static void test_boundaries(void)
 	check_int("2^64-1 ns: slot 55 in usecs", (long long)log2_slot(UINT64_MAX, 1000), 55);
 }
 
+/*
+ * The edges of each slot: 0, factor - 1, factor, and 2^k * factor and one
+ * below it for every k that stays under 2^53 (a start record's 53 bits of
+ * time), and 2^53 - 1 itself; both forms, each compared with the slot
+ * written out (k + 1 at 2^k * factor, k below it).
+ */
+static void test_edges(void)
+{
+	static const __u64 factors[] = { 1, 1000, 1000000 };
+	const __u64 top = (1ULL << 53) - 1;
+	unsigned int f, k, bad, n;
+	char name[96];
+
+	for (f = 0; f < 3; f++) {
+		__u64 fa = factors[f];
+
+		bad = !agrees(0, fa) + !agrees(fa - 1, fa) + !agrees(top, fa);
+		bad += log2_slot(0, fa) != 1 || log2_slot_k(0, fa) != 1;
+		bad += log2_slot(fa - 1, fa) != 1 || log2_slot_k(fa - 1, fa) != 1;
+		bad += log2_slot(fa, fa) != 1 || log2_slot_k(fa, fa) != 1;
+		for (k = 1, n = 0; k < 64 && fa << k <= top && fa << k >> k == fa;
+		     k++, n++) {
+			__u64 d = fa << k;
+
+			bad += !agrees(d, fa) + !agrees(d - 1, fa);
+			bad += log2_slot(d, fa) != k + 1 ||
+			       log2_slot_k(d, fa) != k + 1;
+			bad += log2_slot(d - 1, fa) != k ||
+			       log2_slot_k(d - 1, fa) != k;
+		}
+		snprintf(name, sizeof(name),
+			 "factor %llu: 0, factor - 1, factor, %u slot edges below 2^53, 2^53 - 1",
+			 (unsigned long long)fa, n);
+		check_int(name, bad, 0);
+	}
+	check_int("2^53 - 1 ns: slot 53 in ns", (long long)log2_slot(top, 1), 53);
+	check_int("2^53 - 1 ns: slot 44 in usecs", (long long)log2_slot(top, 1000), 44);
+	check_int("2^53 - 1 ns, searched: slot 44 in usecs",
+		  (long long)log2_slot_k(top, 1000), 44);
+}
+
 static void test_random(void)
 {
 	__u64 x = 0x9e3779b97f4a7c15ULL;
@@ -68,6 +115,7 @@ static void test_random(void)
 
 static const struct test_case test_cases[] = {
 	TEST_CASE(boundaries),
+	TEST_CASE(edges),
 	TEST_CASE(random),
 	{ NULL, NULL }
 };
