@@ -204,7 +204,9 @@ INLINE struct start_slot *start_table(void)
 
 INLINE __u64 record_tag(__u64 id)
 {
-	return id << 32 >> PATCHED_CONST(PATCH_START_SHIFT) | 1;
+	id <<= 32;
+	asm volatile("%0 >>= %1" : "+r"(id) : "i"(PATCH_START_SHIFT));
+	return id | 1;
 }
 
 INLINE __u64 start_record(__u64 tag)

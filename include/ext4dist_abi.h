@@ -167,8 +167,6 @@ struct start_slot {
 #define PATCH_DENTRY_OFF 0x7e57000000000007ULL
 /* Slow mode: offsetof(struct dentry, d_name.name) */
 #define PATCH_DNAME_OFF	0x7e57000000000008ULL
-/* 31 + log2 of the start records' number of slots */
-#define PATCH_START_SHIFT 0x7e5700000000000aULL
 /* Address of each operation's function (kprobe_multi by address), 0 = off */
 #define PATCH_IP_BASE	0x7e57000000000010ULL	/* + enum ext4dist_op */
 /*
@@ -191,6 +189,13 @@ struct start_slot {
  * bound every verifier sees (4.9's knows no ld_imm64's value).
  */
 #define PATCH_START_MASK 0x7e570009
+/*
+ * 31 + log2 of the start records' number of slots, patched into the
+ * 32-bit immediate of the right shift (BPF_ALU64 | BPF_RSH | BPF_K) that
+ * makes a record's tag: one instruction where an ld_imm64 and a shift by
+ * a register were two.  Refused as a shift unless patched.
+ */
+#define PATCH_START_SHIFT 0x7e57000a
 
 /*
  * The f_op discovery: a probe on a file system's ->release(inode, file)

@@ -78,8 +78,10 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 	check_int("PATCH_START_MASK: none left",
 		  bpf_obj_patch_and_imm(&obj, PATCH_START_MASK, 4095), 0);
 	check_int("PATCH_START_SHIFT patched in every entry and return program",
-		  bpf_obj_patch_imm64(&obj, PATCH_START_SHIFT, 12),
+		  bpf_obj_patch_rsh_imm(&obj, PATCH_START_SHIFT, 43),
 		  124 + 22 + 2);
+	check_int("PATCH_START_SHIFT: none left",
+		  bpf_obj_patch_rsh_imm(&obj, PATCH_START_SHIFT, 43), 0);
 	check_int("PATCH_FOPS patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOPS, 0xffffffff81000000ULL), 4 + 2);
 	check_int("PATCH_FOP_OFF patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOP_OFF, 40), 4 + 2);
 	/* Every entry keeps ext4dist itself out; the f_op scan keeps it in. */

@@ -556,6 +556,7 @@ static int prog_line(const struct bpf_obj *obj, const struct obj_prog *p,
 {
 	const struct bpf_insn *in = &p->insns[i];
 	char text[160], map[72];
+	const char *op;
 	long long target;
 	size_t k;
 	int n;
@@ -577,11 +578,15 @@ static int prog_line(const struct bpf_obj *obj, const struct obj_prog *p,
 			}
 		}
 	}
-	/* A mask patched into an AND's immediate (PATCH_START_MASK). */
-	for (k = 0; in->code == (BPF_ALU64 | BPF_AND | BPF_K) && names &&
-	     k < nr_names; k++) {
+	/*
+	 * A mask patched into an AND's immediate (PATCH_START_MASK), a
+	 * shift into a right shift's (PATCH_START_SHIFT).
+	 */
+	op = in->code == (BPF_ALU64 | BPF_AND | BPF_K) ? "&=" :
+	     in->code == (BPF_ALU64 | BPF_RSH | BPF_K) ? ">>=" : NULL;
+	for (k = 0; op && names && k < nr_names; k++) {
 		if (names[k].name && names[k].value == (uint64_t)(int64_t)in->imm) {
-			snprintf(buf, len, "r%u &= %s", in->dst_reg,
+			snprintf(buf, len, "r%u %s %s", in->dst_reg, op,
 				 names[k].name);
 			return 1;
 		}

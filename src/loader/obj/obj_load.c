@@ -146,19 +146,37 @@ int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
 	return patch_each(obj, patch_ldx_w_off, placeholder, value);
 }
 
-static int patch_and_k(struct bpf_insn *in, int32_t placeholder,
-		       int32_t value)
+static int patch_alu64_k(struct bpf_insn *in, uint8_t op,
+			 int32_t placeholder, int32_t value)
 {
-	if (in->code != (BPF_ALU64 | BPF_AND | BPF_K) || in->imm != placeholder)
+	if (in->code != (BPF_ALU64 | op | BPF_K) || in->imm != placeholder)
 		return 0;
 	in->imm = value;
 	return 1;
+}
+
+static int patch_and_k(struct bpf_insn *in, int32_t placeholder,
+		       int32_t value)
+{
+	return patch_alu64_k(in, BPF_AND, placeholder, value);
+}
+
+static int patch_rsh_k(struct bpf_insn *in, int32_t placeholder,
+		       int32_t value)
+{
+	return patch_alu64_k(in, BPF_RSH, placeholder, value);
 }
 
 int bpf_obj_patch_and_imm(struct bpf_obj *obj, int32_t placeholder,
 			  int32_t value)
 {
 	return patch_each(obj, patch_and_k, placeholder, value);
+}
+
+int bpf_obj_patch_rsh_imm(struct bpf_obj *obj, int32_t placeholder,
+			  int32_t value)
+{
+	return patch_each(obj, patch_rsh_k, placeholder, value);
 }
 
 /*

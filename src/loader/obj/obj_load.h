@@ -69,6 +69,10 @@ int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
 int bpf_obj_patch_and_imm(struct bpf_obj *obj, int32_t placeholder,
 			  int32_t value);
 
+/* Likewise the right shift by a constant (BPF_ALU64 | BPF_RSH | BPF_K). */
+int bpf_obj_patch_rsh_imm(struct bpf_obj *obj, int32_t placeholder,
+			  int32_t value);
+
 /*
  * The ld_imm64 in[0..1] as relocation r rewrites it: src_reg
  * BPF_PSEUDO_MAP_FD and imm the fd of r's map (-1 if not created yet).

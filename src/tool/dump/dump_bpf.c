@@ -25,7 +25,7 @@ static const struct bpf_disasm_name patch_names[] = {
 	{ PATCH_DENTRY_OFF, "PATCH_DENTRY_OFF" },
 	{ PATCH_DNAME_OFF, "PATCH_DNAME_OFF" },
 	{ PATCH_START_MASK, "PATCH_START_MASK" },	/* an AND's immediate */
-	{ PATCH_START_SHIFT, "PATCH_START_SHIFT" },
+	{ PATCH_START_SHIFT, "PATCH_START_SHIFT" },	/* a shift's immediate */
 	{ PATCH_IP_BASE + OP_READ, "PATCH_IP_READ" },
 	{ PATCH_IP_BASE + OP_WRITE, "PATCH_IP_WRITE" },
 	{ PATCH_IP_BASE + OP_OPEN, "PATCH_IP_OPEN" },

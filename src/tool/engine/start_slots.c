@@ -66,7 +66,8 @@ void start_slots_apply(struct tracer *t)
 	if (m)
 		m->def.max_entries = slots;
 	bpf_obj_patch_and_imm(&t->obj, PATCH_START_MASK, (int32_t)(slots - 1));
-	bpf_obj_patch_imm64(&t->obj, PATCH_START_SHIFT, start_tag_shift(slots));
+	bpf_obj_patch_rsh_imm(&t->obj, PATCH_START_SHIFT,
+			      (int32_t)start_tag_shift(slots));
 	t->rec.start_slots = slots;
 	vlog(1, "start records: %u slots (%s), %u bytes each", slots,
 	     t->rec.start_why, (unsigned int)sizeof(struct start_slot));
