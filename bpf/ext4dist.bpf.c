@@ -396,6 +396,14 @@ INLINE void send_event(void *ctx, __u32 op, __u64 id, __u64 delta,
 		COUNT(atomic, st, sent);
 }
 
+/* A word of a histogram row, as the verifier sees it: any number. */
+#define ROW_WORD(h) ({							\
+	__u64 w_;							\
+	asm volatile("%0 = *(u64 *)(%1 + %2)" : "=r"(w_) :		\
+		     "r"(h), "i"(__builtin_offsetof(struct op_hist, stolen))); \
+	w_;								\
+})
+
 /*
  * Return: other processes are turned away before any map work; without a
  * record the call was not ours to time (filtered at entry, or begun before
@@ -416,7 +424,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	enum ret_kind kind = RET_STOLEN;
 	struct start_slot *s;
 	struct op_hist *h;
-	__u64 rec, delta = 0, at, slot, file = 0, pos = 0;
+	__u64 rec, delta = 0, at, slot, base, file = 0, pos = 0;
 	__u32 key;
 
 	if (want && (id >> 32) != want)
@@ -493,21 +501,21 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 		return 0;
 	}
 	/*
-	 * log2_slot()'s branches leave a constant slot on each path, and an
-	 * index into a map value is marked precise back to where it came
-	 * from (5.3+), so no two paths would ever be pruned.  Read back from
-	 * the value, the slot is a scalar the verifier knows nothing of:
-	 * backtracking stops at the load and the paths meet again.  No race:
-	 * only this op's return program writes this row on this CPU, and the
-	 * kernel never nests a program in itself on one CPU.
+	 * log2_steps()'s branches leave a constant count on each path, and
+	 * an index into a map value is marked precise back to where it came
+	 * from (5.3+; verifiers before compare every scalar), so no two paths
+	 * would ever be pruned.  Counted from a word of the row, a scalar
+	 * the verifier knows nothing of, every path's count is as unknown as
+	 * another's and the paths meet again at each step.  The word is read
+	 * again for the subtraction (nothing in between writes it), not kept:
+	 * a copy would tie the count to it, and 6.12's verifier keeps counts
+	 * apart by what they add to a live copy.  The count is slot - 1:
+	 * slots[1] is where it starts (below 53 for a delta below 2^53).
 	 */
-	slot = log2_slot(delta, PATCHED_CONST(PATCH_FACTOR));
-	asm volatile("*(u64 *)(%1 + %2) = %0\n\t"
-		     "%0 = *(u64 *)(%1 + %2)" : "+r"(slot) :
-		     "r"(h), "i"(__builtin_offsetof(struct op_hist, scratch)) :
-		     "memory");
+	base = ROW_WORD(h);
+	slot = log2_steps(delta, PATCHED_CONST(PATCH_FACTOR), base) - ROW_WORD(h);
 	slot &= NR_SLOTS - 1;
-	h->slots[slot]++;
+	(&h->slots[1])[slot]++;
 	return 0;
 }
 

@@ -66,16 +66,17 @@ __u64 at_least(__u64 x, __u64 f)
 #endif
 
 /*
- * Slot of delta / factor (0 < factor): a binary search that shifts the
- * value, six branches, some 3 instructions a step not taken and 5 taken.
- * Each path leaves its own constant k: a program that indexes with it
- * must hide it from the verifier's precision tracking (trace_return), or
- * the verifier walks what follows once per value (up to 64).
+ * base + floor(log2(delta / factor)) for delta >= factor, base below it
+ * (0 < factor): a binary search that shifts the value, six branches,
+ * 3 instructions a step not taken and 5 taken.  base may be any number
+ * (the sum wraps as unsigned): a program that indexes with the result
+ * starts from a number the verifier knows nothing of (trace_return), so
+ * that every path's count is as unknown to it as every other's.
  */
 static inline __attribute__((always_inline))
-__u64 log2_slot(__u64 delta, __u64 factor)
+__u64 log2_steps(__u64 delta, __u64 factor, __u64 base)
 {
-	__u64 x = delta, k = 1;
+	__u64 x = delta, k = base;
 
 	LOG2_STEP(x, k, factor, 32);
 	LOG2_STEP(x, k, factor, 16);
@@ -84,6 +85,13 @@ __u64 log2_slot(__u64 delta, __u64 factor)
 	LOG2_STEP(x, k, factor, 2);
 	LOG2_LAST(x, k, factor);
 	return k;
+}
+
+/* Slot of delta / factor (0 < factor), counted from 1. */
+static inline __attribute__((always_inline))
+__u64 log2_slot(__u64 delta, __u64 factor)
+{
+	return log2_steps(delta, factor, 1);
 }
 
 /*

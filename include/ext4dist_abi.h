@@ -54,12 +54,6 @@ struct op_hist {
 	 * function at once.
 	 */
 	unsigned long long stolen;
-	/*
-	 * Not a count: the return program's log2 slot passes through it on
-	 * its way to the index (ext4dist.bpf.c, trace_return).  Never read,
-	 * summed or printed here; zeroed with the rest.
-	 */
-	unsigned long long scratch;
 };
 
 #define HIST_KEYS (2 * NR_OPS)

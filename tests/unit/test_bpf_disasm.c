@@ -540,7 +540,7 @@ static void test_dump_bpf(void)
 	      "dump: map start");
 	CHECK(strstr(text, "\n  calls        percpu_array   key 4, value 16, entries 5\n"),
 	      "dump: map calls");
-	CHECK(strstr(text, "\n  hist         percpu_array   key 4, value 560, entries 10\n"),
+	CHECK(strstr(text, "\n  hist         percpu_array   key 4, value 552, entries 10\n"),
 	      "dump: map hist");
 	CHECK(strstr(text, "\n  ctl          array          key 4, value 8, entries 1\n"),
 	      "dump: map ctl");

@@ -23,11 +23,20 @@ static __u64 reference(__u64 v)
 	return s;
 }
 
-/* Both forms: the value shifted (plain adds) and k searched (atomic twins). */
+/*
+ * Both forms: the value shifted (plain adds) and k searched (atomic
+ * twins); the steps counted from any base, as the programs count them
+ * from a word of the row, wrapping through 2^64 or not.
+ */
 static int agrees(__u64 delta, __u64 factor)
 {
+	static const __u64 bases[] = { 0, 1000, UINT64_MAX - 20, 1ULL << 63 };
 	__u64 want = reference(delta / factor);
+	unsigned int b;
 
+	for (b = 0; b < 4; b++)
+		if (log2_steps(delta, factor, bases[b]) - bases[b] + 1 != want)
+			return 0;
 	return log2_slot(delta, factor) == want &&
 	       (delta >> 63 || log2_slot_k(delta, factor) == want);
 }
