@@ -27,12 +27,16 @@ struct legacy_map_def start SEC("maps") = {
 	.max_entries = 1,
 };
 
-/* Operation -> struct op_calls; per-CPU where the kernel has it (4.6). */
+/*
+ * One value, a struct calls_row per CPU (the loader sets value_size for
+ * the possible CPUs): read by address as start, the row an offset from
+ * it.
+ */
 struct legacy_map_def calls SEC("maps") = {
-	.type = BPF_MAP_TYPE_PERCPU_ARRAY,
+	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = sizeof(__u32),
-	.value_size = sizeof(struct op_calls),
-	.max_entries = NR_OPS,
+	.value_size = sizeof(struct calls_row),
+	.max_entries = 1,
 };
 
 /* (epoch & 1) * NR_OPS + operation -> struct op_hist; per-CPU likewise. */
@@ -202,6 +206,23 @@ INLINE struct start_slot *start_table(void)
 	return bpf_map_lookup_elem(&start, &zero);
 }
 
+/*
+ * This CPU's counts of op.  The CPU's id is taken before the lookup and
+ * masked after it, and the row found with nothing in between: 4.9's
+ * verifier keeps no bound of a value spilled across a call.
+ */
+INLINE struct op_calls *calls_of(__u32 op)
+{
+	__u64 cpu = bpf_get_smp_processor_id();
+	__u32 zero = 0;
+	struct calls_row *r = bpf_map_lookup_elem(&calls, &zero);
+
+	if (!r)
+		return 0;
+	asm volatile("%0 &= %1" : "+r"(cpu) : "i"(PATCH_CPU_MASK));
+	return &r[cpu].op[op];
+}
+
 INLINE __u64 record_tag(__u64 id)
 {
 	return id << 32 >> PATCHED_CONST(PATCH_START_SHIFT) | 1;
@@ -268,7 +289,7 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
-	__u32 key, ckey = op;
+	__u32 key;
 	struct start_slot *t, *s;
 	struct op_calls *c;
 	__u64 rec, tag, at;
@@ -278,15 +299,15 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 	if ((id >> 32) == PATCHED_CONST(PATCH_SELF))
 		return 0;
 	at = start_slot_of(id);
+	c = calls_of(op);
 	t = start_table();
-	/* A key of its own: op itself must stay a known constant. */
-	c = bpf_map_lookup_elem(&calls, &ckey);
 	if (!t || !c)
 		return 0;
 	tag = record_tag(id);
 	s = t + at;
+	/* A CPU's own row: plain adds, in the atomic twins too. */
 	if (record_of(s->rec[op], tag))
-		COUNT(atomic, c, missed);
+		INC_PLAIN(c, missed);
 	rec = start_record(tag);
 	key = (__u32)at;
 	if (slow && SLOW_EXTRA(op, tr)) {
@@ -303,7 +324,7 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 		s = t + start_slot_of(at);
 	}
 	s->rec[op] = rec;
-	COUNT(atomic, c, entries);
+	INC_PLAIN(c, entries);
 	return 0;
 }
 

@@ -25,6 +25,7 @@ static const struct bpf_disasm_name patch_names[] = {
 	{ PATCH_DENTRY_OFF, "PATCH_DENTRY_OFF" },
 	{ PATCH_DNAME_OFF, "PATCH_DNAME_OFF" },
 	{ PATCH_START_MASK, "PATCH_START_MASK" },	/* an AND's immediate */
+	{ PATCH_CPU_MASK, "PATCH_CPU_MASK" },	/* likewise */
 	{ PATCH_START_SHIFT, "PATCH_START_SHIFT" },
 	{ PATCH_IP_BASE + OP_READ, "PATCH_IP_READ" },
 	{ PATCH_IP_BASE + OP_WRITE, "PATCH_IP_WRITE" },
