@@ -207,18 +207,28 @@ INLINE struct start_slot *start_table(void)
 }
 
 /*
- * This CPU's counts of op.  The CPU's id is taken before the lookup and
- * masked after it, and the row found with nothing in between: 4.9's
- * verifier keeps no bound of a value spilled across a call.
+ * The calls rows, all the CPUs': its one value.  The key's 0 made here
+ * (an empty asm): clang would otherwise keep one 0 in a register for
+ * both keys, an instruction the loader cannot drop with them.
  */
-INLINE struct op_calls *calls_of(__u32 op)
+INLINE struct calls_row *calls_rows(void)
+{
+	__u32 zero;
+
+	asm volatile("%0 = 0" : "=r"(zero));
+
+	return bpf_map_lookup_elem(&calls, &zero);
+}
+
+/*
+ * This CPU's counts of op, in rows r.  The CPU's id is masked right
+ * before it indexes: 4.9's verifier keeps no bound of a value spilled
+ * across a call.
+ */
+INLINE struct op_calls *calls_of(struct calls_row *r, __u32 op)
 {
 	__u64 cpu = bpf_get_smp_processor_id();
-	__u32 zero = 0;
-	struct calls_row *r = bpf_map_lookup_elem(&calls, &zero);
 
-	if (!r)
-		return 0;
 	asm volatile("%0 &= %1" : "+r"(cpu) : "i"(PATCH_CPU_MASK));
 	return &r[cpu].op[op];
 }
@@ -291,6 +301,7 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 	__u64 want = PATCHED_CONST(PATCH_TGID);
 	__u32 key;
 	struct start_slot *t, *s;
+	struct calls_row *r;
 	struct op_calls *c;
 	__u64 rec, tag, at;
 
@@ -299,10 +310,13 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 	if ((id >> 32) == PATCHED_CONST(PATCH_SELF))
 		return 0;
 	at = start_slot_of(id);
-	c = calls_of(op);
 	t = start_table();
-	if (!t || !c)
+	if (!t)
 		return 0;
+	r = calls_rows();
+	if (!r)
+		return 0;
+	c = calls_of(r, op);
 	tag = record_tag(id);
 	s = t + at;
 	/* A CPU's own row: plain adds, in the atomic twins too. */
