@@ -50,6 +50,8 @@ static long (*bpf_get_current_comm)(void *buf, __u32 size) =
 	(void *)BPF_FUNC_get_current_comm;
 /* The lessons' number the verifier knows nothing about. */
 static __u32 (*bpf_get_prandom_u32)(void) = (void *)BPF_FUNC_get_prandom_u32;
+static __u64 (*bpf_get_smp_processor_id)(void) =
+	(void *)BPF_FUNC_get_smp_processor_id;
 
 #include "legacy_map_def.h"
 

@@ -59,10 +59,10 @@ struct op_hist {
 #define HIST_KEYS (2 * NR_OPS)
 
 /*
- * What the entry probes saw, per operation, never reset ("calls" map,
- * per-CPU).  entries = timed + queued + errors + stolen + missed + the
- * calls still in flight: whatever the attach path, every call that
- * entered a traced function is in one of those.
+ * What the entry probes saw, per operation, never reset.  entries =
+ * timed + queued + errors + stolen + missed + the calls still in flight:
+ * whatever the attach path, every call that entered a traced function is
+ * in one of those.
  */
 struct op_calls {
 	unsigned long long entries;
@@ -73,6 +73,23 @@ struct op_calls {
 	 */
 	unsigned long long missed;
 };
+
+/*
+ * The "calls" map: one plain array value of CALLS_ROWS(cpus) rows, row c
+ * written only by programs on CPU c (bpf_get_smp_processor_id(), masked
+ * with the rows - 1 the loader patches in, PATCH_CPU_MASK), read by its
+ * address where the kernel gives one (5.2+): no per-CPU lookup, and
+ * plain adds on every kernel.  A row is 128 bytes, so two CPUs' counters
+ * are two cache lines (x86's 64 bytes) apart.  User space reads the one
+ * value and sums the rows.
+ */
+struct calls_row {
+	struct op_calls op[NR_OPS];
+} __attribute__((aligned(64)));
+
+/* Rows for cpus possible CPUs: the power of two the mask needs. */
+#define CALLS_ROWS(cpus) ((cpus) <= 1 ? 1u : \
+	1u << (32 - __builtin_clz((unsigned int)(cpus) - 1)))
 
 /* The "ctl" map's one value. */
 struct ctl {
@@ -190,6 +207,8 @@ struct start_slot {
  * a register were two.  Refused as a shift unless patched.
  */
 #define PATCH_START_SHIFT 0x7e57000a
+/* CALLS_ROWS - 1, patched into the AND that makes a CPU's calls row. */
+#define PATCH_CPU_MASK 0x7e57000c
 
 /*
  * The f_op discovery: a probe on a file system's ->release(inode, file)

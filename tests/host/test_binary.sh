@@ -283,16 +283,16 @@ expect_eq "--dump-bpf=xlated: each as sent" \
 	"$(grep -c '^  sent: [0-9]* instructions' "$TMP/out")" 2
 expect_eq "--dump-bpf=xlated: each as the kernel keeps it" \
 	"$(grep -c '^  kernel: [0-9]* instructions after the verifier (BPF_OBJ_GET_INFO_BY_FD, xlated_prog_insns)$' "$TMP/out")" 2
-expect_eq "--dump-bpf=xlated: map calls by its fd as sent" \
-	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map calls: its fd, as the relocation put it' "$TMP/out")" 1
-expect_eq "--dump-bpf=xlated: map calls by its id as kept" \
-	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map calls: the kernel keeps its address here and shows its id [0-9]*$' "$TMP/out")" 1
+expect_eq "--dump-bpf=xlated: map hist by its fd as sent" \
+	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map hist: its fd, as the relocation put it' "$TMP/out")" 1
+expect_eq "--dump-bpf=xlated: map hist by its id as kept" \
+	"$(grep -c 'r1 = map_fd\[[0-9]*\] ll  *; map hist: the kernel keeps its address here and shows its id [0-9]*$' "$TMP/out")" 1
 expect_eq "--dump-bpf=xlated: the PID filter patched, named" \
 	"$(grep -c 'r[0-9] = 0x0 ll  *; PATCH_TGID patched: 0$' "$TMP/out")" 2
-# The return's lookup of ctl and both programs' of start sent as the
-# value's address (5.2+), each key's pointer, call and null test as
-# jumps by 0 the verifier drops (the return's ctl test two: clang's
-# "if r0 != 0 goto +1; goto out").
+# The return's lookup of ctl, the entry's of calls and both programs' of
+# start sent as the value's address (5.2+), each key's pointer, call and
+# null test as jumps by 0 the verifier drops (the return's ctl test two:
+# clang's "if r0 != 0 goto +1; goto out").
 expect_eq "--dump-bpf=xlated: ctl's value by address as sent" \
 	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map ctl's value by its address, for the object's lookup (src_reg 2, BPF_PSEUDO_MAP_VALUE, 5.2+)$" "$TMP/out")" 1
 expect_eq "--dump-bpf=xlated: ctl's value by address as kept" \
@@ -301,19 +301,33 @@ expect_eq "--dump-bpf=xlated: start's value by address as sent" \
 	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map start's value by its address, for the object's lookup (src_reg 2, BPF_PSEUDO_MAP_VALUE, 5.2+)$" "$TMP/out")" 2
 expect_eq "--dump-bpf=xlated: start's value by address as kept" \
 	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map start's value: the kernel keeps its address here and shows the map's id [0-9]*$" "$TMP/out")" 2
+expect_eq "--dump-bpf=xlated: calls' value by address as sent" \
+	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map calls's value by its address, for the object's lookup (src_reg 2, BPF_PSEUDO_MAP_VALUE, 5.2+)$" "$TMP/out")" 1
+expect_eq "--dump-bpf=xlated: calls' value by address as kept" \
+	"$(grep -c "r0 = map_value_fd\[[0-9]*\] + 0 ll  *; map calls's value: the kernel keeps its address here and shows the map's id [0-9]*$" "$TMP/out")" 1
 # Each key's set-up: its pointer (two), and where nothing else reads
 # the key's bytes its store and the value stored (two more; the
-# return's ctl key has them too).
+# return's ctl key has them too): 4 lookups, 4 instructions and a call each.
 expect_eq "--dump-bpf=xlated: the lookups' key set-ups and calls as jumps by 0" \
-	"$(grep -c "^ *[0-9]*: goto +0  *; was the lookup's \(key's set-up\|call\): a jump by 0, which the verifier drops$" "$TMP/out")" 15
+	"$(grep -c "^ *[0-9]*: goto +0  *; was the lookup's \(key's set-up\|call\): a jump by 0, which the verifier drops$" "$TMP/out")" 20
 expect_eq "--dump-bpf=xlated: no key's store left of a lookup read by address" \
 	"$(sed -n '/^program kprobe\/open:/,/^  kernel:/p' "$TMP/out" | grep -c '^ *[0-9]*: \*(u32 \*)(r10 - 4) = r1')" 0
 expect_eq "--dump-bpf=xlated: the lookups' null tests as jumps by 0" \
-	"$(grep -c "^ *[0-9]*: goto +0  *; was the lookup's null test (the address is never null): a jump by 0, which the verifier drops$" "$TMP/out")" 4
+	"$(grep -c "^ *[0-9]*: goto +0  *; was the lookup's null test (the address is never null): a jump by 0, which the verifier drops$" "$TMP/out")" 5
 expect_eq "--dump-bpf=xlated: no jump by 0 kept" \
 	"$(sed -n '/^  kernel:/,/^  summary:/p' "$TMP/out" | grep -c ': goto +0 ')" 0
 expect_eq "--dump-bpf=xlated: the summary says so" \
-	"$(grep -c '; 1 lookup sent as the value.s address, no call;' "$TMP/out")" 1
+	"$(grep -c '; 2 lookups sent as the value.s address, no call;' "$TMP/out")" 2
+# The CPU's id for the calls row: a helper call before 6.10, a load of
+# the per-CPU variable after on x86_64.
+kmm=$(uname -r | sed 's/^\([0-9]*\)\.\([0-9]*\).*/\1 * 100 + \2/')
+if [ "$(uname -m)" = x86_64 ] && [ $((kmm)) -ge 610 ]; then
+	expect_eq "--dump-bpf=xlated: the CPU's id inlined, said" \
+		"$(grep -c "^  summary: 62 instructions sent, [0-9]* kept; helper calls 3 sent, 2 kept: bpf_get_smp_processor_id#8 inlined as a load of this CPU's id (x86_64, 6.10+);" "$TMP/out")" 1
+else
+	expect_eq "--dump-bpf=xlated: the CPU's id by a helper call" \
+		"$(grep -c "^  summary: 62 instructions sent, [0-9]* kept; helper calls 3 sent, 3 kept;" "$TMP/out")" 1
+fi
 expect_eq "--dump-bpf=xlated: nothing undecoded" "$(grep -c '\.insn' "$TMP/out")" 0
 
 # --verifier-log: the log of every accepted load, framed, on stderr.

@@ -538,7 +538,7 @@ static void test_dump_bpf(void)
 	      "dump: the lessons' map");
 	CHECK(strstr(text, "\n  start        array          key 4, value 1310720, entries 1\n"),
 	      "dump: map start");
-	CHECK(strstr(text, "\n  calls        percpu_array   key 4, value 16, entries 5\n"),
+	CHECK(strstr(text, "\n  calls        array          key 4, value 128, entries 1\n"),
 	      "dump: map calls");
 	CHECK(strstr(text, "\n  hist         percpu_array   key 4, value 552, entries 10\n"),
 	      "dump: map hist");
@@ -567,6 +567,7 @@ static void test_dump_bpf(void)
 	      strstr(text, " = PATCH_SELF ll") &&
 	      strstr(text, " = PATCH_IP_READ ll") &&
 	      strstr(text, " = PATCH_IP_GETATTR ll") &&
+	      strstr(text, " &= PATCH_CPU_MASK\n") &&
 	      (thirty_two || (strstr(text, " = PATCH_NARGS_READ ll") &&
 			      strstr(text, " = PATCH_NARGS_GETATTR ll"))),
 	      "dump: every placeholder by name");

@@ -196,10 +196,10 @@ static void test_real_object(void)
 		check_int("hist entries", m->def.max_entries, 2 * NR_OPS);
 	}
 	m = bpf_obj_find_map(&obj, "calls");
-	CHECK(m && m->def.type == BPF_MAP_TYPE_PERCPU_ARRAY &&
-	      m->def.value_size == sizeof(struct op_calls) &&
-	      m->def.max_entries == NR_OPS,
-	      "calls map: per-CPU array of struct op_calls per operation");
+	CHECK(m && m->def.type == BPF_MAP_TYPE_ARRAY &&
+	      m->def.value_size == sizeof(struct calls_row) &&
+	      sizeof(struct calls_row) == 128 && m->def.max_entries == 1,
+	      "calls map: one plain array value, a 128-byte row of struct op_calls per operation (one CPU's until the loader sizes it)");
 	m = bpf_obj_find_map(&obj, "ctl");
 	CHECK(m && m->def.type == BPF_MAP_TYPE_ARRAY &&
 	      m->def.value_size == sizeof(struct ctl) && m->def.max_entries == 1,

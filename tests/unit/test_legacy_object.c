@@ -45,6 +45,7 @@ static const struct {
 	{ BPF_FUNC_ktime_get_ns, "ktime_get_ns (4.1)" },
 	{ BPF_FUNC_get_current_pid_tgid, "get_current_pid_tgid (4.2)" },
 	{ BPF_FUNC_get_current_comm, "get_current_comm (4.2)" },
+	{ BPF_FUNC_get_smp_processor_id, "get_smp_processor_id (4.1)" },
 	{ BPF_FUNC_perf_event_output, "perf_event_output (4.4)" },
 };
 

@@ -77,6 +77,18 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 		  150 + 25 + 2);
 	check_int("PATCH_START_MASK: none left",
 		  bpf_obj_patch_and_imm(&obj, PATCH_START_MASK, 4095), 0);
+	/*
+	 * The CPU's calls row: once in every entry program, once per
+	 * operation in the kprobe_multi ones (22 + 8 * 5 = 62 kprobe and
+	 * kprobe_multi, 11 fentry, the fsync tracepoint's).
+	 */
+	check_int("PATCH_CPU_MASK patched in every entry program",
+		  bpf_obj_patch_and_imm(&obj, PATCH_CPU_MASK, 1), 62 + 11 + 1);
+	check_int("PATCH_CPU_MASK: none left",
+		  bpf_obj_patch_and_imm(&obj, PATCH_CPU_MASK, 1), 0);
+	/* calls sized for those 2 rows, as the tracer sizes it. */
+	bpf_obj_find_map(&obj, "calls")->def.value_size =
+		CALLS_ROWS(2) * sizeof(struct calls_row);
 	check_int("PATCH_START_SHIFT patched in every entry and return program",
 		  bpf_obj_patch_rsh_imm(&obj, PATCH_START_SHIFT, 43),
 		  124 + 22 + 2);

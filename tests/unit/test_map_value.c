@@ -446,8 +446,9 @@ static void keys_dropped(struct obj_prog *p, const struct obj_map *maps)
 
 /*
  * The embedded object as clang made it: every return program's ctl
- * lookup (kprobe_multi's, one per operation: FOR_OP), and every start
- * lookup of an entry or return, has the shape, and loses its null test,
+ * lookup (kprobe_multi's, one per operation: FOR_OP), every entry
+ * program's calls lookup, and every start lookup of an entry or return,
+ * has the shape, and loses its null test,
  * so no run keeps the call where the kernel has the address (a new
  * compiler's order would show here first).
  */
@@ -456,6 +457,7 @@ static void test_object(void)
 	struct errbuf eb = { "" };
 	struct bpf_obj obj;
 	size_t i, returns = 0, rewritten = 0, starts = 0, started = 0, tr = 0;
+	size_t entries = 0, counted = 0;
 
 	if (!check_int("object parses",
 		       bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(),
@@ -471,14 +473,22 @@ static void test_object(void)
 		      !strncmp(p->section, "fexit/", 6);
 		if (strncmp(p->section, "kretprobe", 9) &&
 		    strncmp(p->section, "fexit/", 6) &&
-		    strcmp(p->section, "tracepoint/fsync/exit"))
+		    strcmp(p->section, "tracepoint/fsync/exit")) {
+			entries += r != 0;
+			counted += r != 0 && rewrite_all(&obj, p, "calls") > 0;
 			continue;
+		}
 		returns++;
 		rewritten += rewrite_all(&obj, p, "ctl") > 0;
 	}
 	for (i = 0; i < obj.nr_progs; i++)
 		keys_dropped(&obj.progs[i], obj.maps);
 	CHECK(returns > 0 && rewritten == returns, "every return program");
+	/* 22 kprobe, 8 kprobe_multi, the fsync tracepoint's, 11 fentry (none on 32-bit). */
+	check_int("every entry program: calls", (long long)counted,
+		  (long long)(22 + 8 + 1 + tr / 2));
+	check_int("every entry program: all of them", (long long)entries,
+		  (long long)(22 + 8 + 1 + tr / 2));
 	check_int("every entry and return program: start", (long long)started,
 		  (long long)starts);
 	/* 44 kprobe, 16 kprobe_multi, 2 tracepoint, fentry and fexit (22, none on 32-bit). */

@@ -579,8 +579,8 @@ static int prog_line(const struct bpf_obj *obj, const struct obj_prog *p,
 		}
 	}
 	/*
-	 * A mask patched into an AND's immediate (PATCH_START_MASK), a
-	 * shift into a right shift's (PATCH_START_SHIFT).
+	 * A mask patched into an AND's immediate (PATCH_START_MASK,
+	 * PATCH_CPU_MASK), a shift into a right shift's (PATCH_START_SHIFT).
 	 */
 	op = in->code == (BPF_ALU64 | BPF_AND | BPF_K) ? "&=" :
 	     in->code == (BPF_ALU64 | BPF_RSH | BPF_K) ? ">>=" : NULL;

@@ -135,14 +135,23 @@ static int ends_run(const struct bpf_insn *in)
  * What the loader's jump by 0 at i of a program sent stood for: the
  * lookup's call follows the value's address, its null tests come after
  * that call along straight code, its key's set-up (its store, the value
- * stored, its pointer) before the value's address (map_value.h).
+ * stored, its pointer) before the value's address (map_value.h).  A key's
+ * set-up is at most KEY_SETUP_MAX instructions, so of a run of jumps by
+ * 0 straight into a value's address only the last KEY_SETUP_MAX are one
+ * (the run's first may be the null tests of the lookup before it).
  */
+#define KEY_SETUP_MAX 4
+
 static const char *ja_0_was(const struct bpf_insn *in, size_t cnt, size_t i)
 {
 	size_t j;
 
 	if (i >= 2 && is_value_load(&in[i - 2]))
 		return "call";
+	for (j = i + 1; j < cnt && is_ja_0(&in[j]); j++)
+		;
+	if (j < cnt && is_value_load(&in[j]) && j - i <= KEY_SETUP_MAX)
+		return "key's set-up";
 	for (j = i; j > 0 && !ends_run(&in[j - 1]); j--)
 		if (j >= 3 && is_ja_0(&in[j - 1]) && is_value_load(&in[j - 3]))
 			return "null test (the address is never null)";
@@ -261,6 +270,33 @@ static void print_xlated(struct xl *x, const struct bpf_insn *k, size_t cnt,
 	}
 }
 
+/*
+ * bpf_get_smp_processor_id() as the verifier inlines it on x86_64
+ * (6.10+): the per-CPU variable's address, made this CPU's
+ * (BPF_ADDR_PERCPU, a move with offset -1), and the id loaded from it.
+ * An inlined per-CPU array lookup makes its address from a load instead.
+ */
+static int is_mov_imm(const struct bpf_insn *in)
+{
+	return (BPF_CLASS(in->code) == BPF_ALU ||
+		BPF_CLASS(in->code) == BPF_ALU64) &&
+	       BPF_OP(in->code) == BPF_MOV && BPF_SRC(in->code) == BPF_K;
+}
+
+static size_t count_cpu_ids(const struct bpf_insn *k, size_t cnt)
+{
+	size_t i, n = 0;
+
+	for (i = 1; i + 1 < cnt; i++)
+		n += k[i].code == (BPF_ALU64 | BPF_MOV | BPF_X) &&
+		     k[i].off == -1 &&
+		     is_mov_imm(&k[i - 1]) &&
+		     k[i - 1].dst_reg == k[i].src_reg &&
+		     k[i + 1].code == (BPF_LDX | BPF_MEM | BPF_W) &&
+		     k[i + 1].src_reg == k[i].dst_reg;
+	return n;
+}
+
 static size_t count_calls(const struct bpf_insn *in, size_t cnt, int helper)
 {
 	size_t i, n = 0;
@@ -279,7 +315,7 @@ static void dump_one(void *arg, const struct obj_prog *p)
 	struct bpf_prog_info info;
 	struct bpf_insn *k = NULL;
 	uint32_t len = sizeof(info);
-	size_t cnt, calls = 0, sent_calls, reads;
+	size_t cnt, calls = 0, sent_calls, reads, cpu_ids;
 	char tag[17];
 
 	if (x->err || !prog_selected(p, x->glob))
@@ -313,10 +349,16 @@ static void dump_one(void *arg, const struct obj_prog *p)
 	sent_calls = count_calls(p->insns, p->insn_cnt, -1);
 	fprintf(x->out, "  summary: %zu instructions sent, %zu kept; helper calls %zu sent, %zu kept",
 		p->insn_cnt, cnt, sent_calls, calls);
-	if (calls < sent_calls)
+	cpu_ids = count_cpu_ids(k, cnt);
+	if (cpu_ids > sent_calls - calls || calls > sent_calls)
+		cpu_ids = 0;
+	if (calls + cpu_ids < sent_calls)
 		fprintf(x->out, ": %zu of the %zu map lookups (bpf_map_lookup_elem#1) inlined as address arithmetic on array maps",
-			sent_calls - calls,
+			sent_calls - calls - cpu_ids,
 			count_calls(p->insns, p->insn_cnt, BPF_FUNC_map_lookup_elem));
+	if (cpu_ids)
+		fprintf(x->out, "%s bpf_get_smp_processor_id#8 inlined as a load of this CPU's id (x86_64, 6.10+)",
+			calls + cpu_ids < sent_calls ? ";" : ":");
 	reads = count_value_reads(p->insns, p->insn_cnt);
 	if (reads)
 		fprintf(x->out, "; %zu lookup%s sent as the value's address, no call",

@@ -39,8 +39,6 @@ static void sum_counters(const struct tracer *t, int n, void *out,
 			o[i] += v[i];
 }
 
-_Static_assert(sizeof(struct op_calls) == 2 * sizeof(unsigned long long),
-	       "op_calls: 64-bit counters alone");
 _Static_assert(sizeof(struct slow_stats) == 2 * sizeof(unsigned long long),
 	       "slow_stats: 64-bit counters alone");
 
@@ -68,16 +66,24 @@ static int drain_key(struct tracer *t, unsigned int key, struct op_hist *out)
 	return bpf_map_update(t->hist_fd, &key, vals, BPF_ANY);
 }
 
-/* The entry side's counts of op, summed over CPUs. */
-static int read_calls(struct tracer *t, unsigned int op, struct op_calls *out)
+/* The entry side's counts of every operation, each summed over the CPUs' rows. */
+static int read_calls(struct tracer *t, struct op_calls out[NR_OPS])
 {
-	int n;
+	const struct calls_row *rows = t->scratch;
+	unsigned int key = 0, r, op;
+	int err;
 
-	kcall_why("calls entered and missed of %s so far, per CPU", report_op_name(op));
-	n = read_cpus(t, t->calls_fd, op);
-	if (n < 0)
-		return n;
-	sum_counters(t, n, out, sizeof(*out));
+	kcall_why("calls entered and missed so far: one value, a row of every operation's per CPU (%u rows of %zu bytes)",
+		  t->calls_rows, sizeof(*rows));
+	err = bpf_map_lookup(t->calls_fd, &key, t->scratch);
+	if (err)
+		return err;
+	memset(out, 0, NR_OPS * sizeof(*out));
+	for (r = 0; r < t->calls_rows; r++)
+		for (op = 0; op < NR_OPS; op++) {
+			out[op].entries += rows[r].op[op].entries;
+			out[op].missed += rows[r].op[op].missed;
+		}
 	return 0;
 }
 
@@ -128,6 +134,7 @@ int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
 		 struct op_hist *total_ops, struct op_flow *total_flow)
 {
 	unsigned int old = t->epoch, op, zero = 0;
+	struct op_calls calls[NR_OPS];
 	struct ctl ctl = { .epoch = old + 1,
 			   .hist_base = ((old + 1) & 1) * NR_OPS };
 	enum grace_how how;
@@ -146,14 +153,18 @@ int tracer_drain(struct tracer *t, struct op_hist *ops, struct op_flow *flow,
 	     t->epoch, old & 1, how == GRACE_MEMBARRIER ? "membarrier" :
 	     how == GRACE_MIGRATION ? "ran on every CPU" : "slept 10 ms");
 	for (op = 0; op < NR_OPS; op++) {
-		struct op_calls now;
-		unsigned long long skipped = unseen(t, op);
-
 		err = drain_key(t, (old & 1) * NR_OPS + op, &ops[op]);
-		if (!err)
-			err = read_calls(t, op, &now);
 		if (err)
 			return err;
+	}
+	/* The entries after the returns: none of those is counted before its entry. */
+	err = read_calls(t, calls);
+	if (err)
+		return err;
+	for (op = 0; op < NR_OPS; op++) {
+		const struct op_calls now = calls[op];
+		unsigned long long skipped = unseen(t, op);
+
 		report_add_hist(&t->returns[op], &ops[op]);
 		flow[op].entries = now.entries - t->calls_seen[op].entries;
 		flow[op].missed = now.missed - t->calls_seen[op].missed;

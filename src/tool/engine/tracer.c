@@ -165,6 +165,22 @@ static void size_slow_maps(struct tracer *t)
 		ev->def.max_entries = (unsigned int)t->ncpus;
 }
 
+/*
+ * calls: a row per CPU, as many rows as the mask of the CPU's id needs
+ * (ext4dist_abi.h, struct calls_row).
+ */
+static void size_calls(struct tracer *t)
+{
+	struct obj_map *m = bpf_obj_find_map(&t->obj, "calls");
+
+	t->calls_rows = CALLS_ROWS(t->ncpus);
+	if (m)
+		m->def.value_size = t->calls_rows *
+				    (unsigned int)sizeof(struct calls_row);
+	bpf_obj_patch_and_imm(&t->obj, PATCH_CPU_MASK,
+			      (int32_t)(t->calls_rows - 1));
+}
+
 static size_t maps_created(const struct bpf_obj *obj)
 {
 	size_t i, n = 0;
@@ -174,7 +190,7 @@ static size_t maps_created(const struct bpf_obj *obj)
 	return n;
 }
 
-static const char *const by_address[] = { "ctl", "start", NULL };
+static const char *const by_address[] = { "ctl", "start", "calls", NULL };
 
 static int load_object(struct tracer *t, int run, struct errbuf *eb)
 {
@@ -204,7 +220,7 @@ static int load_object(struct tracer *t, int run, struct errbuf *eb)
 	     t->rec.object, size, t->obj.license, t->obj.nr_progs,
 	     t->obj.nr_maps);
 	t->lo = t->cfg.load;
-	/* The return programs' interval word: one value, key 0 alone. */
+	/* One value, key 0 alone: the interval word, start records, calls. */
 	t->lo.value_maps = by_address;
 	/* kern_version must match the running kernel before 5.0. */
 	err = kversion_running(&code, &source);
@@ -237,12 +253,14 @@ static int load_object(struct tracer *t, int run, struct errbuf *eb)
 				  "cannot read /sys/devices/system/cpu/possible: %s",
 				  strerror(-t->ncpus));
 	start_slots_apply(t);
+	size_calls(t);
 	size_slow_maps(t);
 	privileges_raise_memlock();
 	err = bpf_obj_create_maps(&t->obj, &t->lo, &t->load, eb);
 	if (err)
 		return err;
-	t->calls_fd = find_map(t, "calls", sizeof(struct op_calls), eb);
+	t->calls_fd = find_map(t, "calls",
+			       t->calls_rows * sizeof(struct calls_row), eb);
 	t->hist_fd = find_map(t, "hist", sizeof(struct op_hist), eb);
 	t->ctl_fd = find_map(t, "ctl", sizeof(struct ctl), eb);
 	if (t->calls_fd < 0 || t->hist_fd < 0 || t->ctl_fd < 0)
@@ -259,7 +277,12 @@ static int load_object(struct tracer *t, int run, struct errbuf *eb)
 		if (t->events_fd < 0 || t->slow_stats_fd < 0)
 			return -EINVAL;
 	}
-	/* Per-CPU values come one per possible CPU, each 8-byte aligned. */
+	/*
+	 * Per-CPU values come one per possible CPU, each 8-byte aligned;
+	 * calls' one value is fewer bytes (at most 2 * ncpus rows of 128).
+	 */
+	_Static_assert(2 * sizeof(struct calls_row) <= sizeof(struct op_hist),
+		       "calls' value fits in the hist values' scratch");
 	t->scratch = calloc((size_t)t->ncpus, sizeof(struct op_hist));
 	if (!t->scratch)
 		return errbuf_set(eb, -ENOMEM, "out of memory");

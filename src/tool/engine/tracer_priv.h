@@ -25,10 +25,11 @@ struct tracer {
 	int calls_fd, hist_fd, ctl_fd;
 	int events_fd, slow_stats_fd;
 	struct perf_buf events;		/* slow mode's rings */
-	int percpu;			/* calls and hist are per-CPU maps */
+	int percpu;			/* hist is a per-CPU map */
 	int ncpus;
+	unsigned int calls_rows;	/* CALLS_ROWS(ncpus) */
 	unsigned int epoch;		/* the hist buffer in use: epoch & 1 */
-	void *scratch;			/* one map value per possible CPU */
+	void *scratch;			/* a hist value per CPU, or calls' value */
 	struct op_calls calls_seen[NR_OPS];	/* entry counts at the last drain */
 	struct op_hist returns[NR_OPS];		/* every drained buffer, summed */
 	/*

@@ -96,9 +96,15 @@ scenario_kernel_views() {
 	fi
 	check "$name-programs" "$(grep -c '^program k\(ret\)\{0,1\}probe/open: kernel id [0-9]*, tag [0-9a-f]\{16\}, JIT [0-9]* bytes$' "$WORK/$name.out")" 2 "$WORK/$name.out"
 	check "$name-kept" "$(grep -c '^  kernel: [0-9]* instructions after the verifier' "$WORK/$name.out")" 2 "$WORK/$name.out"
-	# The entry's calls and the return's hist (start and ctl are read
-	# by their value's address from 5.2 on).
-	check "$name-map-ids" "$(grep -c '; map \(calls\|hist\): the kernel keeps its address here and shows its id [0-9]*$' "$WORK/$name.out")" 2 "$WORK/$name.out"
+	# The return's hist by the map's id; the entry's calls by its
+	# value's address from 5.2 on (as start and ctl), by the map's id
+	# before.
+	if kernel_at_least 5 2; then
+		check "$name-map-ids" "$(grep -c '; map hist: the kernel keeps its address here and shows its id [0-9]*$' "$WORK/$name.out")" 1 "$WORK/$name.out"
+		check "$name-calls-value" "$(grep -c "; map calls's value: the kernel keeps its address here and shows the map's id [0-9]*$" "$WORK/$name.out")" 1 "$WORK/$name.out"
+	else
+		check "$name-map-ids" "$(grep -c '; map \(calls\|hist\): the kernel keeps its address here and shows its id [0-9]*$' "$WORK/$name.out")" 2 "$WORK/$name.out"
+	fi
 	check "$name-pid-filter" "$(grep -c '; PATCH_TGID patched: 0$' "$WORK/$name.out")" 2 "$WORK/$name.out"
 	check "$name-decoded" "$(grep -c '\.insn' "$WORK/$name.out")" 0 "$WORK/$name.out"
 	jited_views
