@@ -89,13 +89,13 @@ void resolve_trust_sysmap(struct fn_addrs *a, char *said, size_t said_size)
  * "module:function", which the kernel looks for in that module's own
  * symbols alone, after a search of vmlinux's that fails.  That search is
  * a binary one from 6.2 (kallsyms_lookup_names()), and in the 6.1 stable
- * updates that took it with the kprobe fix needing it (Debian's 6.1.0-57,
- * 6.1.192, has it); before, it walks every vmlinux symbol, expanding each
- * name, for each name, and reading the module file costs less.  Between
- * 5.16 (the helper) and 6.2 the kernel is asked for the search's own
- * symbol first: one walk lost where it is missing.  How many it found,
- * or -errno when the kernel cannot tell (older, no syscall programs,
- * addresses hidden, the walk) or knows none of them.
+ * kernels that took it (Debian's 6.1.0-57, 6.1.192, has it); before, it
+ * walks every vmlinux symbol, expanding each name, for each name, and
+ * reading the module file costs less.  Between 5.16 (the helper) and 6.2
+ * the kernel is asked for the search's own symbol first: one walk lost
+ * where it is missing.  How many it found, or -errno when the kernel
+ * cannot tell (older, no syscall programs, addresses hidden, the walk)
+ * or knows none of them.
  */
 static int by_kernel(struct fn_addrs *a, const struct fs_table *fs,
 		     unsigned int n, struct errbuf *why)
@@ -137,8 +137,8 @@ static int by_kernel(struct fn_addrs *a, const struct fs_table *fs,
  * kprobes by address where the file system is a module the kernel tells
  * the addresses of (by_kernel()), or whose file on disk is the very build
  * the kernel loaded: the kernel then skips its lookup of the name for
- * each probe.  A built-in
- * one may get them from System.map (sysmap_hint()).
+ * each probe.  A built-in one may get them from System.map
+ * (sysmap_hint()).
  */
 void resolve_addresses(struct fn_addrs *a, const struct fs_table *fs,
 		       const char *sys_module, const char *kallsyms_path,
