@@ -256,6 +256,28 @@ static void test_ksym_lookup(void)
 	check_str("64-byte name: message", eb.msg,
 		  "symbol lookup: name 'a_name_of_sixty_four_bytes_which_is_one_more_than_fits_in_a_slot' is empty or longer than 63 bytes");
 	check_int("no fd left open after the failures", open_fds(), fds);
+	/*
+	 * A gate the kernel knows: the names looked up after it; one it
+	 * does not: EOPNOTSUPP, and no name looked up.
+	 */
+	addrs[0] = addrs[1] = 0;
+	found[0] = found[1] = -1;
+	err = ksym_bpf_lookup_after("vfs_read", bad, 2, addrs, found, &eb);
+	check_int("gate known: no error", err, 0);
+	check_int("gate known: vfs_read found, the other not",
+		  found[0] * 10 + found[1], 10);
+	check_int("gate known: vfs_read's address",
+		  addrs[0] == proc_kallsyms_addr("vfs_read") && addrs[0], 1);
+	addrs[0] = addrs[1] = 0;
+	found[0] = found[1] = -1;
+	err = ksym_bpf_lookup_after("ext4dist_no_such_symbol", two, 2, addrs,
+				    found, &eb);
+	check_int("gate unknown: EOPNOTSUPP", err, -EOPNOTSUPP);
+	check_str("gate unknown: message names it", eb.msg,
+		  "the kernel has no ext4dist_no_such_symbol");
+	check_int("gate unknown: no name looked up",
+		  found[0] * 10 + found[1] == -11 && !addrs[0] && !addrs[1], 1);
+	check_int("no fd left open after the gates", open_fds(), fds);
 }
 
 static void test_default(void)

@@ -53,8 +53,40 @@ static const struct bpf_insn lookup_prog[] = {
 	EXIT(),
 };
 
-int ksym_bpf_lookup(const char *const *names, unsigned int n,
-		    uint64_t *addrs, int *found, struct errbuf *eb)
+/* One name through the loaded program: 0, -ENOENT, or another -errno. */
+static int lookup_one(int fd, const char *name, uint64_t *addr,
+		      struct errbuf *eb)
+{
+	struct lookup_ctx ctx;
+	uint32_t ret = 0;
+	int err;
+
+	memset(&ctx, 0, sizeof(ctx));
+	memcpy(ctx.name, name, strlen(name));
+	kcall_why("run it once on a context holding \"%s\": the kernel writes the address back into the context",
+		  name);
+	err = bpf_prog_run_ctx(fd, &ctx, sizeof(ctx), &ret);
+	if (err)
+		return errbuf_set(eb, err,
+				  "cannot run the symbol lookup program: %s (BPF_PROG_TEST_RUN of syscall programs needs 5.14+)",
+				  strerror(-err));
+	if (ctx.err == -ENOENT) {
+		vlog(2, "kallsyms via BPF: no %s", name);
+		return -ENOENT;
+	}
+	if (ctx.err)
+		return errbuf_set(eb, (int)ctx.err,
+				  "the kernel's kallsyms has no address for %s: %s",
+				  name, strerror((int)-ctx.err));
+	*addr = ctx.addr;
+	vlog(2, "kallsyms via BPF: %s at 0x%llx", name,
+	     (unsigned long long)*addr);
+	return 0;
+}
+
+int ksym_bpf_lookup_after(const char *gate, const char *const *names,
+			  unsigned int n, uint64_t *addrs, int *found,
+			  struct errbuf *eb)
 {
 	struct bpf_prog_load_req req = {
 		.type = BPF_PROG_TYPE_SYSCALL,
@@ -64,8 +96,7 @@ int ksym_bpf_lookup(const char *const *names, unsigned int n,
 		.insn_cnt = sizeof(lookup_prog) / sizeof(lookup_prog[0]),
 		.license = "GPL",
 	};
-	struct lookup_ctx ctx;
-	uint32_t ret = 0;
+	uint64_t addr;
 	unsigned int i;
 	int fd, err = 0;
 
@@ -81,32 +112,30 @@ int ksym_bpf_lookup(const char *const *names, unsigned int n,
 		return errbuf_set(eb, fd,
 				  "cannot load the symbol lookup program: %s (syscall programs and bpf_kallsyms_lookup_name need 5.16+)",
 				  strerror(-fd));
+	if (gate) {
+		err = lookup_one(fd, gate, &addr, eb);
+		if (err == -ENOENT)
+			err = errbuf_set(eb, -EOPNOTSUPP,
+					 "the kernel has no %s", gate);
+	}
 	for (i = 0; i < n && !err; i++) {
-		memset(&ctx, 0, sizeof(ctx));
-		memcpy(ctx.name, names[i], strlen(names[i]));
-		kcall_why("run it once on a context holding \"%s\": the kernel writes the address back into the context",
-			  names[i]);
-		err = bpf_prog_run_ctx(fd, &ctx, sizeof(ctx), &ret);
-		if (err) {
+		err = lookup_one(fd, names[i], &addrs[i], eb);
+		if (found)
+			found[i] = !err;
+		if (err == -ENOENT && found)
+			err = 0;
+		else if (err == -ENOENT)
 			errbuf_set(eb, err,
-				   "cannot run the symbol lookup program: %s (BPF_PROG_TEST_RUN of syscall programs needs 5.14+)",
-				   strerror(-err));
-		} else if (ctx.err == -ENOENT && found) {
-			found[i] = 0;
-			vlog(2, "kallsyms via BPF: no %s", names[i]);
-		} else if (ctx.err) {
-			err = errbuf_set(eb, (int)ctx.err,
-					 "the kernel's kallsyms has no address for %s: %s",
-					 names[i], strerror((int)-ctx.err));
-		} else {
-			addrs[i] = ctx.addr;
-			if (found)
-				found[i] = 1;
-			vlog(2, "kallsyms via BPF: %s at 0x%llx", names[i],
-			     (unsigned long long)addrs[i]);
-		}
+				   "the kernel's kallsyms has no address for %s: %s",
+				   names[i], strerror(ENOENT));
 	}
 	/* Needed once: the program is not kept loaded. */
 	kcall_close(fd, "the symbol lookup program: needed once");
 	return err;
+}
+
+int ksym_bpf_lookup(const char *const *names, unsigned int n,
+		    uint64_t *addrs, int *found, struct errbuf *eb)
+{
+	return ksym_bpf_lookup_after(NULL, names, n, addrs, found, eb);
 }

@@ -22,5 +22,12 @@
  */
 int ksym_bpf_lookup(const char *const *names, unsigned int n,
 		    uint64_t *addrs, int *found, struct errbuf *eb);
+/*
+ * The same, once the kernel has said it knows the symbol gate (NULL:
+ * none asked): -EOPNOTSUPP, no name looked up, when it does not.
+ */
+int ksym_bpf_lookup_after(const char *gate, const char *const *names,
+			  unsigned int n, uint64_t *addrs, int *found,
+			  struct errbuf *eb);
 
 #endif

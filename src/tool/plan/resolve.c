@@ -87,11 +87,15 @@ void resolve_trust_sysmap(struct fn_addrs *a, char *said, size_t said_size)
 /*
  * A module's functions asked of the kernel itself (ksym_bpf.c), each as
  * "module:function", which the kernel looks for in that module's own
- * symbols alone.  Only from 6.2: before, kallsyms_lookup_name() walks
- * every vmlinux symbol, expanding each name, before it tries the
- * modules, and reading the module file costs less.  How many it found,
- * or -errno when the kernel cannot tell (older, no syscall programs,
- * addresses hidden) or knows none of them.
+ * symbols alone, after a search of vmlinux's that fails.  That search is
+ * a binary one from 6.2 (kallsyms_lookup_names()), and in the 6.1 stable
+ * kernels that took it (Debian's 6.1.0-57, 6.1.192, has it); before, it
+ * walks every vmlinux symbol, expanding each name, for each name, and
+ * reading the module file costs less.  Between 5.16 (the helper) and 6.2
+ * the kernel is asked for the search's own symbol first: one walk lost
+ * where it is missing.  How many it found, or -errno when the kernel
+ * cannot tell (older, no syscall programs, addresses hidden, the walk)
+ * or knows none of them.
  */
 static int by_kernel(struct fn_addrs *a, const struct fs_table *fs,
 		     unsigned int n, struct errbuf *why)
@@ -99,19 +103,25 @@ static int by_kernel(struct fn_addrs *a, const struct fs_table *fs,
 	char scoped[FN_MAX][64];
 	const char *names[FN_MAX];
 	uint64_t addrs[FN_MAX];
-	const char *source;
+	const char *source, *gate = NULL;
 	unsigned int code, i;
 	int err, hits = 0;
 
-	if (kversion_running(&code, &source) || code < kversion_code(6, 2, 0))
+	if (kversion_running(&code, &source) || code < kversion_code(5, 16, 0))
 		return errbuf_set(why, -EOPNOTSUPP,
-				  "the kernel's own lookup scans every symbol before 6.2");
+				  "the kernel's own lookup (bpf_kallsyms_lookup_name) arrived in 5.16");
+	if (code < kversion_code(6, 2, 0))
+		gate = "kallsyms_lookup_names";
 	for (i = 0; i < n; i++) {
 		snprintf(scoped[i], sizeof(scoped[i]), "%s:%s", fs->module,
 			 a->names[i]);
 		names[i] = scoped[i];
 	}
-	err = ksym_bpf_lookup(names, n, addrs, a->found, why);
+	err = ksym_bpf_lookup_after(gate, names, n, addrs, a->found, why);
+	if (err == -EOPNOTSUPP && gate)
+		return errbuf_set(why, err,
+				  "the kernel's own lookup walks every symbol here (no %s, the binary search by name of 6.2)",
+				  gate);
 	if (err)
 		return err;
 	for (i = 0; i < n; i++) {
@@ -125,10 +135,10 @@ static int by_kernel(struct fn_addrs *a, const struct fs_table *fs,
 
 /*
  * kprobes by address where the file system is a module the kernel tells
- * the addresses of (6.2+: by_kernel()), or whose file on disk is the very
- * build the kernel loaded: the kernel then skips its lookup of the name,
- * which before 6.2 scans every kernel symbol for each probe.  A built-in
- * one may get them from System.map (sysmap_hint()).
+ * the addresses of (by_kernel()), or whose file on disk is the very build
+ * the kernel loaded: the kernel then skips its lookup of the name for
+ * each probe.  A built-in one may get them from System.map
+ * (sysmap_hint()).
  */
 void resolve_addresses(struct fn_addrs *a, const struct fs_table *fs,
 		       const char *sys_module, const char *kallsyms_path,

@@ -5,15 +5,19 @@
 
 KO_DIR=/lib/modules/$KERNEL/kernel/fs/ext4
 
-# kernel_looks_up: 6.2+, where ext4dist asks the kernel for a module's
+# kernel_looks_up: where ext4dist asks the kernel for a module's
 # addresses (bpf_kallsyms_lookup_name on "module:function") and never
-# reads its file; before, the file's symbol tables.
+# reads its file: 6.2+, and 5.16+ where the kernel has 6.2's binary
+# search by name (kallsyms_lookup_names: Debian's 6.1.0-57 does); else
+# the file's symbol tables.
 kernel_looks_up() {
 	local v=${KERNEL%%-*} major minor
 	major=${v%%.*}
 	minor=${v#*.}
 	minor=${minor%%.*}
-	[ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 2 ]; }
+	[ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 2 ]; } && return 0
+	[ "$major" -gt 5 ] || { [ "$major" -eq 5 ] && [ "$minor" -ge 16 ]; } || return 1
+	grep -q ' kallsyms_lookup_names$' /proc/kallsyms
 }
 BY_KERNEL="the kernel's own symbol table (bpf_kallsyms_lookup_name)"
 
