@@ -79,9 +79,10 @@ struct op_calls {
  * written only by programs on CPU c (bpf_get_smp_processor_id(), masked
  * with the rows - 1 the loader patches in, PATCH_CPU_MASK), read by its
  * address where the kernel gives one (5.2+): no per-CPU lookup, and
- * plain adds on every kernel.  A row is 128 bytes, so two CPUs' counters
- * are two cache lines (x86's 64 bytes) apart.  User space reads the one
- * value and sums the rows.
+ * plain adds on every kernel.  A row is 128 bytes: a CPU's 80 bytes of
+ * counters share no 64-byte cache line with another CPU's unless the
+ * value starts more than 48 bytes into a line (the kernel aligns it to
+ * 8).  User space reads the one value and sums the rows.
  */
 struct calls_row {
 	struct op_calls op[NR_OPS];
