@@ -1,0 +1,65 @@
+#!/bin/sh
+# tests/ab/run.sh's guest (busybox sh, qemu -icount shift=0): the floors
+# and each binary of /ab/NAME/ext4dist on each mode, round after round.
+set -eu
+# shellcheck source-path=SCRIPTDIR source=../vm/guest/lib.sh
+. /guest/lib.sh
+# shellcheck disable=SC1091 # written by run.sh
+. /ab/params		# NAMES MODES RUNS ROUNDS OPS_N
+
+b() { out "AB $*"; }
+bout() {
+	"$@" > "$WORK/bout" 2> "$WORK/bout.err" || {
+		b "error what=command-failed rc=$? cmd=\"$*\""
+		out_file "$WORK/bout.err" "    | "
+	}
+	while IFS= read -r line; do b "$line"; done < "$WORK/bout"
+}
+load_modules /lib/modules/ext4.list
+ext4_ko_install
+mkdir -p /mnt/ext4
+mount -t ext4 -o nobarrier /dev/vda /mnt/ext4
+ensure_tracefs
+echo 1 > /proc/sys/kernel/bpf_stats_enabled
+b "env kernel=$KERNEL"
+fns="ext4_file_read_iter ext4_file_write_iter ext4_file_open ext4_sync_file"
+start() {
+	bout bench_probe startup --runs "$RUNS" --settle 0 --touch /mnt/ext4/data "$@"
+}
+r=0
+while [ "$r" -lt "$ROUNDS" ]; do
+	# shellcheck disable=SC2086 # a list of functions
+	start --tag floor-pmu -- /bin/bench_floor $fns
+	# shellcheck disable=SC2086
+	start --tag floor-tracefs -- /bin/bench_floor --tracefs $fns
+	for n in $NAMES; do
+		for m in $MODES; do
+			if [ "$m" = default ]; then
+				start --tag "$n/$m" -- "/ab/$n/ext4dist"
+			else
+				start --tag "$n/$m" -- "/ab/$n/ext4dist" --attach="$m"
+			fi
+		done
+	done
+	r=$((r + 1))
+done
+if [ "$OPS_N" -gt 0 ]; then
+	for n in $NAMES; do
+		for m in $MODES; do
+			[ "$m" != default ] || continue
+			rm -f "$WORK/e.out"
+			"/ab/$n/ext4dist" --attach="$m" > "$WORK/e.out" 2> "$WORK/e.err" &
+			pid=$!
+			if ! wait_banner "$pid" "$WORK/e.out" 120; then
+				b "error what=no-banner mode=$n/$m"
+				kill -9 "$pid" 2> /dev/null || true
+				continue
+			fi
+			bout bench_probe around --pid "$pid" --tag "$n/$m" -- \
+				/bin/opbench /mnt/ext4 "$OPS_N" 1 "$m" pread_4k
+			kill -INT "$pid"
+			wait_exit "$pid" 60 || true
+		done
+	done
+fi
+b "done"
