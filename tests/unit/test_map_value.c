@@ -11,6 +11,7 @@
 #include "loader/obj/elf_obj.h"
 #include "loader/obj/insn.h"
 #include "loader/obj/map_value.h"
+#include "loader/obj/nops.h"
 #include "ext4dist_abi.h"
 #include "tool/engine/bpf_blob.h"
 
@@ -445,6 +446,51 @@ static void keys_dropped(struct obj_prog *p, const struct obj_map *maps)
 }
 
 /*
+ * p as the loader sends it (nops.h): none of its jumps by 0 left, every
+ * jump landing on the copy of the instruction it landed on (or on what
+ * follows a jump by 0).  Returns how many jumps by 0 it dropped.
+ */
+static size_t compacts(const struct obj_prog *p)
+{
+	struct bpf_insn *c = calloc(p->insn_cnt + 1, sizeof(*c));
+	uint32_t *at = calloc(p->insn_cnt + 1, sizeof(*at));
+	size_t i, nops = 0, wrong = 0, left = 0;
+	char name[320];
+	long n = c && at ? nops_compact(p->insns, p->insn_cnt, c, at) : -1;
+
+	for (i = 0; i < p->insn_cnt; i++)
+		nops += map_value_is_nop(&p->insns[i]);
+	snprintf(name, sizeof(name), "%s: sent without its %zu jumps by 0",
+		 p->section, nops);
+	if (check_int(name, n, (long)(p->insn_cnt - nops))) {
+		for (i = 0; i < p->insn_cnt; i++) {
+			const struct bpf_insn *in = &p->insns[i];
+			long long t = (long long)i + 1 + in->off;
+			unsigned int op = BPF_OP(in->code);
+
+			if (in->code == LD_IMM64) {
+				i++;
+				continue;
+			}
+			if (BPF_CLASS(in->code) != BPF_JMP ||
+			    op == BPF_CALL || op == BPF_EXIT ||
+			    map_value_is_nop(in))
+				continue;
+			wrong += t < 0 || t > (long long)p->insn_cnt ||
+				 (long long)at[i] + 1 + c[at[i]].off != at[t];
+		}
+		for (i = 0; i < (size_t)n; i++)
+			left += map_value_is_nop(&c[i]);
+		snprintf(name, sizeof(name), "%s: every jump lands where it did, no jump by 0 left",
+			 p->section);
+		check_int(name, (long long)(wrong + left), 0);
+	}
+	free(c);
+	free(at);
+	return nops;
+}
+
+/*
  * The embedded object as clang made it: every return program's ctl
  * lookup (kprobe_multi's, one per operation: FOR_OP), every entry
  * program's calls lookup, and every start lookup of an entry or return,
@@ -457,7 +503,7 @@ static void test_object(void)
 	struct errbuf eb = { "" };
 	struct bpf_obj obj;
 	size_t i, returns = 0, rewritten = 0, starts = 0, started = 0, tr = 0;
-	size_t entries = 0, counted = 0;
+	size_t entries = 0, counted = 0, nops = 0;
 
 	if (!check_int("object parses",
 		       bpf_obj_parse(ext4dist_bpf_obj, ext4dist_bpf_obj_size(),
@@ -483,6 +529,9 @@ static void test_object(void)
 	}
 	for (i = 0; i < obj.nr_progs; i++)
 		keys_dropped(&obj.progs[i], obj.maps);
+	for (i = 0; i < obj.nr_progs; i++)
+		nops += compacts(&obj.progs[i]);
+	CHECK(nops > 0, "the jumps by 0 of the rewrites dropped from what is sent");
 	CHECK(returns > 0 && rewritten == returns, "every return program");
 	/* 22 kprobe, 8 kprobe_multi, the fsync tracepoint's, 11 fentry (none on 32-bit). */
 	check_int("every entry program: calls", (long long)counted,

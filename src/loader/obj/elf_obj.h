@@ -91,6 +91,8 @@ struct obj_prog {
 	struct obj_line *lines;	/* sorted by insn; NULL without line info */
 	size_t nr_lines;
 	int fd;			/* -1 until loaded */
+	/* Instructions handed to the kernel at the last load (nops.h). */
+	size_t sent_cnt;
 	struct obj_prog_kinfo kinfo;	/* of the last load */
 };
 

@@ -12,6 +12,17 @@
 #define LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
 #define JA_0 INSN(BPF_JMP | BPF_JA, 0, 0, 0, 0)
 
+int map_value_is_nop(const struct bpf_insn *in)
+{
+	return in->code == (BPF_JMP | BPF_JA) && !in->dst_reg &&
+	       !in->src_reg && !in->off && !in->imm;
+}
+
+int map_value_is_load(const struct bpf_insn *in)
+{
+	return in->code == LD_IMM64 && in->src_reg == BPF_PSEUDO_MAP_VALUE;
+}
+
 int map_value_probe(int map_fd)
 {
 	const struct bpf_insn insns[] = {
@@ -367,11 +378,10 @@ static int key_store_of_rewrite(const struct obj_prog *p, size_t s)
 {
 	size_t k;
 
-	for (k = s + 1; k < p->insn_cnt &&
-	     p->insns[k].code == (BPF_JMP | BPF_JA) && !p->insns[k].off; k++)
+	for (k = s + 1; k < p->insn_cnt && map_value_is_nop(&p->insns[k]); k++)
 		;
-	return k > s + 1 && k < p->insn_cnt && p->insns[k].code == LD_IMM64 &&
-	       p->insns[k].src_reg == BPF_PSEUDO_MAP_VALUE &&
+	return k > s + 1 && k < p->insn_cnt &&
+	       map_value_is_load(&p->insns[k]) &&
 	       p->insns[k].dst_reg == BPF_REG_0;
 }
 

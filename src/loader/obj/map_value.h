@@ -13,6 +13,18 @@
 #include "loader/obj/elf_obj.h"
 
 /*
+ * The most instructions of a key's set-up that become jumps by 0: the
+ * value moved into r1, its store, the pointer to it (two).
+ */
+#define MAP_VALUE_KEY_SETUP_MAX 4
+
+/* Whether in is the loader's no-op: a jump by 0, nothing else set. */
+int map_value_is_nop(const struct bpf_insn *in);
+
+/* Whether in loads a map value's address (BPF_PSEUDO_MAP_VALUE). */
+int map_value_is_load(const struct bpf_insn *in);
+
+/*
  * Whether the kernel loads an ld_imm64 of map_fd's value (an array):
  * 1 yes, 0 no, -EMFILE/-ENFILE when no fd was left to ask with.
  */

@@ -11,6 +11,7 @@
 #include "loader/kernel/privileges.h"
 #include "loader/obj/bpf_sys.h"
 #include "loader/obj/map_value.h"
+#include "loader/obj/nops.h"
 #include "loader/util/byteorder.h"
 #include "loader/util/kcall.h"
 #include "loader/util/vlog.h"
@@ -466,57 +467,75 @@ const char *bpf_tag_text(const uint8_t tag[8], char *buf, size_t size)
 	return buf;
 }
 
-int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
-		      const struct obj_load_opts *o, struct obj_load_state *st,
-		      struct errbuf *eb)
+/*
+ * The copy of p handed to the kernel: without its jumps by 0 (nops.h),
+ * *sent NULL where p goes as it is (none to drop, or code the copy
+ * cannot follow: the verifier says what it makes of that).
+ */
+static int compacted(struct obj_prog *p, struct bpf_insn **sent,
+		     struct errbuf *eb)
 {
-	char jit[64], tag[17];
-	struct bpf_prog_load_req req = {
-		.type = p->tracing ? BPF_PROG_TYPE_TRACING :
-			p->tracepoint ? BPF_PROG_TYPE_TRACEPOINT :
-			BPF_PROG_TYPE_KPROBE,
-		.insns = p->insns,
-		.insn_cnt = p->insn_cnt,
-		.license = o->license ? o->license : obj->license,
-		.kern_version = o->kern_version,
-		.name = st->names_ok && p->name[0] ? p->name : NULL,
-		.expected_attach_type = p->multi ? BPF_TRACE_KPROBE_MULTI :
-					!p->tracing ? 0 :
-					p->kind == PROBE_RETURN ? BPF_TRACE_FEXIT :
-					BPF_TRACE_FENTRY,
-		.attach_btf_id = p->tracing ? p->attach_btf_id : 0,
-		.attach_btf_obj_fd = p->tracing && p->attach_btf_obj_fd > 0 ?
-				     (uint32_t)p->attach_btf_obj_fd : 0,
-	};
-	size_t no_room = 0;
-	int fd, err;
+	struct bpf_insn *c;
+	long n;
 
-	if (p->fd >= 0)
+	*sent = NULL;
+	p->sent_cnt = p->insn_cnt;
+	c = malloc((p->insn_cnt ? p->insn_cnt : 1) * sizeof(*c));
+	if (!c)
+		return errbuf_set(eb, -ENOMEM,
+				  "out of memory for a copy of BPF program %s",
+				  p->section);
+	n = nops_compact(p->insns, p->insn_cnt, c, NULL);
+	if (n == -ENOMEM) {
+		free(c);
+		return errbuf_set(eb, -ENOMEM,
+				  "out of memory for a copy of BPF program %s",
+				  p->section);
+	}
+	if (n < 0 || (size_t)n == p->insn_cnt) {
+		if (n < 0)
+			vlog(1, "%s: sent with its jumps by 0: %s", p->section,
+			     n == -ENOTSUP ? "it calls a function of its own, whose offsets the copy would not follow" :
+			     "a jump of it lands outside it");
+		free(c);
 		return 0;
-	err = apply_relocs(obj, p, o, st, eb);
-	if (err)
-		return err;
+	}
+	vlog(2, "%s: %zu jumps by 0 dropped before the verifier: %ld instructions sent",
+	     p->section, p->insn_cnt - (size_t)n, n);
+	*sent = c;
+	p->sent_cnt = (size_t)n;
+	return 0;
+}
+
+/* Through the verifier: the program's fd, or -errno with eb set. */
+static int load_prog(const struct obj_prog *p, const struct obj_load_opts *o,
+		     struct obj_load_state *st, struct bpf_prog_load_req *req,
+		     struct errbuf *eb)
+{
+	size_t no_room = 0;
+	int fd;
+
 	/* First without a log (cheaper), then again to explain a refusal. */
 	if (p->tracing)
 		kcall_why("program %s: %zu instructions, patched and relocated, through the verifier, for the function of BTF id %u in %s (attach_btf_obj_fd %d); the license for GPL-only helpers",
-			  p->section, p->insn_cnt, p->attach_btf_id,
+			  p->section, req->insn_cnt, p->attach_btf_id,
 			  p->attach_btf_obj_fd > 0 ? "its module's BTF" :
 			  "vmlinux's BTF", p->attach_btf_obj_fd > 0 ?
 			  p->attach_btf_obj_fd : 0);
 	else if (p->tracepoint)
 		kcall_why("program %s: %zu instructions, patched and relocated, through the verifier, for tracepoint %s:%s (its context is the event's record); the license for GPL-only helpers",
-			  p->section, p->insn_cnt, p->target, p->variant);
+			  p->section, req->insn_cnt, p->target, p->variant);
 	else
 		kcall_why("program %s: %zu instructions, patched and relocated, through the verifier%s; the license for GPL-only helpers, kern_version checked against the running kernel's before 5.0",
-			  p->section, p->insn_cnt, p->multi ?
+			  p->section, req->insn_cnt, p->multi ?
 			  ", for kprobe_multi links (expected_attach_type, 5.18+)" : "");
 	if (o->log_always)
-		fd = load_with_log(&req, st, "the same, for --verifier-log",
+		fd = load_with_log(req, st, "the same, for --verifier-log",
 				   o->log_level ? o->log_level : 2, &no_room);
 	else
-		fd = bpf_prog_load_fd(&req);
+		fd = bpf_prog_load_fd(req);
 	if (!o->log_always && (fd == -EINVAL || fd == -EACCES))
-		fd = load_with_log(&req, st, "the same program again, to say why it was refused",
+		fd = load_with_log(req, st, "the same program again, to say why it was refused",
 				   o->log_level ? o->log_level : 1, &no_room);
 	if (no_room)
 		return errbuf_set(eb, -ENOMEM,
@@ -556,16 +575,58 @@ int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
 				  st->verifier_log && st->verifier_log[0] ?
 				  " (verifier log follows)" : "");
 	}
+	return fd;
+}
+
+int bpf_obj_load_prog(struct bpf_obj *obj, struct obj_prog *p,
+		      const struct obj_load_opts *o, struct obj_load_state *st,
+		      struct errbuf *eb)
+{
+	char jit[64], tag[17];
+	struct bpf_prog_load_req req = {
+		.type = p->tracing ? BPF_PROG_TYPE_TRACING :
+			p->tracepoint ? BPF_PROG_TYPE_TRACEPOINT :
+			BPF_PROG_TYPE_KPROBE,
+		.insns = p->insns,
+		.insn_cnt = p->insn_cnt,
+		.license = o->license ? o->license : obj->license,
+		.kern_version = o->kern_version,
+		.name = st->names_ok && p->name[0] ? p->name : NULL,
+		.expected_attach_type = p->multi ? BPF_TRACE_KPROBE_MULTI :
+					!p->tracing ? 0 :
+					p->kind == PROBE_RETURN ? BPF_TRACE_FEXIT :
+					BPF_TRACE_FENTRY,
+		.attach_btf_id = p->tracing ? p->attach_btf_id : 0,
+		.attach_btf_obj_fd = p->tracing && p->attach_btf_obj_fd > 0 ?
+				     (uint32_t)p->attach_btf_obj_fd : 0,
+	};
+	struct bpf_insn *sent = NULL;
+	int fd, err;
+
+	if (p->fd >= 0)
+		return 0;
+	err = apply_relocs(obj, p, o, st, eb);
+	if (err)
+		return err;
+	err = compacted(p, &sent, eb);
+	if (err)
+		return err;
+	req.insns = sent ? sent : p->insns;
+	req.insn_cnt = p->sent_cnt;
+	fd = load_prog(p, o, st, &req, eb);
+	free(sent);
+	if (fd < 0)
+		return fd;
 	p->fd = fd;
 	prog_kinfo(p);
 	if (p->kinfo.known)
 		vlog(1, "program %s loaded: %zu instructions%s, kern_version 0x%06x, fd %d, kernel id %u, tag %s",
-		     p->section, p->insn_cnt, jit_text(p, jit, sizeof(jit)),
+		     p->section, p->sent_cnt, jit_text(p, jit, sizeof(jit)),
 		     o->kern_version, fd, p->kinfo.id,
 		     bpf_tag_text(p->kinfo.tag, tag, sizeof(tag)));
 	else
 		vlog(1, "program %s loaded: %zu instructions, kern_version 0x%06x, fd %d (no id or tag: BPF_OBJ_GET_INFO_BY_FD arrived in 4.13)",
-		     p->section, p->insn_cnt, o->kern_version, fd);
+		     p->section, p->sent_cnt, o->kern_version, fd);
 	return 0;
 }
 

@@ -48,7 +48,7 @@ static void jit_one(void *arg, const struct obj_prog *p)
 	j->shown++;
 	fprintf(j->out, "\nprogram %s: kernel id %u, tag %s, %zu BPF instructions\n",
 		p->section, p->kinfo.id,
-		bpf_tag_text(p->kinfo.tag, tag, sizeof(tag)), p->insn_cnt);
+		bpf_tag_text(p->kinfo.tag, tag, sizeof(tag)), p->sent_cnt);
 	if (!p->kinfo.jited_len) {
 		fprintf(j->out, "  not compiled: the kernel interprets it (its JIT is off, or the kernel does not say: BPF_OBJ_GET_INFO_BY_FD arrived in 4.13)\n");
 		return;

@@ -14,6 +14,8 @@
 
 #include "ext4dist_abi.h"
 #include "loader/loader.h"
+#include "loader/obj/map_value.h"
+#include "loader/obj/nops.h"
 #include "tool/dump/dump_bpf.h"
 #include "tool/dump/prog_batch.h"
 #include "tool/plan/prog_select.h"
@@ -114,21 +116,10 @@ static const char *placeholder_in(const struct obj_prog *q, size_t i)
 	return NULL;
 }
 
-/* The loader's no-op in place of a lookup read by address (map_value.h). */
-static int is_ja_0(const struct bpf_insn *in)
-{
-	return in->code == (BPF_JMP | BPF_JA) && !in->off && !in->imm;
-}
-
-static int is_value_load(const struct bpf_insn *in)
-{
-	return in->code == LD_IMM64 && in->src_reg == BPF_PSEUDO_MAP_VALUE;
-}
-
 /* Whether in[i] is a jump, call or exit other than the loader's no-op. */
 static int ends_run(const struct bpf_insn *in)
 {
-	return BPF_CLASS(in->code) == BPF_JMP && !is_ja_0(in);
+	return BPF_CLASS(in->code) == BPF_JMP && !map_value_is_nop(in);
 }
 
 /*
@@ -136,27 +127,26 @@ static int ends_run(const struct bpf_insn *in)
  * lookup's call follows the value's address, its null tests come after
  * that call along straight code, its key's set-up (its store, the value
  * stored, its pointer) before the value's address (map_value.h).  A key's
- * set-up is at most KEY_SETUP_MAX instructions, so of a run of jumps by
- * 0 straight into a value's address only the last KEY_SETUP_MAX are one
- * (the run's first may be the null tests of the lookup before it).
+ * set-up is at most MAP_VALUE_KEY_SETUP_MAX instructions, so of a run of
+ * jumps by 0 straight into a value's address only the last so many are
+ * one (the run's first may be the null tests of the lookup before it).
  */
-#define KEY_SETUP_MAX 4
 
 static const char *ja_0_was(const struct bpf_insn *in, size_t cnt, size_t i)
 {
 	size_t j;
 
-	if (i >= 2 && is_value_load(&in[i - 2]))
+	if (i >= 2 && map_value_is_load(&in[i - 2]))
 		return "call";
-	for (j = i + 1; j < cnt && is_ja_0(&in[j]); j++)
+	for (j = i + 1; j < cnt && map_value_is_nop(&in[j]); j++)
 		;
-	if (j < cnt && is_value_load(&in[j]) && j - i <= KEY_SETUP_MAX)
+	if (j < cnt && map_value_is_load(&in[j]) && j - i <= MAP_VALUE_KEY_SETUP_MAX)
 		return "key's set-up";
 	for (j = i; j > 0 && !ends_run(&in[j - 1]); j--)
-		if (j >= 3 && is_ja_0(&in[j - 1]) && is_value_load(&in[j - 3]))
+		if (j >= 3 && map_value_is_nop(&in[j - 1]) && map_value_is_load(&in[j - 3]))
 			return "null test (the address is never null)";
 	for (j = i + 1; j < cnt && !ends_run(&in[j]); j++)
-		if (is_value_load(&in[j]))
+		if (map_value_is_load(&in[j]))
 			return "key's set-up";
 	return "null test (the address is never null)";
 }
@@ -195,20 +185,58 @@ static int mark_prog(struct xl *x, const struct obj_prog *q)
 	return 0;
 }
 
+/*
+ * p as the loader sent it (nops.h): into c, with at[i] the copy's index
+ * of p's instruction i.  Where the loader sent p as it is, so is c.
+ */
+static long sent_copy(const struct obj_prog *p, struct bpf_insn *c,
+		      uint32_t *at)
+{
+	long cnt = nops_compact(p->insns, p->insn_cnt, c, at);
+	size_t i;
+
+	if (cnt >= 0 || cnt == -ENOMEM)
+		return cnt;
+	memcpy(c, p->insns, p->insn_cnt * sizeof(*c));
+	for (i = 0; i <= p->insn_cnt; i++)
+		at[i] = (uint32_t)i;
+	return (long)p->insn_cnt;
+}
+
+/*
+ * The object's instructions in order, each with its index in what was
+ * sent, the jumps by 0 the loader dropped with none.
+ */
 static void print_sent(struct xl *x, const struct obj_prog *p)
 {
 	char text[160], note[224];
+	struct bpf_insn *c = malloc((p->insn_cnt + 1) * sizeof(*c));
+	uint32_t *at = malloc((p->insn_cnt + 1) * sizeof(*at));
 	size_t i, k = prog_index(x, p), m = 0;
+	long cnt = c && at ? sent_copy(p, c, at) : -ENOMEM;
 	int n;
 
-	fprintf(x->out, "  sent: %zu instructions (the object's, placeholders patched, map references relocated)\n",
-		p->insn_cnt);
+	if (cnt < 0) {
+		x->err = errbuf_set(x->eb, -ENOMEM,
+				    "out of memory for the instructions %s was sent as",
+				    p->section);
+		goto out;
+	}
+	fprintf(x->out, "  sent: %ld instructions (the object's, placeholders patched, map references relocated, the %zu jumps by 0 of its rewrites dropped)\n",
+		cnt, p->insn_cnt - (size_t)cnt);
 	for (i = 0; i < p->insn_cnt; i += (size_t)n) {
 		const struct bpf_insn *in = &p->insns[i];
 		const struct mark *mk = mark_at(x, k, i, &m);
 		const char *ph = mk ? mk->placeholder : NULL;
 
-		n = bpf_disasm_insn(p->insns, p->insn_cnt, i, text, sizeof(text));
+		if (at[i] == at[i + 1]) {
+			n = 1;
+			bpf_disasm_insn(p->insns, p->insn_cnt, i, text, sizeof(text));
+			fprintf(x->out, "     -: %-40s ; was the lookup's %s: a jump by 0, dropped before sending\n",
+				text, ja_0_was(p->insns, p->insn_cnt, i));
+			continue;
+		}
+		n = bpf_disasm_insn(c, (size_t)cnt, at[i], text, sizeof(text));
 		if (n < 1)
 			n = 1;
 		note[0] = '\0';
@@ -219,7 +247,7 @@ static void print_sent(struct xl *x, const struct obj_prog *p)
 			 in->src_reg == BPF_PSEUDO_MAP_VALUE)
 			snprintf(note, sizeof(note), "; map %s's value by its address, for the object's lookup (src_reg 2, BPF_PSEUDO_MAP_VALUE, 5.2+)",
 				 map_name_by_fd(x, in->imm));
-		else if (is_ja_0(in))
+		else if (map_value_is_nop(in))
 			snprintf(note, sizeof(note), "; was the lookup's %s: a jump by 0, which the verifier drops",
 				 ja_0_was(p->insns, p->insn_cnt, i));
 		else if (ph && n == 2)
@@ -228,8 +256,11 @@ static void print_sent(struct xl *x, const struct obj_prog *p)
 		else if (mk && !ph)
 			snprintf(note, sizeof(note), "; the field's offset, from the event's format file (the object has %d)",
 				 PATCH_OFF_TP_RET);
-		fprintf(x->out, "  %4zu: %-40s %s\n", i, text, note);
+		fprintf(x->out, "  %4u: %-40s %s\n", at[i], text, note);
 	}
+out:
+	free(c);
+	free(at);
 }
 
 static void print_xlated(struct xl *x, const struct bpf_insn *k, size_t cnt,
@@ -325,6 +356,8 @@ static void dump_one(void *arg, const struct obj_prog *p)
 		p->section, p->kinfo.id,
 		bpf_tag_text(p->kinfo.tag, tag, sizeof(tag)), p->kinfo.jited_len);
 	print_sent(x, p);
+	if (x->err)
+		return;
 	cnt = p->kinfo.xlated_len / sizeof(struct bpf_insn);
 	k = cnt ? calloc(cnt, sizeof(*k)) : NULL;
 	memset(&info, 0, sizeof(info));
@@ -348,7 +381,7 @@ static void dump_one(void *arg, const struct obj_prog *p)
 	print_xlated(x, k, cnt, &calls);
 	sent_calls = count_calls(p->insns, p->insn_cnt, -1);
 	fprintf(x->out, "  summary: %zu instructions sent, %zu kept; helper calls %zu sent, %zu kept",
-		p->insn_cnt, cnt, sent_calls, calls);
+		p->sent_cnt, cnt, sent_calls, calls);
 	cpu_ids = count_cpu_ids(k, cnt);
 	if (cpu_ids > sent_calls - calls || calls > sent_calls)
 		cpu_ids = 0;

@@ -23,10 +23,10 @@ int tracer_load(struct tracer *t, struct obj_prog *p, struct errbuf *eb)
 	if (t->cfg.verifier_log && t->load.verifier_log &&
 	    prog_selected(p, t->cfg.prog_glob))
 		fprintf(stderr, "--- verifier log of %s (accepted: %zu instructions given, %u processed) ---\n%s--- end of the verifier log of %s ---\n",
-			p->section, p->insn_cnt, p->kinfo.verified_insns,
+			p->section, p->sent_cnt, p->kinfo.verified_insns,
 			t->load.verifier_log, p->section);
 	t->rec.progs_loaded++;
-	t->rec.insns_given += p->insn_cnt;
+	t->rec.insns_given += p->sent_cnt;
 	t->rec.insns_processed += p->kinfo.verified_insns;
 	if (!p->kinfo.verified_insns)
 		t->rec.processed_unknown = 1;
