@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --dump-bpf=xlated: each program a run loads, as ext4dist sends it (the
- * object's code with the run's constants patched and its map references
- * relocated) and as the kernel keeps it after the verifier
+ * object's code with the run's constants patched, its map references
+ * relocated and the jumps by 0 of the loader's rewrites dropped: each
+ * shown where it was) and as the kernel keeps it after the verifier
  * (BPF_OBJ_GET_INFO_BY_FD's xlated_prog_insns, 4.13+), annotated: which
  * constant was patched, which map an fd or id is, which helper a call
  * became, and what the two listings' lengths tell (map lookups inlined,
@@ -131,7 +132,6 @@ static int ends_run(const struct bpf_insn *in)
  * jumps by 0 straight into a value's address only the last so many are
  * one (the run's first may be the null tests of the lookup before it).
  */
-
 static const char *ja_0_was(const struct bpf_insn *in, size_t cnt, size_t i)
 {
 	size_t j;
@@ -140,10 +140,12 @@ static const char *ja_0_was(const struct bpf_insn *in, size_t cnt, size_t i)
 		return "call";
 	for (j = i + 1; j < cnt && map_value_is_nop(&in[j]); j++)
 		;
-	if (j < cnt && map_value_is_load(&in[j]) && j - i <= MAP_VALUE_KEY_SETUP_MAX)
+	if (j < cnt && map_value_is_load(&in[j]) &&
+	    j - i <= MAP_VALUE_KEY_SETUP_MAX)
 		return "key's set-up";
 	for (j = i; j > 0 && !ends_run(&in[j - 1]); j--)
-		if (j >= 3 && map_value_is_nop(&in[j - 1]) && map_value_is_load(&in[j - 3]))
+		if (j >= 3 && map_value_is_nop(&in[j - 1]) &&
+		    map_value_is_load(&in[j - 3]))
 			return "null test (the address is never null)";
 	for (j = i + 1; j < cnt && !ends_run(&in[j]); j++)
 		if (map_value_is_load(&in[j]))
