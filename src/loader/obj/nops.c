@@ -57,11 +57,25 @@ static void index_map(const struct bpf_insn *in, size_t cnt, uint32_t *at)
 	at[cnt] = (uint32_t)n;
 }
 
-/* The new offsets, checked before anything of out is written. */
-static int new_offsets(const struct bpf_insn *in, size_t cnt,
-		       const uint32_t *at, int32_t *off)
+/* Where the jump at i lands in the copy, as an offset: -ERANGE if nowhere. */
+static int new_offset(const struct bpf_insn *in, size_t cnt,
+		      const uint32_t *at, size_t i, int32_t *off)
 {
-	long long t, o;
+	long long t = (long long)i + 1 + jump_off(&in[i]), o;
+
+	if (t < 0 || t > (long long)cnt)
+		return -ERANGE;
+	o = (long long)at[t] - at[i] - 1;
+	if (!is_long_ja(&in[i]) && (o < INT16_MIN || o > INT16_MAX))
+		return -ERANGE;
+	*off = (int32_t)o;
+	return 0;
+}
+
+/* Whether every jump of in lands in the copy, before out is written. */
+static int jumps_land(const struct bpf_insn *in, size_t cnt, const uint32_t *at)
+{
+	int32_t off;
 	size_t i;
 
 	for (i = 0; i < cnt; i++) {
@@ -69,15 +83,9 @@ static int new_offsets(const struct bpf_insn *in, size_t cnt,
 			i++;
 			continue;
 		}
-		if (!is_jump(&in[i]) || map_value_is_nop(&in[i]))
-			continue;
-		t = (long long)i + 1 + jump_off(&in[i]);
-		if (t < 0 || t > (long long)cnt)
+		if (is_jump(&in[i]) && !map_value_is_nop(&in[i]) &&
+		    new_offset(in, cnt, at, i, &off))
 			return -ERANGE;
-		o = (long long)at[t] - at[i] - 1;
-		if (!is_long_ja(&in[i]) && (o < INT16_MIN || o > INT16_MAX))
-			return -ERANGE;
-		off[at[i]] = (int32_t)o;
 	}
 	return 0;
 }
@@ -86,8 +94,8 @@ long nops_compact(const struct bpf_insn *in, size_t cnt, struct bpf_insn *out,
 		  uint32_t *at)
 {
 	uint32_t *map = at ? at : malloc((cnt + 1) * sizeof(*map));
-	int32_t *off = NULL;
-	size_t i, n;
+	int32_t off = 0;
+	size_t i;
 	long ret;
 
 	if (!map)
@@ -97,13 +105,7 @@ long nops_compact(const struct bpf_insn *in, size_t cnt, struct bpf_insn *out,
 		goto out;
 	}
 	index_map(in, cnt, map);
-	n = map[cnt];
-	off = malloc((n ? n : 1) * sizeof(*off));
-	if (!off) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = new_offsets(in, cnt, map, off);
+	ret = jumps_land(in, cnt, map);
 	if (ret)
 		goto out;
 	for (i = 0; i < cnt; i++) {
@@ -113,15 +115,16 @@ long nops_compact(const struct bpf_insn *in, size_t cnt, struct bpf_insn *out,
 		if (in[i].code == LD_IMM64 && i + 1 < cnt) {
 			out[map[i] + 1] = in[i + 1];
 			i++;
-		} else if (is_long_ja(&in[i])) {
-			out[map[i]].imm = off[map[i]];
-		} else if (is_jump(&in[i])) {
-			out[map[i]].off = (int16_t)off[map[i]];
+		} else if (is_jump(&in[i]) &&
+			   !new_offset(in, cnt, map, i, &off)) {
+			if (is_long_ja(&in[i]))
+				out[map[i]].imm = off;
+			else
+				out[map[i]].off = (int16_t)off;
 		}
 	}
-	ret = (long)n;
+	ret = (long)map[cnt];
 out:
-	free(off);
 	if (map != at)
 		free(map);
 	return ret;

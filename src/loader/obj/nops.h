@@ -2,8 +2,8 @@
 /*
  * A program without its jumps by 0: the loader's rewrites (map_value.h)
  * leave them where a lookup's call, key or null test was, and the
- * verifier would drop them one run at a time (opt_remove_nops, 5.1+:
- * a move of the program and of its aux data per run), or keep them
+ * verifier would drop them one at a time (opt_remove_nops, 5.1+:
+ * a move of the program and of its aux data each), or keep them
  * before 5.1.  The program handed to the kernel is a compacted copy;
  * the object's own instructions stay as they are, their indices those
  * of its relocations.
