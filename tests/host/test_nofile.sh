@@ -13,11 +13,11 @@ fi
 full="all 8 file descriptors RLIMIT_NOFILE allows this process are in use; raise the limit (ulimit -n) and try again"
 
 if [ ! -e /sys/bus/event_source/devices/kprobe/type ] && [ -e /sys/kernel/btf/vmlinux ]; then
-	# This host: the kprobe_multi question comes before the object is
-	# read (its answer says which programs are kept): with stdin,
-	# stdout and stderr alone it finds no descriptor; with 8 the 5 maps
-	# take 3 to 7 after it, and the plan's next question (tracefs) finds
-	# none left.
+	# This host: the kprobe_multi and kprobe questions come before the
+	# object is read (their answers say which programs are kept): with
+	# stdin, stdout and stderr alone the first finds no descriptor; with
+	# 8 the tracing dir asked for kprobe_events keeps 3, the maps take 4
+	# to 7, and the fifth map (open_scan) finds none left.
 	run_bin prlimit --nofile=3 "$BIN" --check
 	expect_eq "--check, 3 descriptors: exit status" "$RC" 1
 	expect_eq "--check, 3 descriptors: the verdict" \
@@ -30,11 +30,11 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ] && [ -e /sys/kernel/btf/vm
 		"kernel                 RELEASE
 kern_version           CODE from the vDSO note; uname parsing agrees
 privileges             yes
-verdict                ext4dist cannot trace here: too many open files: cannot open /sys/kernel/tracing: $full"
+verdict                ext4dist cannot trace here: too many open files: cannot create BPF map open_scan: $full"
 	run_bin prlimit --nofile=8 "$BIN"
 	expect_eq "a run, 8 descriptors: exit status" "$RC" 1
 	expect_eq "a run, 8 descriptors: message" "$ERR" \
-		"ext4dist: too many open files: cannot open /sys/kernel/tracing: $full"
+		"ext4dist: too many open files: cannot create BPF map open_scan: $full"
 	# A soft limit below the hard one is raised: nothing to say.
 	run_bin prlimit --nofile=8:256 "$BIN" --check
 	expect_eq "--check, soft limit 8, hard 256: the host's own verdict" \

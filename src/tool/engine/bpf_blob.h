@@ -58,9 +58,16 @@ int bpf_blob_running(int lines, int (*keep)(const char *section, void *arg),
 /*
  * Gives b's inflated pages back to the kernel once it is parsed: b->data
  * becomes NULL (b->arch stays), and the next bpf_blob_for() inflates it
- * again.
+ * again.  The binary's text read so far goes too (text_pages.c): a dump's
+ * next batch maps what it runs.
  */
 void bpf_blob_release(struct bpf_blob *b);
+/*
+ * The same without the text: a run's start-up keeps it to the banner,
+ * where it goes at once (each drop between costs the faults that map
+ * it again, for little less peak RSS).
+ */
+void bpf_blob_release_room(struct bpf_blob *b);
 
 /* eb's line for bpf_blob_for()'s -ENOMEM or -EINVAL about b; err itself. */
 int bpf_blob_error(int err, const struct bpf_blob *b, struct errbuf *eb);

@@ -411,8 +411,6 @@ static int blob_of(struct packed *p, const char *arch, char *data,
 {
 	long n = inflated(p, lines, keep, arg);
 
-	/* zlib's text, run for the last time here (text_pages.c). */
-	text_pages_drop();
 	b->arch = arch;
 	b->data = data;
 	b->size = n > 0 ? (size_t)n : 0;
@@ -435,9 +433,16 @@ static int blob_pick(const char *bpf_arch, int lines,
 	return -ENOENT;
 }
 
+/*
+ * zlib's text is run for the last time in an inflate (text_pages.c): a
+ * dump drops it there, a run after its banner.
+ */
 int bpf_blob_for(const char *bpf_arch, struct bpf_blob *b)
 {
-	return blob_pick(bpf_arch, 1, NULL, NULL, b);
+	int err = blob_pick(bpf_arch, 1, NULL, NULL, b);
+
+	text_pages_drop();
+	return err;
 }
 
 int bpf_blob_for_run(const char *bpf_arch,
@@ -447,7 +452,7 @@ int bpf_blob_for_run(const char *bpf_arch,
 	return blob_pick(bpf_arch, 0, keep, arg, b);
 }
 
-void bpf_blob_release(struct bpf_blob *b)
+void bpf_blob_release_room(struct bpf_blob *b)
 {
 	if (b->data == (char *)ext4dist_bpf_obj_room)
 		release(&own);
@@ -455,6 +460,11 @@ void bpf_blob_release(struct bpf_blob *b)
 		release(&other);
 	b->data = NULL;
 	b->size = 0;
+}
+
+void bpf_blob_release(struct bpf_blob *b)
+{
+	bpf_blob_release_room(b);
 	text_pages_drop();
 }
 
@@ -467,6 +477,7 @@ int bpf_blob_running(int lines, int (*keep)(const char *section, void *arg),
 
 	if (err && err != -ENOMEM)
 		err = blob_pick(bpf_blob_own_arch(), lines, keep, arg, b);
+	text_pages_drop();
 	return bpf_blob_error(err, b, eb);
 }
 

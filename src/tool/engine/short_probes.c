@@ -172,10 +172,17 @@ void tracer_prepare_names(struct tracer *t)
 				 found.dentry_off, found.dname_off);
 		}
 	}
+	t->names_off[0] = err ? 0 : found.dentry_off;
+	t->names_off[1] = err ? 0 : found.dname_off;
+	tracer_patch_names(t);
+}
+
+void tracer_patch_names(struct tracer *t)
+{
 	bpf_obj_patch_imm64(&t->obj, PATCH_DENTRY_OFF,
-			    err ? 0 : (unsigned long long)found.dentry_off);
+			    (unsigned long long)t->names_off[0]);
 	bpf_obj_patch_imm64(&t->obj, PATCH_DNAME_OFF,
-			    err ? 0 : (unsigned long long)found.dname_off);
+			    (unsigned long long)t->names_off[1]);
 }
 
 int tracer_prepare_generic_read(struct tracer *t, struct errbuf *eb)

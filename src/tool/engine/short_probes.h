@@ -10,6 +10,8 @@
  * 0 (the events say the name is unknown) with a warning saying why.
  */
 void tracer_prepare_names(struct tracer *t);
+/* Those two offsets patched again, into an object read anew. */
+void tracer_patch_names(struct tracer *t);
 /* The generic read path's two numbers, patched in (read_path.c). */
 int tracer_prepare_generic_read(struct tracer *t, struct errbuf *eb);
 

@@ -20,6 +20,7 @@
 #include "tool/engine/fentry.h"
 #include "tool/discover/name_discover.h"
 #include "tool/discover/pid_filter.h"
+#include "tool/plan/plan.h"
 #include "tool/plan/probe.h"
 #include "tool/plan/progs.h"
 #include "tool/plan/prog_select.h"
@@ -64,11 +65,13 @@ static int run_loads(const char *section, void *arg)
 
 	/*
 	 * A run told to use kprobes (--attach=pmu or tracefs) never moves
-	 * to another path: the other kinds' programs are not kept, and the
-	 * object's members that hold only those are not even inflated.
+	 * to another path, and an automatic one without kprobe_multi reads
+	 * the object again if it does (read_for_plan()): the other kinds'
+	 * programs are not kept, and the object's members that hold only
+	 * those are not even inflated.
 	 */
-	if ((t->cfg.attach == ATTACH_PMU || t->cfg.attach == ATTACH_TRACEFS) &&
-	    !kprobe)
+	if ((t->cfg.attach == ATTACH_PMU || t->cfg.attach == ATTACH_TRACEFS ||
+	     t->kprobes_only) && !kprobe)
 		return 0;
 	/*
 	 * An automatic run asked about kprobe_multi first (ask_multi()):
@@ -207,13 +210,26 @@ static int load_object(struct tracer *t, int run, struct errbuf *eb)
 	 * programs are made.
 	 */
 	err = run ? ask_multi(t, eb) : 0;
+	/*
+	 * Without kprobe_multi an automatic run plans kprobes wherever the
+	 * kernel makes them, asked here: then fentry/fexit's programs are
+	 * read only if the kernel refuses the kprobes at attach
+	 * (read_for_plan()), tracepoints' never.
+	 */
+	t->kprobes_only = 0;
+	if (!err && run && t->cfg.attach == ATTACH_AUTO &&
+	    t->rec.caps.c[CAP_MULTI].state != CAP_YES) {
+		err = probe_kprobes_first(t, eb);
+		t->kprobes_only = err > 0;
+		err = err < 0 ? err : 0;
+	}
 	if (!err)
 		err = pick_object(t, &blob, eb);
 	if (err)
 		return err;
 	err = bpf_obj_parse_in(blob.data, blob.size, &keep, &t->obj, eb);
 	size = blob.size;
-	bpf_blob_release(&blob);
+	bpf_blob_release_room(&blob);
 	if (err)
 		return err;
 	vlog(1, "embedded BPF object %s: %zu bytes, license \"%s\", %zu programs for this mode, %zu maps",
@@ -317,6 +333,55 @@ static void undo_attach(struct tracer *t, int tracing)
 			bpf_obj_unload_prog(&t->obj.progs[i]);
 }
 
+/* What the record says of the object's maps. */
+static void note_maps(struct tracer *t)
+{
+	t->rec.nr_maps = maps_created(&t->obj);
+	t->rec.hist_type = map_type_name(bpf_obj_find_map(&t->obj,
+							  "hist")->def.type);
+	t->rec.names_ok = t->load.names_ok;
+	t->rec.names_pretend = t->cfg.load.no_names;
+	t->rec.percpu = t->percpu;
+}
+
+/*
+ * A plan that took fentry/fexit from an object read for kprobes alone:
+ * the object read again with them, its maps made anew, and with again
+ * (start-up done up to the attach) slow mode's rings and the file names'
+ * offsets too.
+ */
+static int read_for_plan(struct tracer *t, int again, struct errbuf *eb)
+{
+	int err;
+
+	if (!t->kprobes_only || t->rec.attach.path == ATTACH_PMU ||
+	    t->rec.attach.path == ATTACH_TRACEFS)
+		return 0;
+	vlog(1, "the embedded BPF object read again for the %s path",
+	     plan_path_name(t->rec.attach.path));
+	perf_buf_close(&t->events);
+	obj_load_state_free(&t->load);
+	bpf_obj_free(&t->obj);
+	free(t->scratch);
+	t->scratch = NULL;
+	t->calls_fd = t->hist_fd = t->ctl_fd = -1;
+	t->events_fd = t->slow_stats_fd = -1;
+	err = load_object(t, 0, eb);
+	if (err)
+		return err;
+	note_maps(t);
+	if (!again)
+		return 0;
+	if (t->cfg.slow) {
+		err = perf_buf_open(&t->events, t->events_fd,
+				    t->cfg.slow_pages ? t->cfg.slow_pages : 64, eb);
+		if (err)
+			return err;
+	}
+	tracer_patch_names(t);
+	return 0;
+}
+
 /*
  * The path taken by default, and the kernel refused it at attach:
  * fentry/fexit (tracing: Debian's arm64 6.1 makes no trampolines; a
@@ -355,6 +420,8 @@ static int replan_refused(struct tracer *t, int tracing, struct errbuf *eb)
 	/* Undecided again: --check must not print a path no plan chose. */
 	t->rec.planned = 0;
 	err = probe_decide_attach(t, eb);
+	if (!err)
+		err = read_for_plan(t, 1, eb);
 	if (err)
 		return err;
 	/* start() let tracefs go when fentry was chosen. */
@@ -431,7 +498,8 @@ static void note_unseen(struct tracer *t)
 /*
  * Every program is in the kernel: their instructions go, and the heap
  * they and the start-up's other buffers took goes back to the kernel
- * (glibc keeps freed memory inside its heap until asked).
+ * (glibc keeps freed memory inside its heap until asked).  The text goes
+ * after the banner (run_loop(), slow_loop()).
  */
 static void give_back(struct tracer *t)
 {
@@ -439,20 +507,16 @@ static void give_back(struct tracer *t)
 #ifdef __GLIBC__
 	malloc_trim(0);
 #endif
-	text_pages_drop();
 }
 
 static int start(struct tracer *t, struct errbuf *eb)
 {
 	int err, tracing;
 
-	t->rec.nr_maps = maps_created(&t->obj);
-	t->rec.hist_type = map_type_name(bpf_obj_find_map(&t->obj,
-							  "hist")->def.type);
-	t->rec.names_ok = t->load.names_ok;
-	t->rec.names_pretend = t->cfg.load.no_names;
-	t->rec.percpu = t->percpu;
+	note_maps(t);
 	err = probe_decide_attach(t, eb);
+	if (!err)
+		err = read_for_plan(t, 0, eb);
 	if (err)
 		return err;
 	/* A tracefs run killed earlier left events: only look, never mount. */
@@ -491,7 +555,6 @@ static int start(struct tracer *t, struct errbuf *eb)
 	/* Name discovery's probe: the tracer's kind, where it is a kprobe. */
 	tracer_set_ops(t);
 	tracer_prepare_names(t);
-	text_pages_drop();
 	err = tracer_attach_chosen(t, eb);
 	if (t->cfg.attach == ATTACH_AUTO &&
 	    tracer_path_refused(t, err, &tracing))

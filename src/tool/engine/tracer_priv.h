@@ -26,6 +26,8 @@ struct tracer {
 	int events_fd, slow_stats_fd;
 	struct perf_buf events;		/* slow mode's rings */
 	int percpu;			/* hist is a per-CPU map */
+	int kprobes_only;		/* the object read for kprobes alone */
+	int names_off[2];		/* f_path.dentry, d_name.name; or 0 */
 	int ncpus;
 	unsigned int calls_rows;	/* CALLS_ROWS(ncpus) */
 	unsigned int epoch;		/* the hist buffer in use: epoch & 1 */

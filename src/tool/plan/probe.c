@@ -259,6 +259,26 @@ int probe_decide_attach(struct tracer *t, struct errbuf *eb)
 	return 0;
 }
 
+int probe_kprobes_first(struct tracer *t, struct errbuf *eb)
+{
+	static const enum cap_id asked[] = { CAP_KPROBE_EVENTS, CAP_PMU };
+	size_t i;
+
+	if (kprobes_unsafe())
+		return 0;
+	for (i = 0; i < sizeof(asked) / sizeof(asked[0]); i++) {
+		const struct cap *c = &t->rec.caps.c[asked[i]];
+
+		if (c->state == CAP_UNKNOWN)
+			probe_cap(t, asked[i]);
+		if (c->state == CAP_FAILED)
+			return errbuf_set(eb, -EMFILE, "%s", c->why);
+		if (c->state == CAP_YES)
+			return 1;
+	}
+	return 0;
+}
+
 void tracer_probe_rest(struct tracer *t)
 {
 	struct cap *maxactive = &t->rec.caps.c[CAP_MAXACTIVE];

@@ -26,6 +26,13 @@ void probe_cap(struct tracer *t, enum cap_id id);
  */
 int probe_decide_attach(struct tracer *t, struct errbuf *eb);
 /*
+ * Whether an automatic plan without kprobe_multi takes kprobes: 1 where
+ * the kernel makes them (kprobe_events, else the PMU, asked as the plan
+ * asks) and they are safe to use, else 0; -EMFILE with why in eb when no
+ * descriptor was left to ask.
+ */
+int probe_kprobes_first(struct tracer *t, struct errbuf *eb);
+/*
  * The file system's fsync tracepoints, their ids and the exit event's
  * return value field, into t->tp (CAP_TRACEPOINT's question); 0 or
  * -errno with why.

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loader/util/text_pages.h"
 #include "output/report.h"
 #include "output/tool_name.h"
 #include "tool/run/exporter.h"
@@ -123,6 +124,8 @@ int run_loop(struct fleet *fl, struct exporter *x,
 		fprintf(pr->json ? stderr : out, "%s\n",
 			tracer_fs(fl->t[i])->banner);
 	fflush(out);
+	/* Start-up's text, done with (text_pages.c). */
+	text_pages_drop();
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	for (;;) {
 		int stopped, last;

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loader/util/text_pages.h"
 #include "output/report.h"
 #include "output/slow.h"
 #include "output/tool_name.h"
@@ -223,6 +224,8 @@ int slow_loop(struct tracer *t, const struct run_print *pr, FILE *out)
 			slow_header(out, p.fmt, tracer_fs(t)->label, pr->min_ms);
 	if (err || fflush(out))
 		return err ? err : -errno;
+	/* Start-up's text, done with (text_pages.c). */
+	text_pages_drop();
 	if (pr->heatmap) {
 		err = fleet_heat_init(&heat, &t, 1, 1000000000ULL, 0);
 		if (err)
