@@ -230,6 +230,18 @@ INLINE void rec_put(char *s, __u32 op, __u64 v)
 }
 
 /*
+ * op's record freed: its 0 made here, so clang keeps no 0 of a lookup's
+ * key in a register for it (the loader drops the key's with the key).
+ */
+INLINE void rec_free(char *s, __u32 op)
+{
+	__u64 z;
+
+	asm volatile("%0 = 0\n\t*(u64 *)(%1 + %2) = %0" : "=&r"(z) :
+		     "r"(s), "i"(PATCH_OFF_START_REC(op)) : "memory");
+}
+
+/*
  * The calls rows, all the CPUs': its one value.  The key's 0 made here
  * (an empty asm): clang would otherwise keep one 0 in a register for
  * both keys, an instruction the loader cannot drop with them.
@@ -396,8 +408,12 @@ INLINE enum ret_kind return_kind(const void *ctx, __u32 op, const int tr)
 /* The histogram buffer of op in the current interval. */
 INLINE struct op_hist *hist_of(__u32 op)
 {
-	__u32 zero = 0, hkey;
-	struct ctl *c = bpf_map_lookup_elem(&ctl, &zero);
+	__u32 zero, hkey;
+	struct ctl *c;
+
+	/* Its own 0, as calls_rows()'s: none the loader cannot drop. */
+	asm volatile("%0 = 0" : "=r"(zero));
+	c = bpf_map_lookup_elem(&ctl, &zero);
 
 	if (!c)
 		return 0;
@@ -497,7 +513,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	if (!rec)
 		return 0;
 	if (record_of(rec, record_tag(id))) {
-		rec_put(s, op, 0);
+		rec_free(s, op);
 		delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
 		kind = slow ? return_kind(ctx, op, tr) : RET_TIMED;
 	}

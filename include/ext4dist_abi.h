@@ -257,10 +257,13 @@ struct open_scan {
 /* DNAME_INLINE_LEN of 64-bit kernels: what BCC's ext4slower copies. */
 #define SLOW_NAME_LEN	32
 
+/* Slow mode's operations: all but getattr, the last (ext4slower has none). */
+#define NR_SLOW_OPS OP_GETATTR
+
 struct slow_extra {
-	unsigned long long tag[NR_OPS];
-	unsigned long long file[NR_OPS];	/* struct file * */
-	unsigned long long pos[NR_OPS];		/* kiocb->ki_pos at entry */
+	unsigned long long tag[NR_SLOW_OPS];
+	unsigned long long file[NR_SLOW_OPS];	/* struct file * */
+	unsigned long long pos[NR_SLOW_OPS];	/* kiocb->ki_pos at entry */
 };
 
 /* slow_event.flags */
