@@ -16,9 +16,9 @@
 
 /*
  * One value, all the slots: thread id % slots -> one start record per
- * operation (the loader sets value_size, ext4dist_abi.h).  Its lookup
- * of key 0 is a load of the value's address where the kernel takes one
- * (5.2+), and the slot an offset from it: no key, no call.
+ * traced operation (the loader sets value_size, ext4dist_abi.h).  Its
+ * lookup of key 0 is a load of the value's address where the kernel
+ * takes one (5.2+), and the slot an offset from it: no key, no call.
  */
 struct legacy_map_def start SEC("maps") = {
 	.type = BPF_MAP_TYPE_ARRAY,
@@ -199,11 +199,46 @@ INLINE __u64 start_slot_of(__u64 id)
 }
 
 /* The start table, all the slots: its one value. */
-INLINE struct start_slot *start_table(void)
+INLINE char *start_table(void)
 {
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&start, &zero);
+}
+
+/* Slot at's first byte: at times the slot's bytes (PATCH_START_STRIDE). */
+INLINE __u64 start_offset(__u64 at)
+{
+	asm volatile("%0 *= %1" : "+r"(at) : "i"(PATCH_START_STRIDE));
+	return at;
+}
+
+/* op's record in slot s, at the offset patched for op (PATCH_OFF_START_REC). */
+INLINE __u64 rec_get(const char *s, __u32 op)
+{
+	__u64 v;
+
+	asm volatile("%0 = *(u64 *)(%1 + %2)" : "=r"(v) :
+		     "r"(s), "i"(PATCH_OFF_START_REC(op)));
+	return v;
+}
+
+INLINE void rec_put(char *s, __u32 op, __u64 v)
+{
+	asm volatile("*(u64 *)(%0 + %1) = %2" : :
+		     "r"(s), "i"(PATCH_OFF_START_REC(op)), "r"(v) : "memory");
+}
+
+/*
+ * op's record freed: its 0 made here, so clang keeps no 0 of a lookup's
+ * key in a register for it (the loader drops the key's with the key).
+ */
+INLINE void rec_free(char *s, __u32 op)
+{
+	__u64 z;
+
+	asm volatile("%0 = 0\n\t*(u64 *)(%1 + %2) = %0" : "=&r"(z) :
+		     "r"(s), "i"(PATCH_OFF_START_REC(op)) : "memory");
 }
 
 /*
@@ -302,7 +337,7 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
 	__u32 key;
-	struct start_slot *t, *s;
+	char *t, *s;
 	struct calls_row *r;
 	struct op_calls *c;
 	__u64 rec, tag, at;
@@ -320,9 +355,9 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 		return 0;
 	c = calls_of(r, op);
 	tag = record_tag(id);
-	s = t + at;
+	s = t + start_offset(at);
 	/* A CPU's own row: plain adds, in the atomic twins too. */
-	if (record_of(s->rec[op], tag))
+	if (record_of(rec_get(s, op), tag))
 		INC_PLAIN(c, missed);
 	rec = start_record(tag);
 	key = (__u32)at;
@@ -337,9 +372,9 @@ INLINE int trace_entry(const void *ctx, __u32 op, const int atomic,
 			x->pos[op] = pos;
 		}
 		/* 4.9 keeps no bound of an offset spilled across the calls. */
-		s = t + start_slot_of(at);
+		s = t + start_offset(start_slot_of(at));
 	}
-	s->rec[op] = rec;
+	rec_put(s, op, rec);
 	INC_PLAIN(c, entries);
 	return 0;
 }
@@ -373,8 +408,12 @@ INLINE enum ret_kind return_kind(const void *ctx, __u32 op, const int tr)
 /* The histogram buffer of op in the current interval. */
 INLINE struct op_hist *hist_of(__u32 op)
 {
-	__u32 zero = 0, hkey;
-	struct ctl *c = bpf_map_lookup_elem(&ctl, &zero);
+	__u32 zero, hkey;
+	struct ctl *c;
+
+	/* Its own 0, as calls_rows()'s: none the loader cannot drop. */
+	asm volatile("%0 = 0" : "=r"(zero));
+	c = bpf_map_lookup_elem(&ctl, &zero);
 
 	if (!c)
 		return 0;
@@ -457,7 +496,7 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 want = PATCHED_CONST(PATCH_TGID);
 	enum ret_kind kind = RET_STOLEN;
-	struct start_slot *s;
+	char *s;
 	struct op_hist *h;
 	__u64 rec, delta = 0, at, slot, base, file = 0, pos = 0;
 	__u32 key;
@@ -468,13 +507,13 @@ INLINE int trace_return(void *ctx, __u32 op, const int atomic,
 	s = start_table();
 	if (!s)
 		return 0;
-	s += at;
+	s += start_offset(at);
 	key = (__u32)at;
-	rec = s->rec[op];
+	rec = rec_get(s, op);
 	if (!rec)
 		return 0;
 	if (record_of(rec, record_tag(id))) {
-		s->rec[op] = 0;
+		rec_free(s, op);
 		delta = (bpf_ktime_get_ns() - rec) & REC_TS_MASK;
 		kind = slow ? return_kind(ctx, op, tr) : RET_TIMED;
 	}

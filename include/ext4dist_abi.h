@@ -100,18 +100,22 @@ struct ctl {
 
 /*
  * Start records: an array indexed by thread id modulo its number of
- * slots, one 64-bit word per operation (a write on an O_SYNC file runs an
- * fsync inside it on the same thread).  An array lookup is inlined by the
- * verifier, where a hash update and delete per call cost three times the
- * whole rest (docs/performance.md).
+ * slots, one 64-bit word per traced operation (a write on an O_SYNC file
+ * runs an fsync inside it on the same thread).  An array lookup is
+ * inlined by the verifier, where a hash update and delete per call cost
+ * three times the whole rest (docs/performance.md).
  *
  * The number of slots is a power of two from START_SLOTS_MIN to
  * START_SLOTS_MAX, chosen at load (tool/engine/start_slots.h): the
  * loader sizes the array's one value (all the slots: read by its
  * address where the kernel allows, as ctl's) and patches the programs'
- * mask (slots - 1, PATCH_START_MASK) and the tag's shift (31 + log2
+ * mask (slots - 1, PATCH_START_MASK), the tag's shift (31 + log2
  * slots, PATCH_START_SHIFT: the thread id is shifted down from the
- * word's top).  slow_start has one entry per slot.
+ * word's top), a slot's bytes (8 per traced operation,
+ * PATCH_START_STRIDE) and each operation's record offset in it (8 times
+ * its rank among the traced operations, PATCH_OFF_START_REC): the kernel
+ * zeroes the whole value when it makes the map.  slow_start has one
+ * entry per slot.
  *
  * A record is written and read as one 64-bit word, so a return can never
  * pair one thread's id with another's timestamp: the bits of the thread
@@ -134,6 +138,7 @@ struct ctl {
 /* The bits over the time, the thread id's over the live bit: the record's tag. */
 #define REC_TAG_SHIFT	53
 
+/* The widest slot, every operation traced: the object's value_size. */
 struct start_slot {
 	unsigned long long rec[NR_OPS];
 };
@@ -208,6 +213,19 @@ struct start_slot {
  * a register were two.  Refused as a shift unless patched.
  */
 #define PATCH_START_SHIFT 0x7e57000a
+/*
+ * A start slot's bytes (8 per traced operation), patched into the 32-bit
+ * immediate of the multiply (BPF_ALU64 | BPF_MUL | BPF_K) that makes a
+ * slot's offset from its index.
+ */
+#define PATCH_START_STRIDE 0x7e57000b
+/*
+ * op's start record's offset in its slot, patched into the 16-bit offset
+ * of the 64-bit loads and stores (BPF_LDX | BPF_MEM | BPF_DW, BPF_STX |
+ * BPF_MEM | BPF_DW) of that record: 8 times op's rank among the traced
+ * operations.  Below PATCH_OFF_TP_RET, and past every map value.
+ */
+#define PATCH_OFF_START_REC(op) ((int)(0x7fc0 + 8 * (op)))
 /* CALLS_ROWS - 1, patched into the AND that makes a CPU's calls row. */
 #define PATCH_CPU_MASK 0x7e57000c
 
@@ -239,10 +257,13 @@ struct open_scan {
 /* DNAME_INLINE_LEN of 64-bit kernels: what BCC's ext4slower copies. */
 #define SLOW_NAME_LEN	32
 
+/* Slow mode's operations: all but getattr, the last (ext4slower has none). */
+#define NR_SLOW_OPS OP_GETATTR
+
 struct slow_extra {
-	unsigned long long tag[NR_OPS];
-	unsigned long long file[NR_OPS];	/* struct file * */
-	unsigned long long pos[NR_OPS];		/* kiocb->ki_pos at entry */
+	unsigned long long tag[NR_SLOW_OPS];
+	unsigned long long file[NR_SLOW_OPS];	/* struct file * */
+	unsigned long long pos[NR_SLOW_OPS];	/* kiocb->ki_pos at entry */
 };
 
 /* slow_event.flags */

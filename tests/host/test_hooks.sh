@@ -86,28 +86,39 @@ printf 'MemTotal:         119808 kB\n' > "$fx/meminfo"
 run_bin "$TEST_BIN" --check --test-meminfo "$fx/meminfo"
 expect_eq "start records of a 128 MB device (117 MiB)" \
 	"$(grep '^start records ' "$TMP/out")" \
-	"start records          4096 slots of 40 bytes: one per 16 KiB of MemTotal (117 MiB)"
+	"start records          4096 slots of 32 bytes: one per 16 KiB of MemTotal (117 MiB)"
 start_kib=$(sed -n 's/^kernel memory  *[0-9]* KiB (memlock in \/proc\/self\/fdinfo): 5 maps [0-9]* KiB (the start records \([0-9]*\) KiB), [0-9]* programs [0-9]* KiB$/\1/p' "$TMP/out")
-expect_eq "kernel memory of the 4096 records: 160 KiB and what the kernel adds" \
-	"$([ "${start_kib:-0}" -ge 160 ] && [ "$start_kib" -le 192 ] && echo yes)" yes
+expect_eq "kernel memory of the 4096 records: 128 KiB and what the kernel adds" \
+	"$([ "${start_kib:-0}" -ge 128 ] && [ "$start_kib" -le 160 ] && echo yes)" yes
 expect_eq "--check: peak RSS" \
 	"$(grep -c '^peak RSS               [0-9]* kB so far (VmHWM in /proc/self/status)$' "$TMP/out")" 1
 printf 'MemTotal:         262144 kB\n' > "$fx/meminfo"
 run_bin "$TEST_BIN" --check --test-meminfo "$fx/meminfo"
 expect_eq "start records of 256 MiB" "$(grep '^start records ' "$TMP/out")" \
-	"start records          16384 slots of 40 bytes: one per 16 KiB of MemTotal (256 MiB)"
+	"start records          16384 slots of 32 bytes: one per 16 KiB of MemTotal (256 MiB)"
 run_bin "$TEST_BIN" -v --check --start-slots 4096 --test-meminfo "$fx/meminfo"
 expect_eq "--start-slots over the rule" "$(grep '^start records ' "$TMP/out")" \
-	"start records          4096 slots of 40 bytes: --start-slots"
+	"start records          4096 slots of 32 bytes: --start-slots"
 expect_eq "-v: the start records" "$(grep '^ext4dist: start records' "$TMP/err")" \
-	"ext4dist: start records: 4096 slots (--start-slots), 40 bytes each"
-# One value of every slot: 4096 x 40 bytes.
+	"ext4dist: start records: 4096 slots (--start-slots), 32 bytes each"
+# One value of every slot: 4096 x 32 bytes (BCC's four operations).
 expect_eq "-v: the start array made that size" \
+	"$(grep -c 'value_size=131072, max_entries=1, map_flags=0, map_name="start"' "$TMP/err")" 1
+# Every operation: 40 bytes a slot; one: 8.
+run_bin "$TEST_BIN" -v --check --start-slots 4096 --ops read,write,open,fsync,getattr --test-meminfo "$fx/meminfo"
+expect_eq "--ops of all five: 40 bytes a slot" "$(grep '^ext4dist: start records' "$TMP/err")" \
+	"ext4dist: start records: 4096 slots (--start-slots), 40 bytes each"
+expect_eq "--ops of all five: the start array made that size" \
 	"$(grep -c 'value_size=163840, max_entries=1, map_flags=0, map_name="start"' "$TMP/err")" 1
+run_bin "$TEST_BIN" -v --check --start-slots 4096 --attach=tracepoint --ops fsync --test-meminfo "$fx/meminfo"
+expect_eq "--ops fsync: 8 bytes a slot" "$(grep '^start records ' "$TMP/out")" \
+	"start records          4096 slots of 8 bytes: --start-slots"
+expect_eq "--ops fsync: the start array made that size" \
+	"$(grep -c 'value_size=32768, max_entries=1, map_flags=0, map_name="start"' "$TMP/err")" 1
 printf 'MemFree:           65536 kB\n' > "$fx/meminfo"
 run_bin "$TEST_BIN" --check --test-meminfo "$fx/meminfo"
 expect_eq "no MemTotal: the most, said" "$(grep '^start records ' "$TMP/out")" \
-	"start records          32768 slots of 40 bytes: the most: $fx/meminfo not read: Invalid argument"
+	"start records          32768 slots of 32 bytes: the most: $fx/meminfo not read: Invalid argument"
 run_bin "$BIN" --start-slots 2048
 expect_eq "--start-slots under the least: exit status" "$RC" 2
 expect_eq "--start-slots under the least: message" "$ERR" \

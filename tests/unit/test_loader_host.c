@@ -94,6 +94,17 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 		  124 + 22 + 2);
 	check_int("PATCH_START_SHIFT: none left",
 		  bpf_obj_patch_rsh_imm(&obj, PATCH_START_SHIFT, 43), 0);
+	/* Every operation traced: 40 bytes a slot, op's record at 8 * op. */
+	check_int("PATCH_START_STRIDE patched where the mask is",
+		  bpf_obj_patch_mul_imm(&obj, PATCH_START_STRIDE, 40),
+		  150 + 25 + 2);
+	check_int("the start records' offsets patched (test_start_slots)",
+		  bpf_obj_patch_dw_off(&obj, PATCH_OFF_START_REC(OP_READ), 0) +
+		  bpf_obj_patch_dw_off(&obj, PATCH_OFF_START_REC(OP_WRITE), 8) +
+		  bpf_obj_patch_dw_off(&obj, PATCH_OFF_START_REC(OP_OPEN), 16) +
+		  bpf_obj_patch_dw_off(&obj, PATCH_OFF_START_REC(OP_FSYNC), 24) +
+		  bpf_obj_patch_dw_off(&obj, PATCH_OFF_START_REC(OP_GETATTR), 32),
+		  80 + 56 + 56 + 60 + 44);
 	check_int("PATCH_FOPS patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOPS, 0xffffffff81000000ULL), 4 + 2);
 	check_int("PATCH_FOP_OFF patched once per twin", bpf_obj_patch_imm64(&obj, PATCH_FOP_OFF, 40), 4 + 2);
 	/* Every entry keeps ext4dist itself out; the f_op scan keeps it in. */

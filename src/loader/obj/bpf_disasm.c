@@ -580,10 +580,12 @@ static int prog_line(const struct bpf_obj *obj, const struct obj_prog *p,
 	}
 	/*
 	 * A mask patched into an AND's immediate (PATCH_START_MASK,
-	 * PATCH_CPU_MASK), a shift into a right shift's (PATCH_START_SHIFT).
+	 * PATCH_CPU_MASK), a shift into a right shift's (PATCH_START_SHIFT),
+	 * a factor into a multiply's (PATCH_START_STRIDE).
 	 */
 	op = in->code == (BPF_ALU64 | BPF_AND | BPF_K) ? "&=" :
-	     in->code == (BPF_ALU64 | BPF_RSH | BPF_K) ? ">>=" : NULL;
+	     in->code == (BPF_ALU64 | BPF_RSH | BPF_K) ? ">>=" :
+	     in->code == (BPF_ALU64 | BPF_MUL | BPF_K) ? "*=" : NULL;
 	for (k = 0; op && names && k < nr_names; k++) {
 		if (names[k].name && names[k].value == (uint64_t)(int64_t)in->imm) {
 			snprintf(buf, len, "r%u %s %s", in->dst_reg, op,

@@ -147,6 +147,22 @@ int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
 	return patch_each(obj, patch_ldx_w_off, placeholder, value);
 }
 
+static int patch_dw_off(struct bpf_insn *in, int32_t placeholder,
+			int32_t value)
+{
+	if ((in->code != (BPF_LDX | BPF_MEM | BPF_DW) &&
+	     in->code != (BPF_STX | BPF_MEM | BPF_DW)) || in->off != placeholder)
+		return 0;
+	in->off = (int16_t)value;
+	return 1;
+}
+
+int bpf_obj_patch_dw_off(struct bpf_obj *obj, int16_t placeholder,
+			 int16_t value)
+{
+	return patch_each(obj, patch_dw_off, placeholder, value);
+}
+
 static int patch_alu64_k(struct bpf_insn *in, uint8_t op,
 			 int32_t placeholder, int32_t value)
 {
@@ -178,6 +194,18 @@ int bpf_obj_patch_rsh_imm(struct bpf_obj *obj, int32_t placeholder,
 			  int32_t value)
 {
 	return patch_each(obj, patch_rsh_k, placeholder, value);
+}
+
+static int patch_mul_k(struct bpf_insn *in, int32_t placeholder,
+		       int32_t value)
+{
+	return patch_alu64_k(in, BPF_MUL, placeholder, value);
+}
+
+int bpf_obj_patch_mul_imm(struct bpf_obj *obj, int32_t placeholder,
+			  int32_t value)
+{
+	return patch_each(obj, patch_mul_k, placeholder, value);
 }
 
 /*

@@ -61,6 +61,14 @@ int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
 			int16_t value);
 
 /*
+ * Likewise the 16-bit offset of every 64-bit load and store (BPF_LDX |
+ * BPF_MEM | BPF_DW, BPF_STX | BPF_MEM | BPF_DW): a word's offset in a
+ * map value whose layout is chosen at load.
+ */
+int bpf_obj_patch_dw_off(struct bpf_obj *obj, int16_t placeholder,
+			 int16_t value);
+
+/*
  * Replaces the 32-bit immediate of every 64-bit AND by a constant
  * (BPF_ALU64 | BPF_AND | BPF_K) whose immediate equals placeholder with
  * value: a mask chosen at load that the verifier must see as a bound.
@@ -71,6 +79,10 @@ int bpf_obj_patch_and_imm(struct bpf_obj *obj, int32_t placeholder,
 
 /* Likewise the right shift by a constant (BPF_ALU64 | BPF_RSH | BPF_K). */
 int bpf_obj_patch_rsh_imm(struct bpf_obj *obj, int32_t placeholder,
+			  int32_t value);
+
+/* Likewise the multiply by a constant (BPF_ALU64 | BPF_MUL | BPF_K). */
+int bpf_obj_patch_mul_imm(struct bpf_obj *obj, int32_t placeholder,
 			  int32_t value);
 
 /*

@@ -26,6 +26,7 @@ static const struct bpf_disasm_name patch_names[] = {
 	{ PATCH_DNAME_OFF, "PATCH_DNAME_OFF" },
 	{ PATCH_START_MASK, "PATCH_START_MASK" },	/* an AND's immediate */
 	{ PATCH_START_SHIFT, "PATCH_START_SHIFT" },	/* a shift's immediate */
+	{ PATCH_START_STRIDE, "PATCH_START_STRIDE" },	/* a multiply's immediate */
 	{ PATCH_CPU_MASK, "PATCH_CPU_MASK" },	/* an AND's immediate */
 	{ PATCH_IP_BASE + OP_READ, "PATCH_IP_READ" },
 	{ PATCH_IP_BASE + OP_WRITE, "PATCH_IP_WRITE" },

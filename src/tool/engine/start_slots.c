@@ -54,21 +54,53 @@ static unsigned int choose(struct tracer *t)
 	return slots;
 }
 
-void start_slots_apply(struct tracer *t)
+unsigned int start_slot_bytes(unsigned int ops_mask)
 {
-	unsigned int slots = choose(t);
-	struct obj_map *m = bpf_obj_find_map(&t->obj, "start");
+	unsigned int n = (unsigned int)__builtin_popcount(ops_mask &
+							  ((1u << NR_OPS) - 1));
+
+	return 8 * (n ? n : 1);
+}
+
+unsigned int start_rec_offset(unsigned int ops_mask, unsigned int op)
+{
+	if (op >= NR_OPS || !(ops_mask & (1u << op)))
+		return 0;
+	return 8 * (unsigned int)__builtin_popcount(ops_mask & ((1u << op) - 1));
+}
+
+int start_layout_apply(struct bpf_obj *obj, unsigned int slots,
+		       unsigned int ops_mask)
+{
+	unsigned int bytes = start_slot_bytes(ops_mask), op;
+	struct obj_map *m = bpf_obj_find_map(obj, "start");
+	int n;
 
 	/* start: one value of every slot; slow_start: one entry per slot. */
 	if (m)
-		m->def.value_size = slots * (unsigned int)sizeof(struct start_slot);
-	m = bpf_obj_find_map(&t->obj, "slow_start");
+		m->def.value_size = slots * bytes;
+	m = bpf_obj_find_map(obj, "slow_start");
 	if (m)
 		m->def.max_entries = slots;
-	bpf_obj_patch_and_imm(&t->obj, PATCH_START_MASK, (int32_t)(slots - 1));
-	bpf_obj_patch_rsh_imm(&t->obj, PATCH_START_SHIFT,
-			      (int32_t)start_tag_shift(slots));
+	n = bpf_obj_patch_and_imm(obj, PATCH_START_MASK, (int32_t)(slots - 1));
+	n += bpf_obj_patch_rsh_imm(obj, PATCH_START_SHIFT,
+				   (int32_t)start_tag_shift(slots));
+	n += bpf_obj_patch_mul_imm(obj, PATCH_START_STRIDE, (int32_t)bytes);
+	/* An operation not traced has no record: its code never runs. */
+	for (op = 0; op < NR_OPS; op++)
+		n += bpf_obj_patch_dw_off(obj,
+					  (int16_t)PATCH_OFF_START_REC(op),
+					  (int16_t)start_rec_offset(ops_mask, op));
+	return n;
+}
+
+void start_slots_apply(struct tracer *t)
+{
+	unsigned int slots = choose(t);
+
+	start_layout_apply(&t->obj, slots, t->cfg.ops_mask);
 	t->rec.start_slots = slots;
+	t->rec.start_slot_bytes = start_slot_bytes(t->cfg.ops_mask);
 	vlog(1, "start records: %u slots (%s), %u bytes each", slots,
-	     t->rec.start_why, (unsigned int)sizeof(struct start_slot));
+	     t->rec.start_why, t->rec.start_slot_bytes);
 }

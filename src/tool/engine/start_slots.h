@@ -8,6 +8,7 @@
 
 #include "ext4dist_abi.h"
 
+struct bpf_obj;
 struct tracer;
 struct errbuf;
 
@@ -30,10 +31,28 @@ unsigned int start_slots_shift(unsigned int slots);
 unsigned int start_tag_shift(unsigned int slots);
 
 /*
+ * A slot's bytes: one 8-byte record per operation of ops_mask (bit per
+ * enum ext4dist_op), at least one.
+ */
+unsigned int start_slot_bytes(unsigned int ops_mask);
+/* op's record offset in its slot: 8 times its rank in ops_mask; 0 if not in it. */
+unsigned int start_rec_offset(unsigned int ops_mask, unsigned int op);
+
+/*
+ * obj's start records for slots slots of start_slot_bytes(ops_mask):
+ * the start array's value_size, slow_start's max_entries, and every
+ * placeholder of the layout patched (PATCH_START_MASK, _SHIFT, _STRIDE,
+ * PATCH_OFF_START_REC of each operation).  Returns how many
+ * instructions were patched.
+ */
+int start_layout_apply(struct bpf_obj *obj, unsigned int slots,
+		       unsigned int ops_mask);
+
+/*
  * The run's number: cfg.start_slots, else the rule on MemTotal
- * (cfg.meminfo), else START_SLOTS_MAX; sets the start arrays'
- * max_entries, patches the programs' mask and shift, and records the
- * choice and why (t->rec).
+ * (cfg.meminfo), else START_SLOTS_MAX; lays the records out for
+ * cfg.ops_mask (start_layout_apply), and records the choice and why
+ * (t->rec).
  */
 void start_slots_apply(struct tracer *t);
 

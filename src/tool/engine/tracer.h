@@ -78,6 +78,7 @@ struct tracer_record {
 	char tracepoints[600];		/* the tracepoints' ids and field */
 	enum preempt_model preemption;	/* CAP_NO_PREEMPT's finding */
 	unsigned int start_slots;	/* start records kept (start_slots.h) */
+	unsigned int start_slot_bytes;	/* 8 per traced operation */
 	char start_why[128];		/* how that number was chosen */
 };
 

@@ -236,8 +236,8 @@ static void print_memory(FILE *out, const struct tracer *t,
 	char text[256];
 
 	if (rec->start_slots)
-		row(out, "start records", "%u slots of %zu bytes: %s",
-		    rec->start_slots, sizeof(struct start_slot),
+		row(out, "start records", "%u slots of %u bytes: %s",
+		    rec->start_slots, rec->start_slot_bytes,
 		    rec->start_why);
 	tracer_kmem_text(t, text, sizeof(text));
 	row(out, "kernel memory", "%s", text);

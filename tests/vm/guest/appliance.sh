@@ -29,7 +29,7 @@ scenario_start_slots() {
 		WORKLOAD_OPTS=""
 		check "$name-chosen" \
 			"$(grep '^ext4dist: start records: ' "$ERR")" \
-			"ext4dist: start records: $slots slots (--start-slots), 40 bytes each" \
+			"ext4dist: start records: $slots slots (--start-slots), 32 bytes each" \
 			"$OUT" "$ERR"
 		check "$name-v-memory" \
 			"$(grep -c -e '^ext4dist: kernel memory: [0-9]* KiB (memlock in /proc/self/fdinfo): [0-9]* maps ' \
@@ -49,6 +49,17 @@ scenario_start_slots() {
 	done
 }
 
+# app_records FILE: --check's start records in FILE, "SLOTS BYTES".
+app_records() {
+	sed -n 's/^start records  *\([0-9]*\) slots of \([0-9]*\) bytes: .*/\1 \2/p' "$1"
+}
+
+# app_bytes FILE: a slot's bytes for the operations FILE's --check
+# traces: BCC's four 32, fsync alone (its tracepoints) 8.
+app_bytes() {
+	if grep -Eq '^traces +fsync [^ ,]+(;|$)' "$1"; then echo 8; else echo 32; fi
+}
+
 # app_check_memory NAME FILE SLOTS: --check's output FILE shows SLOTS
 # start records and at most 512 KiB of kernel memory (said in the log).
 app_check_memory() {
@@ -59,9 +70,7 @@ app_check_memory() {
 		vmhwm_kb=*) rss=${f#vmhwm_kb=} ;;
 		esac
 	done
-	check "$1-slots" \
-		"$(sed -n 's/^start records  *\([0-9]*\) slots of 40 bytes: .*/\1/p' "$2")" \
-		"$3" "$2"
+	check "$1-slots" "$(app_records "$2")" "$3 $(app_bytes "$2")" "$2"
 	echo "$1: $(kmem_fields "$2")"
 	if [ -z "$kib" ] || [ -z "$rss" ]; then
 		fail "$1-shown" "no kernel memory or peak RSS line" "$2"
@@ -91,9 +100,8 @@ scenario_appliance_memory() {
 		app_check_memory "$name" "$out" "$slots"
 		return 0
 	fi
-	check "$name-slots" \
-		"$(sed -n 's/^start records  *\([0-9]*\) slots of 40 bytes: .*/\1/p' "$out")" \
-		"$slots" "$out"
+	check "$name-slots" "$(app_records "$out")" "$slots $(app_bytes "$out")" \
+		"$out"
 	printf 'MemTotal:         119808 kB\n' > "$WORK/meminfo-128"
 	ext4dist-test --check --test-meminfo="$WORK/meminfo-128" > "$out" 2>&1 ||
 		ext4dist-test --check --test-meminfo="$WORK/meminfo-128" \
