@@ -7,20 +7,10 @@ set -eu
 # shellcheck disable=SC1091 # written by run.sh
 . /ab/params		# NAMES MODES RUNS ROUNDS OPS_N
 
-b() { out "AB $*"; }
-bout() {
-	"$@" > "$WORK/bout" 2> "$WORK/bout.err" || {
-		b "error what=command-failed rc=$? cmd=\"$*\""
-		out_file "$WORK/bout.err" "    | "
-	}
-	while IFS= read -r line; do b "$line"; done < "$WORK/bout"
-}
-load_modules /lib/modules/ext4.list
-ext4_ko_install
-mkdir -p /mnt/ext4
-mount -t ext4 -o nobarrier /dev/vda /mnt/ext4
-ensure_tracefs
-echo 1 > /proc/sys/kernel/bpf_stats_enabled
+REC=AB
+# shellcheck source-path=SCRIPTDIR source=../bench/guest_records.sh
+. /guest/records.sh
+records_setup
 b "env kernel=$KERNEL"
 fns="ext4_file_read_iter ext4_file_write_iter ext4_file_open ext4_sync_file"
 start() {

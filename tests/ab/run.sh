@@ -61,6 +61,7 @@ fi
 # shellcheck disable=SC2034 # bench_overlay_boot boots KDIR
 KDIR=$(vm_fetch_kernel "$series") || { echo "ab: cannot get $(vm_series_source "$series")" >&2; exit 1; }
 cp "$TOP/tests/ab/guest.sh" "$stage/guest/demo.sh"
+cp "$BENCH_DIR/guest_records.sh" "$stage/guest/records.sh"
 cp "$OUT/opbench" "$OUT/bench_probe" "$OUT/bench_floor" "$stage/bin/"
 printf 'NAMES="%s"\nMODES="%s"\nRUNS=%s\nROUNDS=%s\nOPS_N=%s\n' "${names# }" \
 	"${AB_MODES:-default pmu tracefs}" "${AB_RUNS:-3}" "${AB_ROUNDS:-2}" \

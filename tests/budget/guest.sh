@@ -10,25 +10,10 @@ set -eu
 # shellcheck disable=SC1091 # written by run.sh
 . /budget/params		# RUNS OPS_N
 
-b() { out "BUDGET $*"; }
-# bout CMD...: runs CMD, each output line a BUDGET record.
-bout() {
-	"$@" > "$WORK/bout" 2> "$WORK/bout.err" || {
-		b "error what=command-failed rc=$? cmd=\"$*\""
-		out_file "$WORK/bout.err" "    | "
-	}
-	while IFS= read -r line; do b "$line"; done < "$WORK/bout"
-}
-
-load_modules /lib/modules/ext4.list
-# The module file where a distribution installs it (the initramfs holds
-# the copy insmod loaded): ext4dist then probes by address, as it would on
-# an installed system.
-ext4_ko_install
-mkdir -p /mnt/ext4
-mount -t ext4 -o nobarrier /dev/vda /mnt/ext4
-ensure_tracefs
-echo 1 > /proc/sys/kernel/bpf_stats_enabled
+REC=BUDGET
+# shellcheck source-path=SCRIPTDIR source=../bench/guest_records.sh
+. /guest/records.sh
+records_setup
 
 /bin/ext4dist --check > "$WORK/check" 2>&1 || true
 paths="tracefs"

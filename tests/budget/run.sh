@@ -89,6 +89,7 @@ stage=$OUT/overlay
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/guest" "$stage/budget"
 cp "$TOP/tests/budget/guest.sh" "$stage/guest/demo.sh"
+cp "$BENCH_DIR/guest_records.sh" "$stage/guest/records.sh"
 cp "$OUT/opbench" "$OUT/bench_probe" "$OUT/bench_floor" "$stage/bin/"
 printf 'RUNS=%s\nOPS_N=%s\n' "${BUDGET_RUNS:-5}" "${BUDGET_OPS_N:-2000}" \
 	> "$stage/budget/params"
