@@ -65,8 +65,10 @@ for spec in "$@"; do
 		}
 		return ""
 	}
+	$1 == "kmem" { kmem = substr($0, 6) }
 	$1 == "startup" {
 		banner[kv("mode")] = kv("banner_ms"); exitt[kv("mode")] = kv("exit_ms")
+		own[kv("mode")] = kv("own_ms"); ownmin[kv("mode")] = kv("own_ms_min")
 		if (kv("mode") ~ /^rss-/) {
 			r = kv("rss_kb") + 0; if (kv("maxrss_kb") + 0 > r) r = kv("maxrss_kb") + 0
 			rss[++nrss] = substr(kv("mode"), 5) " " r
@@ -89,6 +91,17 @@ for spec in "$@"; do
 			printf "| %s | %.1f M | %.1f M | %.2fx | %.1f M | %.1f M |\n", (j ? "on" : "off"),
 				f, e, (f > 0 ? e / f : 0),
 				exitt["ext4dist-jit" j], exitt["floor8-jit" j]
+		}
+		printf "\nExec to banner, each kprobe path (JIT on), the instructions of the process itself: its run time in /proc/PID/schedstat at the banner, without idle time or other tasks; M, medians (the least in brackets):\n\n"
+		printf "| path | floor8, by name | floor8, by address | ext4dist | / floor by name | / floor by address |\n"
+		printf "| --- | ---: | ---: | ---: | ---: | ---: |\n"
+		split("pmu tracefs", paths, " ")
+		for (k = 1; k <= 2; k++) {
+			p = paths[k]; fn = own["path-floor8-" p "-name"]; fa = own["path-floor8-" p "-addr"]
+			e = own["path-ext4dist-" p]
+			printf "| %s | %.2f (%.2f) | %.2f (%.2f) | %.2f (%.2f) | %.3fx | %.3fx |\n", p,
+				fn, ownmin["path-floor8-" p "-name"], fa, ownmin["path-floor8-" p "-addr"],
+				e, ownmin["path-ext4dist-" p], (fn > 0 ? e / fn : 0), (fa > 0 ? e / fa : 0)
 		}
 		printf "\nPer traced call (entry + return program), guest instructions, bpf_stats run_time_ns / run_cnt:\n\n"
 		printf "| JIT | entry | return | per call | BPF insns entry / return | JIT bytes entry / return |\n"

@@ -42,11 +42,30 @@ b "kmem $(kmem_fields "$WORK/kmem.out")"
 # shellcheck source=SCRIPTDIR/armhf-places.sh
 . /guest/armhf-places.sh
 places_measure $((RUNS * 3))
+addrs=""
+for f in ext4_file_read_iter ext4_file_write_iter ext4_file_open ext4_sync_file; do
+	addrs="$addrs $(places_addr "$f")"
+done
 for jit in 1 0; do
 	echo "$jit" > /proc/sys/net/core/bpf_jit_enable
 	bout bench_probe startup --runs "$RUNS" --tag "floor8-jit$jit" -- /bin/floor8
 	bout bench_probe startup --runs "$RUNS" --tag "ext4dist-jit$jit" \
 		--touch /mnt/ext4/data -- /bin/ext4dist
+	# Each kprobe path beside the floor of the same path, by name (as
+	# the x86_64 guard's) and by address (as ext4dist makes them).
+	if [ "$jit" = 1 ]; then
+		for p in pmu tracefs; do
+			opt=""
+			[ "$p" = pmu ] || opt="--tracefs --maxactive 64"
+			# shellcheck disable=SC2086 # options and places, split
+			{
+				bout bench_probe startup --runs "$RUNS" --tag "path-floor8-$p-name" -- /bin/floor8 $opt
+				bout bench_probe startup --runs "$RUNS" --tag "path-floor8-$p-addr" -- /bin/floor8 $opt $addrs
+			}
+			bout bench_probe startup --runs "$RUNS" --tag "path-ext4dist-$p" \
+				--touch /mnt/ext4/data -- /bin/ext4dist --attach=$p
+		done
+	fi
 	# Where the kernel spends ext4dist's start-up and exit.
 	[ "$jit" = 0 ] || bout bench_probe profile --top 25 --tag "ext4dist-jit$jit" \
 		--touch /mnt/ext4/data -- /bin/ext4dist
