@@ -510,16 +510,10 @@ static int compacted(struct obj_prog *p, struct bpf_insn **sent,
 	p->sent_cnt = p->insn_cnt;
 	c = malloc((p->insn_cnt ? p->insn_cnt : 1) * sizeof(*c));
 	if (!c)
-		return errbuf_set(eb, -ENOMEM,
-				  "out of memory for a copy of BPF program %s",
-				  p->section);
+		goto no_memory;
 	n = nops_compact(p->insns, p->insn_cnt, c, NULL);
-	if (n == -ENOMEM) {
-		free(c);
-		return errbuf_set(eb, -ENOMEM,
-				  "out of memory for a copy of BPF program %s",
-				  p->section);
-	}
+	if (n == -ENOMEM)
+		goto no_memory;
 	if (n < 0 || (size_t)n == p->insn_cnt) {
 		if (n < 0)
 			vlog(1, "%s: sent with its jumps by 0: %s", p->section,
@@ -533,6 +527,11 @@ static int compacted(struct obj_prog *p, struct bpf_insn **sent,
 	*sent = c;
 	p->sent_cnt = (size_t)n;
 	return 0;
+no_memory:
+	free(c);
+	return errbuf_set(eb, -ENOMEM,
+			  "out of memory for a copy of BPF program %s",
+			  p->section);
 }
 
 /* Through the verifier: the program's fd, or -errno with eb set. */
