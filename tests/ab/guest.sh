@@ -37,18 +37,12 @@ if [ "$OPS_N" -gt 0 ]; then
 	for n in $NAMES; do
 		for m in $MODES; do
 			[ "$m" != default ] || continue
-			rm -f "$WORK/e.out"
-			"/ab/$n/ext4dist" --attach="$m" > "$WORK/e.out" 2> "$WORK/e.err" &
-			pid=$!
-			if ! wait_banner "$pid" "$WORK/e.out" 120; then
-				b "error what=no-banner mode=$n/$m"
-				kill -9 "$pid" 2> /dev/null || true
-				continue
-			fi
-			bout bench_probe around --pid "$pid" --tag "$n/$m" -- \
+			start_traced "mode=$n/$m" "/ab/$n/ext4dist" \
+				--attach="$m" || continue
+			bout bench_probe around --pid "$PID" --tag "$n/$m" -- \
 				/bin/opbench /mnt/ext4 "$OPS_N" 1 "$m" pread_4k
-			kill -INT "$pid"
-			wait_exit "$pid" 60 || true
+			kill -INT "$PID"
+			wait_exit "$PID" 60 || true
 		done
 	done
 fi

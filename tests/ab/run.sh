@@ -17,16 +17,9 @@
 # the records are in build/ab/ab-results.log.
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BENCH_DIR=$TOP/tests/bench
 OUT=$TOP/build/ab
-export EXT4DIST_VM_BUILD=${EXT4DIST_VM_BUILD:-$OUT/vm}
-# shellcheck source-path=SCRIPTDIR source=../vm/lib.sh
-. "$TOP/tests/vm/lib.sh"
-# shellcheck source-path=SCRIPTDIR source=../bench/lib.sh
-. "$BENCH_DIR/lib.sh"
-CC=${CC:-gcc}
-# shellcheck disable=SC2034 # bench_build_tools: no variants object
-CLANG=
+# shellcheck source-path=SCRIPTDIR source=../bench/measure.sh
+. "$TOP/tests/bench/measure.sh"
 
 if [ $# -lt 2 ]; then
 	sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
@@ -35,9 +28,6 @@ fi
 series=$1
 shift
 mkdir -p "$OUT"
-stage=$OUT/overlay
-rm -rf "$stage"
-mkdir -p "$stage/bin" "$stage/guest" "$stage/ab"
 names=""
 BIN=
 for nb in "$@"; do
@@ -47,8 +37,6 @@ for nb in "$@"; do
 	'' | *[!A-Za-z0-9_-]* | "$nb") echo "ab: '$nb' is not NAME=BINARY (NAME of letters, digits, - and _)" >&2; exit 2 ;;
 	esac
 	[ -x "$bin" ] || { echo "ab: $bin: not an executable" >&2; exit 2; }
-	mkdir -p "$stage/ab/$name"
-	cp "$bin" "$stage/ab/$name/ext4dist"
 	names="$names $name"
 	BIN=${BIN:-$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")}
 done
@@ -60,13 +48,15 @@ if ! bench_build_tools "$OUT" > "$OUT/tools.log" 2>&1 || ! vm_build_tools; then
 fi
 # shellcheck disable=SC2034 # bench_overlay_boot boots KDIR
 KDIR=$(vm_fetch_kernel "$series") || { echo "ab: cannot get $(vm_series_source "$series")" >&2; exit 1; }
-cp "$TOP/tests/ab/guest.sh" "$stage/guest/demo.sh"
-cp "$BENCH_DIR/guest_records.sh" "$stage/guest/records.sh"
-cp "$OUT/opbench" "$OUT/bench_probe" "$OUT/bench_floor" "$stage/bin/"
+measure_stage "$TOP/tests/ab/guest.sh" ab
+for nb in "$@"; do
+	mkdir -p "$stage/ab/${nb%%=*}"
+	cp "${nb#*=}" "$stage/ab/${nb%%=*}/ext4dist"
+done
 printf 'NAMES="%s"\nMODES="%s"\nRUNS=%s\nROUNDS=%s\nOPS_N=%s\n' "${names# }" \
 	"${AB_MODES:-default pmu tracefs}" "${AB_RUNS:-3}" "${AB_ROUNDS:-2}" \
 	"${AB_OPS_N:-2000}" > "$stage/ab/params"
-chmod 755 "$stage/guest/demo.sh" "$stage"/bin/* "$stage"/ab/*/ext4dist
+chmod 755 "$stage"/ab/*/ext4dist
 bench_overlay_boot ab "$stage" "AB done" || exit 1
 # Per mode: the median of each round's runs, their mean against the
 # floors' means; per path: the read programs' instructions per run.

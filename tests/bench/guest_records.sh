@@ -25,3 +25,22 @@ records_setup() {
 	ensure_tracefs
 	echo 1 > /proc/sys/kernel/bpf_stats_enabled
 }
+
+# start_traced WHAT CMD...: CMD in the background, its output in
+# $WORK/e.out and e.err; 0 once its banner is there (PID its pid), else
+# (120 s, or it exited) a record "error what=no-banner WHAT" with its
+# stderr, CMD killed, and 1.
+start_traced() {
+	what=$1
+	shift
+	# The shell truncates e.out in the background job: the last run's
+	# banner must not be seen meanwhile.
+	rm -f "$WORK/e.out" "$WORK/e.err"
+	"$@" > "$WORK/e.out" 2> "$WORK/e.err" &
+	PID=$!
+	wait_banner "$PID" "$WORK/e.out" 120 && return 0
+	b "error what=no-banner $what"
+	out_file "$WORK/e.err" "    | "
+	kill -9 "$PID" 2> /dev/null || true
+	return 1
+}

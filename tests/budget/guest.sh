@@ -75,19 +75,11 @@ done
 # traced pread against an untraced one.
 bout opbench /mnt/ext4 "$OPS_N" 1 untraced pread_4k
 for p in $paths; do
-	rm -f "$WORK/e.out"
-	/bin/ext4dist --attach="$p" > "$WORK/e.out" 2> "$WORK/e.err" &
-	pid=$!
-	if ! wait_banner "$pid" "$WORK/e.out" 120; then
-		b "error what=no-banner mode=$p"
-		out_file "$WORK/e.err" "    | "
-		kill -9 "$pid" 2> /dev/null || true
-		continue
-	fi
-	bout bench_probe around --pid "$pid" --tag "$p" -- \
+	start_traced "mode=$p" /bin/ext4dist --attach="$p" || continue
+	bout bench_probe around --pid "$PID" --tag "$p" -- \
 		/bin/opbench /mnt/ext4 "$OPS_N" 1 "$p" pread_4k
-	kill -INT "$pid"
-	wait_exit "$pid" 60 || true
+	kill -INT "$PID"
+	wait_exit "$PID" 60 || true
 	[ "$RC" = 0 ] || b "error what=exit mode=$p rc=$RC"
 done
 b "done"

@@ -18,15 +18,9 @@
 # per path; 2000).
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BENCH_DIR=$TOP/tests/bench
 OUT=$TOP/build/budget
-export EXT4DIST_VM_BUILD=${EXT4DIST_VM_BUILD:-$OUT/vm}
-# shellcheck source=../vm/lib.sh
-. "$TOP/tests/vm/lib.sh"
-# shellcheck source=../bench/lib.sh
-. "$BENCH_DIR/lib.sh"
-CC=${CC:-gcc}
-CLANG=
+# shellcheck source-path=SCRIPTDIR source=../bench/measure.sh
+. "$TOP/tests/bench/measure.sh"
 BIN=$TOP/ext4dist
 series=${BUDGET_SERIES:-6.12}
 
@@ -75,6 +69,7 @@ if ! bench_build_tools "$OUT" > "$OUT/tools.log" 2>&1 || ! vm_build_tools; then
 	echo "FAIL budget: cannot build the guest's tools (tests/bench)"
 	exit 1
 fi
+# shellcheck disable=SC2034 # bench_overlay_boot boots KDIR
 if ! KDIR=$(vm_fetch_kernel "$series"); then
 	if [ "${CI:-}" = true ]; then
 		echo "FAIL budget: cannot get $(vm_series_source "$series")"
@@ -85,14 +80,8 @@ if ! KDIR=$(vm_fetch_kernel "$series"); then
 fi
 # lib.sh's initramfs plus a second archive: the tools, the parameters,
 # guest.sh as /guest/demo.sh (a later file of the concatenation wins).
-stage=$OUT/overlay
-rm -rf "$stage"
-mkdir -p "$stage/bin" "$stage/guest" "$stage/budget"
-cp "$TOP/tests/budget/guest.sh" "$stage/guest/demo.sh"
-cp "$BENCH_DIR/guest_records.sh" "$stage/guest/records.sh"
-cp "$OUT/opbench" "$OUT/bench_probe" "$OUT/bench_floor" "$stage/bin/"
+measure_stage "$TOP/tests/budget/guest.sh" budget
 printf 'RUNS=%s\nOPS_N=%s\n' "${BUDGET_RUNS:-5}" "${BUDGET_OPS_N:-2000}" \
 	> "$stage/budget/params"
-chmod 755 "$stage/guest/demo.sh" "$stage"/bin/*
 bench_overlay_boot budget "$stage" "BUDGET done" || exit 1
 judge

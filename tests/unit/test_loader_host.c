@@ -73,30 +73,36 @@ static void load_all(const char *label, const struct obj_load_opts *o,
 	 * slow_start's state.  The tag: once per program.
 	 */
 	check_int("PATCH_START_MASK patched in every entry and return program",
-		  bpf_obj_patch_and_imm(&obj, PATCH_START_MASK, 4095),
+		  bpf_obj_patch_alu64_imm(&obj, BPF_AND, PATCH_START_MASK,
+					  4095),
 		  150 + 25 + 2);
 	check_int("PATCH_START_MASK: none left",
-		  bpf_obj_patch_and_imm(&obj, PATCH_START_MASK, 4095), 0);
+		  bpf_obj_patch_alu64_imm(&obj, BPF_AND, PATCH_START_MASK,
+					  4095), 0);
 	/*
 	 * The CPU's calls row: once in every entry program, once per
 	 * operation in the kprobe_multi ones (22 + 8 * 5 = 62 kprobe and
 	 * kprobe_multi, 11 fentry, the fsync tracepoint's).
 	 */
 	check_int("PATCH_CPU_MASK patched in every entry program",
-		  bpf_obj_patch_and_imm(&obj, PATCH_CPU_MASK, 1), 62 + 11 + 1);
+		  bpf_obj_patch_alu64_imm(&obj, BPF_AND, PATCH_CPU_MASK, 1),
+		  62 + 11 + 1);
 	check_int("PATCH_CPU_MASK: none left",
-		  bpf_obj_patch_and_imm(&obj, PATCH_CPU_MASK, 1), 0);
+		  bpf_obj_patch_alu64_imm(&obj, BPF_AND, PATCH_CPU_MASK, 1), 0);
 	/* calls sized for those 2 rows, as the tracer sizes it. */
 	bpf_obj_find_map(&obj, "calls")->def.value_size =
 		CALLS_ROWS(2) * sizeof(struct calls_row);
 	check_int("PATCH_START_SHIFT patched in every entry and return program",
-		  bpf_obj_patch_rsh_imm(&obj, PATCH_START_SHIFT, 43),
+		  bpf_obj_patch_alu64_imm(&obj, BPF_RSH, PATCH_START_SHIFT,
+					  43),
 		  124 + 22 + 2);
 	check_int("PATCH_START_SHIFT: none left",
-		  bpf_obj_patch_rsh_imm(&obj, PATCH_START_SHIFT, 43), 0);
+		  bpf_obj_patch_alu64_imm(&obj, BPF_RSH, PATCH_START_SHIFT,
+					  43), 0);
 	/* Every operation traced: 40 bytes a slot, op's record at 8 * op. */
 	check_int("PATCH_START_STRIDE patched where the mask is",
-		  bpf_obj_patch_mul_imm(&obj, PATCH_START_STRIDE, 40),
+		  bpf_obj_patch_alu64_imm(&obj, BPF_MUL, PATCH_START_STRIDE,
+					  40),
 		  150 + 25 + 2);
 	check_int("the start records' offsets patched (test_start_slots)",
 		  bpf_obj_patch_dw_off(&obj, PATCH_OFF_START_REC(OP_READ), 0) +

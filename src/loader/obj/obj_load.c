@@ -112,10 +112,18 @@ int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 	return n;
 }
 
-/* patch(in, a, b) on every instruction of obj (never an ld_imm64's second half): how many it patched. */
+/* What patch_each asks of an instruction: op for the ALU ones alone. */
+struct insn_patch {
+	uint8_t op;
+	int32_t placeholder;
+	int32_t value;
+};
+
+/* patch(in, w) on every instruction of obj (never an ld_imm64's second half): how many it patched. */
 static int patch_each(struct bpf_obj *obj,
-		      int (*patch)(struct bpf_insn *in, int32_t a, int32_t b),
-		      int32_t a, int32_t b)
+		      int (*patch)(struct bpf_insn *in,
+				   const struct insn_patch *w),
+		      struct insn_patch w)
 {
 	size_t i, j;
 	int n = 0;
@@ -124,7 +132,7 @@ static int patch_each(struct bpf_obj *obj,
 		struct obj_prog *p = &obj->progs[i];
 
 		for (j = 0; j < p->insn_cnt; j++) {
-			n += patch(&p->insns[j], a, b);
+			n += patch(&p->insns[j], &w);
 			if (p->insns[j].code == LD_IMM64)
 				j++;	/* its second half is not an instruction */
 		}
@@ -132,80 +140,53 @@ static int patch_each(struct bpf_obj *obj,
 	return n;
 }
 
-static int patch_ldx_w_off(struct bpf_insn *in, int32_t placeholder,
-			   int32_t value)
+static int patch_ldx_w_off(struct bpf_insn *in, const struct insn_patch *w)
 {
-	if (in->code != (BPF_LDX | BPF_MEM | BPF_W) || in->off != placeholder)
+	if (in->code != (BPF_LDX | BPF_MEM | BPF_W) ||
+	    in->off != w->placeholder)
 		return 0;
-	in->off = (int16_t)value;
+	in->off = (int16_t)w->value;
 	return 1;
 }
 
 int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
 			int16_t value)
 {
-	return patch_each(obj, patch_ldx_w_off, placeholder, value);
+	return patch_each(obj, patch_ldx_w_off, (struct insn_patch){
+		.placeholder = placeholder, .value = value });
 }
 
-static int patch_dw_off(struct bpf_insn *in, int32_t placeholder,
-			int32_t value)
+static int patch_dw_off(struct bpf_insn *in, const struct insn_patch *w)
 {
 	if ((in->code != (BPF_LDX | BPF_MEM | BPF_DW) &&
-	     in->code != (BPF_STX | BPF_MEM | BPF_DW)) || in->off != placeholder)
+	     in->code != (BPF_STX | BPF_MEM | BPF_DW)) ||
+	    in->off != w->placeholder)
 		return 0;
-	in->off = (int16_t)value;
+	in->off = (int16_t)w->value;
 	return 1;
 }
 
 int bpf_obj_patch_dw_off(struct bpf_obj *obj, int16_t placeholder,
 			 int16_t value)
 {
-	return patch_each(obj, patch_dw_off, placeholder, value);
+	return patch_each(obj, patch_dw_off, (struct insn_patch){
+		.placeholder = placeholder, .value = value });
 }
 
-static int patch_alu64_k(struct bpf_insn *in, uint8_t op,
-			 int32_t placeholder, int32_t value)
+static int patch_alu64_k(struct bpf_insn *in, const struct insn_patch *w)
 {
-	if (in->code != (BPF_ALU64 | op | BPF_K) || in->imm != placeholder)
+	if (in->code != (BPF_ALU64 | w->op | BPF_K) ||
+	    in->imm != w->placeholder)
 		return 0;
-	in->imm = value;
+	in->imm = w->value;
 	return 1;
 }
 
-static int patch_and_k(struct bpf_insn *in, int32_t placeholder,
-		       int32_t value)
+int bpf_obj_patch_alu64_imm(struct bpf_obj *obj, uint8_t op,
+			    int32_t placeholder, int32_t value)
 {
-	return patch_alu64_k(in, BPF_AND, placeholder, value);
-}
-
-static int patch_rsh_k(struct bpf_insn *in, int32_t placeholder,
-		       int32_t value)
-{
-	return patch_alu64_k(in, BPF_RSH, placeholder, value);
-}
-
-int bpf_obj_patch_and_imm(struct bpf_obj *obj, int32_t placeholder,
-			  int32_t value)
-{
-	return patch_each(obj, patch_and_k, placeholder, value);
-}
-
-int bpf_obj_patch_rsh_imm(struct bpf_obj *obj, int32_t placeholder,
-			  int32_t value)
-{
-	return patch_each(obj, patch_rsh_k, placeholder, value);
-}
-
-static int patch_mul_k(struct bpf_insn *in, int32_t placeholder,
-		       int32_t value)
-{
-	return patch_alu64_k(in, BPF_MUL, placeholder, value);
-}
-
-int bpf_obj_patch_mul_imm(struct bpf_obj *obj, int32_t placeholder,
-			  int32_t value)
-{
-	return patch_each(obj, patch_mul_k, placeholder, value);
+	return patch_each(obj, patch_alu64_k, (struct insn_patch){
+		.op = op, .placeholder = placeholder, .value = value });
 }
 
 /*
@@ -510,16 +491,10 @@ static int compacted(struct obj_prog *p, struct bpf_insn **sent,
 	p->sent_cnt = p->insn_cnt;
 	c = malloc((p->insn_cnt ? p->insn_cnt : 1) * sizeof(*c));
 	if (!c)
-		return errbuf_set(eb, -ENOMEM,
-				  "out of memory for a copy of BPF program %s",
-				  p->section);
+		goto no_memory;
 	n = nops_compact(p->insns, p->insn_cnt, c, NULL);
-	if (n == -ENOMEM) {
-		free(c);
-		return errbuf_set(eb, -ENOMEM,
-				  "out of memory for a copy of BPF program %s",
-				  p->section);
-	}
+	if (n == -ENOMEM)
+		goto no_memory;
 	if (n < 0 || (size_t)n == p->insn_cnt) {
 		if (n < 0)
 			vlog(1, "%s: sent with its jumps by 0: %s", p->section,
@@ -533,6 +508,11 @@ static int compacted(struct obj_prog *p, struct bpf_insn **sent,
 	*sent = c;
 	p->sent_cnt = (size_t)n;
 	return 0;
+no_memory:
+	free(c);
+	return errbuf_set(eb, -ENOMEM,
+			  "out of memory for a copy of BPF program %s",
+			  p->section);
 }
 
 /* Through the verifier: the program's fd, or -errno with eb set. */

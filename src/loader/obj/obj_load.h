@@ -69,21 +69,14 @@ int bpf_obj_patch_dw_off(struct bpf_obj *obj, int16_t placeholder,
 			 int16_t value);
 
 /*
- * Replaces the 32-bit immediate of every 64-bit AND by a constant
- * (BPF_ALU64 | BPF_AND | BPF_K) whose immediate equals placeholder with
- * value: a mask chosen at load that the verifier must see as a bound.
- * Returns how many instructions were patched.
+ * Replaces the 32-bit immediate of every 64-bit ALU operation op by a
+ * constant (BPF_ALU64 | op | BPF_K: BPF_AND, BPF_RSH, BPF_MUL) whose
+ * immediate equals placeholder with value: a mask, shift or stride
+ * chosen at load that the verifier must see as a bound.  Returns how
+ * many instructions were patched.
  */
-int bpf_obj_patch_and_imm(struct bpf_obj *obj, int32_t placeholder,
-			  int32_t value);
-
-/* Likewise the right shift by a constant (BPF_ALU64 | BPF_RSH | BPF_K). */
-int bpf_obj_patch_rsh_imm(struct bpf_obj *obj, int32_t placeholder,
-			  int32_t value);
-
-/* Likewise the multiply by a constant (BPF_ALU64 | BPF_MUL | BPF_K). */
-int bpf_obj_patch_mul_imm(struct bpf_obj *obj, int32_t placeholder,
-			  int32_t value);
+int bpf_obj_patch_alu64_imm(struct bpf_obj *obj, uint8_t op,
+			    int32_t placeholder, int32_t value);
 
 /*
  * The ld_imm64 in[0..1] as relocation r rewrites it: src_reg

@@ -82,10 +82,12 @@ int start_layout_apply(struct bpf_obj *obj, unsigned int slots,
 	m = bpf_obj_find_map(obj, "slow_start");
 	if (m)
 		m->def.max_entries = slots;
-	n = bpf_obj_patch_and_imm(obj, PATCH_START_MASK, (int32_t)(slots - 1));
-	n += bpf_obj_patch_rsh_imm(obj, PATCH_START_SHIFT,
-				   (int32_t)start_tag_shift(slots));
-	n += bpf_obj_patch_mul_imm(obj, PATCH_START_STRIDE, (int32_t)bytes);
+	n = bpf_obj_patch_alu64_imm(obj, BPF_AND, PATCH_START_MASK,
+				    (int32_t)(slots - 1));
+	n += bpf_obj_patch_alu64_imm(obj, BPF_RSH, PATCH_START_SHIFT,
+				     (int32_t)start_tag_shift(slots));
+	n += bpf_obj_patch_alu64_imm(obj, BPF_MUL, PATCH_START_STRIDE,
+				     (int32_t)bytes);
 	/* An operation not traced has no record: its code never runs. */
 	for (op = 0; op < NR_OPS; op++)
 		n += bpf_obj_patch_dw_off(obj,

@@ -180,8 +180,8 @@ static void size_calls(struct tracer *t)
 	if (m)
 		m->def.value_size = t->calls_rows *
 				    (unsigned int)sizeof(struct calls_row);
-	bpf_obj_patch_and_imm(&t->obj, PATCH_CPU_MASK,
-			      (int32_t)(t->calls_rows - 1));
+	bpf_obj_patch_alu64_imm(&t->obj, BPF_AND, PATCH_CPU_MASK,
+				(int32_t)(t->calls_rows - 1));
 }
 
 static size_t maps_created(const struct bpf_obj *obj)

@@ -211,6 +211,14 @@ static const char *kprobes_unsafe(void)
 	return "on 32-bit MIPS a kprobe's single-step break can oops the kernel under load (\"Break instruction in kernel code\": Debian's 6.1 malta kernel, entry probes and return probes alike)";
 }
 
+/* A cap not asked for want of a file (CAP_FAILED): -EMFILE and why. */
+static int cap_failed(const struct cap *c, struct errbuf *eb)
+{
+	if (c->state != CAP_FAILED)
+		return 0;
+	return errbuf_set(eb, -EMFILE, "%s", c->why);
+}
+
 int probe_decide_attach(struct tracer *t, struct errbuf *eb)
 {
 	const struct fs_tracepoints *tp = &t->cfg.fs->fsync_tp;
@@ -247,9 +255,9 @@ int probe_decide_attach(struct tracer *t, struct errbuf *eb)
 		if (err != 1)
 			break;
 		probe_cap(t, need);
-		if (t->rec.caps.c[need].state == CAP_FAILED)
-			return errbuf_set(eb, -EMFILE, "%s",
-					  t->rec.caps.c[need].why);
+		err = cap_failed(&t->rec.caps.c[need], eb);
+		if (err)
+			return err;
 	}
 	if (err)
 		return err;
@@ -263,6 +271,7 @@ int probe_kprobes_first(struct tracer *t, struct errbuf *eb)
 {
 	static const enum cap_id asked[] = { CAP_KPROBE_EVENTS, CAP_PMU };
 	size_t i;
+	int err;
 
 	if (kprobes_unsafe())
 		return 0;
@@ -271,8 +280,9 @@ int probe_kprobes_first(struct tracer *t, struct errbuf *eb)
 
 		if (c->state == CAP_UNKNOWN)
 			probe_cap(t, asked[i]);
-		if (c->state == CAP_FAILED)
-			return errbuf_set(eb, -EMFILE, "%s", c->why);
+		err = cap_failed(c, eb);
+		if (err)
+			return err;
 		if (c->state == CAP_YES)
 			return 1;
 	}
