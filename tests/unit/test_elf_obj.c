@@ -267,6 +267,46 @@ static void expect_error(const char *name, const char *buf, size_t size,
 	check_str(name, eb.msg, want);
 }
 
+/*
+ * Several patches of different kinds in one pass: each instruction of
+ * its kind holding its placeholder, none of another kind, never the
+ * second half of an ld_imm64, and one patch to an instruction.
+ */
+static void test_patch_list(void)
+{
+	struct bpf_insn in[] = {
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .off = 0x7fc0 },
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .off = 0x7fc8 },
+		{ .code = BPF_LDX | BPF_MEM | BPF_W, .off = 0x7fc0 },
+		{ .code = BPF_ALU64 | BPF_AND | BPF_K, .imm = 0x7e570009 },
+		{ .code = BPF_ALU64 | BPF_MUL | BPF_K, .imm = 0x7e570009 },
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .imm = 1 },
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .off = 0x7fc0 },
+		{ .code = BPF_ALU64 | BPF_AND | BPF_X, .imm = 0x7e570009 },
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .off = 0x7fc0 },
+	};
+	const struct bpf_insn_patch w[] = {
+		{ INSN_PATCH_DW_OFF, 0, 0x7fc0, 8 },
+		{ INSN_PATCH_DW_OFF, 0, 0x7fc8, 16 },
+		{ INSN_PATCH_ALU64_IMM, BPF_AND, 0x7e570009, 4095 },
+		/* Would match the first one's result: never asked of it. */
+		{ INSN_PATCH_DW_OFF, 0, 8, 24 },
+	};
+	struct obj_prog prog = { .insns = in, .insn_cnt = 9 };
+	struct bpf_obj obj = { .progs = &prog, .nr_progs = 1 };
+
+	check_int("patched in one pass", bpf_obj_patch_list(&obj, w, 4), 4);
+	check_int("a load's offset", in[0].off, 8);
+	check_int("a store's offset", in[1].off, 16);
+	check_int("a 32-bit load: not that kind", in[2].off, 0x7fc0);
+	check_int("an AND's immediate", in[3].imm, 4095);
+	check_int("a MUL: not that op", in[4].imm, 0x7e570009);
+	check_int("an ld_imm64's second half: no instruction", in[6].off, 0x7fc0);
+	check_int("an AND of a register: not that kind", in[7].imm, 0x7e570009);
+	check_int("the last load's offset", in[8].off, 8);
+	check_int("nothing left to patch", bpf_obj_patch_list(&obj, w, 3), 0);
+}
+
 static void test_corrupted(void)
 {
 	size_t size, off, sec_size = 0, read_insns;
@@ -900,6 +940,7 @@ static const struct test_case test_cases[] = {
 	TEST_CASE(one_with_lines),
 	TEST_CASE(names_alone),
 	TEST_CASE(walk),
+	TEST_CASE(patch_list),
 	{ NULL, NULL }
 };
 

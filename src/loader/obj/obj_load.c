@@ -112,81 +112,82 @@ int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 	return n;
 }
 
-/* What patch_each asks of an instruction: op for the ALU ones alone. */
-struct insn_patch {
-	uint8_t op;
-	int32_t placeholder;
-	int32_t value;
-};
-
-/* patch(in, w) on every instruction of obj (never an ld_imm64's second half): how many it patched. */
-static int patch_each(struct bpf_obj *obj,
-		      int (*patch)(struct bpf_insn *in,
-				   const struct insn_patch *w),
-		      struct insn_patch w)
+/* Whether in is one of w's kind holding its placeholder. */
+static int patch_matches(const struct bpf_insn *in,
+			 const struct bpf_insn_patch *w)
 {
-	size_t i, j;
+	switch (w->kind) {
+	case INSN_PATCH_W_OFF:
+		return in->code == (BPF_LDX | BPF_MEM | BPF_W) &&
+		       in->off == w->placeholder;
+	case INSN_PATCH_DW_OFF:
+		return (in->code == (BPF_LDX | BPF_MEM | BPF_DW) ||
+			in->code == (BPF_STX | BPF_MEM | BPF_DW)) &&
+		       in->off == w->placeholder;
+	case INSN_PATCH_ALU64_IMM:
+		return in->code == (BPF_ALU64 | w->op | BPF_K) &&
+		       in->imm == w->placeholder;
+	}
+	return 0;
+}
+
+int bpf_obj_patch_list(struct bpf_obj *obj, const struct bpf_insn_patch *w,
+		       size_t nw)
+{
+	size_t i, j, k;
 	int n = 0;
 
 	for (i = 0; i < obj->nr_progs; i++) {
 		struct obj_prog *p = &obj->progs[i];
 
 		for (j = 0; j < p->insn_cnt; j++) {
-			n += patch(&p->insns[j], &w);
-			if (p->insns[j].code == LD_IMM64)
+			struct bpf_insn *in = &p->insns[j];
+
+			for (k = 0; k < nw; k++) {
+				if (!patch_matches(in, &w[k]))
+					continue;
+				if (w[k].kind == INSN_PATCH_ALU64_IMM)
+					in->imm = w[k].value;
+				else
+					in->off = (int16_t)w[k].value;
+				n++;
+				break;
+			}
+			if (in->code == LD_IMM64)
 				j++;	/* its second half is not an instruction */
 		}
 	}
 	return n;
 }
 
-static int patch_ldx_w_off(struct bpf_insn *in, const struct insn_patch *w)
-{
-	if (in->code != (BPF_LDX | BPF_MEM | BPF_W) ||
-	    in->off != w->placeholder)
-		return 0;
-	in->off = (int16_t)w->value;
-	return 1;
-}
-
 int bpf_obj_patch_off16(struct bpf_obj *obj, int16_t placeholder,
 			int16_t value)
 {
-	return patch_each(obj, patch_ldx_w_off, (struct insn_patch){
-		.placeholder = placeholder, .value = value });
-}
+	const struct bpf_insn_patch w = {
+		INSN_PATCH_W_OFF, 0, placeholder, value
+	};
 
-static int patch_dw_off(struct bpf_insn *in, const struct insn_patch *w)
-{
-	if ((in->code != (BPF_LDX | BPF_MEM | BPF_DW) &&
-	     in->code != (BPF_STX | BPF_MEM | BPF_DW)) ||
-	    in->off != w->placeholder)
-		return 0;
-	in->off = (int16_t)w->value;
-	return 1;
+	return bpf_obj_patch_list(obj, &w, 1);
 }
 
 int bpf_obj_patch_dw_off(struct bpf_obj *obj, int16_t placeholder,
 			 int16_t value)
 {
-	return patch_each(obj, patch_dw_off, (struct insn_patch){
-		.placeholder = placeholder, .value = value });
-}
+	const struct bpf_insn_patch w = {
+		INSN_PATCH_DW_OFF, 0, placeholder, value
+	};
 
-static int patch_alu64_k(struct bpf_insn *in, const struct insn_patch *w)
-{
-	if (in->code != (BPF_ALU64 | w->op | BPF_K) ||
-	    in->imm != w->placeholder)
-		return 0;
-	in->imm = w->value;
-	return 1;
+	return bpf_obj_patch_list(obj, &w, 1);
 }
 
 int bpf_obj_patch_alu64_imm(struct bpf_obj *obj, uint8_t op,
 			    int32_t placeholder, int32_t value)
 {
-	return patch_each(obj, patch_alu64_k, (struct insn_patch){
-		.op = op, .placeholder = placeholder, .value = value });
+	const struct bpf_insn_patch w = {
+		INSN_PATCH_ALU64_IMM, op, placeholder, value
+	};
+
+	return bpf_obj_patch_list(obj, &w, 1);
 }
 
 /*

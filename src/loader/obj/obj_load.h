@@ -78,6 +78,28 @@ int bpf_obj_patch_dw_off(struct bpf_obj *obj, int16_t placeholder,
 int bpf_obj_patch_alu64_imm(struct bpf_obj *obj, uint8_t op,
 			    int32_t placeholder, int32_t value);
 
+/* What bpf_obj_patch_list patches: one of the three above. */
+enum insn_patch_kind {
+	INSN_PATCH_W_OFF,	/* bpf_obj_patch_off16's */
+	INSN_PATCH_DW_OFF,	/* bpf_obj_patch_dw_off's */
+	INSN_PATCH_ALU64_IMM,	/* bpf_obj_patch_alu64_imm's, with op */
+};
+
+struct bpf_insn_patch {
+	uint8_t kind;		/* enum insn_patch_kind */
+	uint8_t op;		/* INSN_PATCH_ALU64_IMM's BPF_AND, BPF_RSH... */
+	int32_t placeholder;
+	int32_t value;
+};
+
+/*
+ * The nw patches of w in one pass over every program (the first of them
+ * that matches an instruction patches it): how many instructions were
+ * patched.
+ */
+int bpf_obj_patch_list(struct bpf_obj *obj, const struct bpf_insn_patch *w,
+		       size_t nw);
+
 /*
  * The ld_imm64 in[0..1] as relocation r rewrites it: src_reg
  * BPF_PSEUDO_MAP_FD and imm the fd of r's map (-1 if not created yet).

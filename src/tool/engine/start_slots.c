@@ -74,6 +74,7 @@ int start_layout_apply(struct bpf_obj *obj, unsigned int slots,
 {
 	unsigned int bytes = start_slot_bytes(ops_mask), op;
 	struct obj_map *m = bpf_obj_find_map(obj, "start");
+	struct bpf_insn_patch w[3 + NR_OPS];
 	int n;
 
 	/* start: one value of every slot; slow_start: one entry per slot. */
@@ -82,17 +83,18 @@ int start_layout_apply(struct bpf_obj *obj, unsigned int slots,
 	m = bpf_obj_find_map(obj, "slow_start");
 	if (m)
 		m->def.max_entries = slots;
-	n = bpf_obj_patch_alu64_imm(obj, BPF_AND, PATCH_START_MASK,
-				    (int32_t)(slots - 1));
-	n += bpf_obj_patch_alu64_imm(obj, BPF_RSH, PATCH_START_SHIFT,
-				     (int32_t)start_tag_shift(slots));
-	n += bpf_obj_patch_alu64_imm(obj, BPF_MUL, PATCH_START_STRIDE,
-				     (int32_t)bytes);
+	w[0] = (struct bpf_insn_patch){ INSN_PATCH_ALU64_IMM, BPF_AND,
+		PATCH_START_MASK, (int32_t)(slots - 1) };
+	w[1] = (struct bpf_insn_patch){ INSN_PATCH_ALU64_IMM, BPF_RSH,
+		PATCH_START_SHIFT, (int32_t)start_tag_shift(slots) };
+	w[2] = (struct bpf_insn_patch){ INSN_PATCH_ALU64_IMM, BPF_MUL,
+		PATCH_START_STRIDE, (int32_t)bytes };
 	/* An operation not traced has no record: its code never runs. */
 	for (op = 0; op < NR_OPS; op++)
-		n += bpf_obj_patch_dw_off(obj,
-					  (int16_t)PATCH_OFF_START_REC(op),
-					  (int16_t)start_rec_offset(ops_mask, op));
+		w[3 + op] = (struct bpf_insn_patch){ INSN_PATCH_DW_OFF, 0,
+			PATCH_OFF_START_REC(op),
+			(int32_t)start_rec_offset(ops_mask, op) };
+	n = bpf_obj_patch_list(obj, w, 3 + NR_OPS);
 	return n;
 }
 
