@@ -13,8 +13,10 @@
 # Environment: AB_MODES (default "default pmu tracefs": "default" is the
 # binary's own choice, the rest --attach=), AB_RUNS (start-up runs per
 # binary, mode and round; 3), AB_ROUNDS (2), AB_OPS_N (preads per binary
-# and path; 0 skips the per-event part).  Prints one line per figure;
-# the records are in build/ab/ab-results.log.
+# and path; 0 skips the per-event part).  Prints one line per figure
+# ("own": the process's own instructions to the banner, schedstat's run
+# time, without idle time and other tasks' work); the records are in
+# build/ab/ab-results.log.
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$TOP/build/ab
@@ -69,6 +71,7 @@ function field(k,   i, kv) {
 	m = field("mode"); b = field("banner_ms")
 	if (!(m in n)) order[++modes] = m
 	ms[m] = ms[m] sprintf(" %.2f", b); sum[m] += b; n[m]++
+	own[m] += field("own_ms")
 	next
 }
 /^prog / && field("name") ~ /_read$/ { per[field("mode")] += field("ns_per_run"); next }
@@ -81,7 +84,7 @@ END {
 		printf "startup %-24s %7.2f M (rounds:%s)", m, a, ms[m]
 		if (fp && ft && m !~ /^floor/)
 			printf "  %.3fx floor-pmu  %.3fx floor-tracefs", a / fp, a / ft
-		printf "\n"
+		printf "  own %.2f M\n", own[m] / n[m]
 	}
 	for (m in per) printf "per-pread %-22s %.1f insns\n", m, per[m]
 }'
