@@ -131,19 +131,34 @@ static int patch_matches(const struct bpf_insn *in,
 	return 0;
 }
 
+/* The opcode of the instructions of w's kind (the loads of DW_OFF's). */
+static uint8_t patch_code(const struct bpf_insn_patch *w)
+{
+	return w->kind == INSN_PATCH_W_OFF ? BPF_LDX | BPF_MEM | BPF_W :
+	       w->kind == INSN_PATCH_DW_OFF ? BPF_LDX | BPF_MEM | BPF_DW :
+	       (uint8_t)(BPF_ALU64 | w->op | BPF_K);
+}
+
 int bpf_obj_patch_list(struct bpf_obj *obj, const struct bpf_insn_patch *w,
 		       size_t nw)
 {
+	unsigned char asked[256] = { 0 };
 	size_t i, j, k;
 	int n = 0;
 
+	/* Most instructions are of no kind asked: one look each. */
+	for (k = 0; k < nw; k++) {
+		asked[patch_code(&w[k])] = 1;
+		if (w[k].kind == INSN_PATCH_DW_OFF)
+			asked[BPF_STX | BPF_MEM | BPF_DW] = 1;
+	}
 	for (i = 0; i < obj->nr_progs; i++) {
 		struct obj_prog *p = &obj->progs[i];
 
 		for (j = 0; j < p->insn_cnt; j++) {
 			struct bpf_insn *in = &p->insns[j];
 
-			for (k = 0; k < nw; k++) {
+			for (k = 0; asked[in->code] && k < nw; k++) {
 				if (!patch_matches(in, &w[k]))
 					continue;
 				if (w[k].kind == INSN_PATCH_ALU64_IMM)
