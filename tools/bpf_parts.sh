@@ -3,8 +3,9 @@
 # object into gzip members of their own, one offset a line: at each
 # program section whose kind differs from the one before it ("kprobe"
 # and "kretprobe" one kind, "kprobe.multi" and "kretprobe.multi"
-# another, "fentry" and "fexit" a third; "" for a section of data), at
-# most 15 cuts.  A run then inflates only the members that hold its
+# another, "fentry" and "fexit" a third; slow mode's name discovery
+# ("kprobe/.../peek", 14 KB) and the lessons ("kprobe/lesson/...") each
+# a kind of their own; "" for a section of data), at most 15 cuts.  A run then inflates only the members that hold its
 # programs (src/tool/engine/bpf_blob_pick.c): a kprobe run none of the
 # kprobe_multi, fentry or lesson programs.  Prints nothing without
 # readelf (binutils): the bytes are then one member, as before.
@@ -30,6 +31,10 @@ readelf -SW "$1" 2>/dev/null | sed 's/^ *\[ *[0-9]*\] *//' |
 			sub(/\/.*/, "", kind)
 			sub(/^kret/, "k", kind)
 			sub(/^fexit$/, "fentry", kind)
+			if ($1 ~ /\/peek$/)
+				kind = "peek"
+			else if ($1 ~ /^kprobe\/lesson\//)
+				kind = "lesson"
 		}
 		if (seen && kind != last && cuts < 15) {
 			print off
