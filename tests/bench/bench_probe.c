@@ -18,10 +18,12 @@
  *       counter on the child, enabled at exec; -1 on kernels without
  *       syscall tracepoints).  CMD is ext4dist, or tests/bench/bench_floor
  *       (the same probes without BPF: the floor).
- *   bench_probe profile [--period NS] [--top N] [--tag T] [--touch F] -- CMD
+ *   bench_probe profile [--period NS] [--top N] [--tag T] [--touch F]
+ *                       [--user-ips] -- CMD
  *       samples CMD's task clock with kernel call chains from exec to the
  *       banner, then from SIGINT to its exit: top symbols, self and
- *       inclusive ("profile_sym" records).
+ *       inclusive ("profile_sym" records); with --user-ips the address of
+ *       every user-space sample too ("profile_uip", for the host's nm).
  *   bench_probe variants OBJ FILE ITERS ROUNDS
  *       loads OBJ (tests/bench/variants.bpf.o) with the project's loader,
  *       attaches each variant's pair to ext4_file_read_iter in turn, does
@@ -860,6 +862,7 @@ struct prof {
 	size_t page;
 	unsigned long long samples, lost, user;
 	unsigned long long *self, *incl;	/* per ksym */
+	const char *uip_tag, *phase;	/* uip_tag: print user sample addresses */
 };
 
 static int prof_open(struct prof *p, pid_t pid, unsigned long long period)
@@ -928,6 +931,10 @@ static void prof_drain(struct prof *p)
 			/* The header's mode, not the address: 32-bit ARM's kernel is at 0xc0000000. */
 			if ((h.misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
 			    PERF_RECORD_MISC_KERNEL || s < 0) {
+				if (p->uip_tag && (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+				    PERF_RECORD_MISC_USER)
+					printf("profile_uip mode=%s phase=%s ip=0x%llx\n",
+					       p->uip_tag, p->phase, ip);
 				p->user++;
 				continue;
 			}
@@ -1007,15 +1014,20 @@ static int cmd_profile(int argc, char **argv)
 			tag = argv[++k];
 		else if (!strcmp(argv[k], "--touch") && k + 1 < argc)
 			touch_file = argv[++k];
+		else if (!strcmp(argv[k], "--user-ips"))
+			p.uip_tag = "";
 	}
 	if (k + 1 >= argc || !period) {
-		fprintf(stderr, "usage: bench_probe profile [--period NS] [--top N] [--tag T] -- CMD...\n");
+		fprintf(stderr, "usage: bench_probe profile [--period NS] [--top N] [--tag T] [--touch F] [--user-ips] -- CMD...\n");
 		return 2;
 	}
 	if (ksyms_load()) {
 		printf("error what=kallsyms\n");
 		return 1;
 	}
+	if (p.uip_tag)
+		p.uip_tag = tag;
+	p.phase = "start";
 	c = spawn_gated(argv + k + 1, &out, &go);
 	if (c < 0)
 		return 1;
@@ -1038,6 +1050,7 @@ static int cmd_profile(int argc, char **argv)
 	while (read(out, buf, sizeof(buf)) > 0)
 		;
 	waitpid(c, &st, 0);
+	p.phase = "exit";
 	prof_drain(&p);
 	prof_print(&p, tag, "exit", period, top);
 	close(p.fd);

@@ -56,9 +56,10 @@ arm64_is_aarch64() {
 }
 
 # vm_build_initramfs KDIR OUT BUSYBOX: the user space of foreign_stage,
-# /boot, and ext4.ko where a distribution installs it.
+# /boot, ext4.ko where a distribution installs it, and make bench's tools
+# with the armhf bench's guest part when bench.sh built them.
 vm_build_initramfs() {
-	local kdir=$1 out=$2 busybox=$3 kver stage
+	local kdir=$1 out=$2 busybox=$3 kver stage tool
 	kver=$(vm_kernel_version "$kdir")
 	stage=$VM_BUILD/initramfs-$kver
 	foreign_stage "$kdir" "$stage" "$busybox" "$ARM64_DIR" arm64 \
@@ -69,12 +70,19 @@ vm_build_initramfs() {
 	# place (a hard link: stored once in the cpio).
 	mkdir -p "$stage/lib/modules/$kver/kernel/fs/ext4"
 	ln "$stage/lib/modules/ext4.ko" "$stage/lib/modules/$kver/kernel/fs/ext4/ext4.ko"
+	for tool in floor8 bench_probe; do
+		[ ! -e "$VM_BUILD/$tool" ] ||
+			install -m 755 "$VM_BUILD/$tool" "$stage/bin/$tool"
+	done
+	cp "$ARM64_DIR/../vm-armhf/guest/armhf-places.sh" "$stage/guest/"
 	vm_pack_initramfs "$stage" "$out"
 }
 
 # vm_boot KDIR INITRD MODE CONSOLE_LOG RESULTS_LOG IMAGE...: as in
 # tests/vm/lib.sh, on qemu-system-aarch64 -machine virt (TCG, -cpu max).
 # The console is the PL011 (ttyAMA0); the results port a virtio console.
+# ARM64_QEMU_EXTRA: more options (bench.sh: -icount); ARM64_APPEND_EXTRA:
+# more of the kernel's command line.
 vm_boot() {
 	local kdir=$1 initrd=$2 mode=$3 console=$4 results=$5 img letters disks
 	local -a drives
@@ -87,15 +95,16 @@ vm_boot() {
 		drives+=(-drive "file=$img,format=raw,if=virtio")
 	done
 	rm -f "$results"
+	# shellcheck disable=SC2086 # ARM64_QEMU_EXTRA: options
 	timeout --kill-after=10 "$VM_TIMEOUT" \
-		qemu-system-aarch64 -machine virt -cpu max -accel tcg -m 512M -smp 1 \
+		qemu-system-aarch64 -machine virt -cpu max -accel tcg ${ARM64_QEMU_EXTRA:-} -m 512M -smp 1 \
 		-display none -no-reboot -monitor none \
 		-serial stdio \
 		-device virtio-serial-pci \
 		-chardev "file,id=results,path=$results" \
 		-device virtconsole,chardev=results \
 		-kernel "$(vm_kernel_image "$kdir")" -initrd "$initrd" \
-		-append "console=ttyAMA0 panic=-1 loglevel=4 ext4dist_mode=$mode ext4dist_disks=$disks" \
+		-append "console=ttyAMA0 panic=-1 loglevel=4 ext4dist_mode=$mode ext4dist_disks=$disks${ARM64_APPEND_EXTRA:+ $ARM64_APPEND_EXTRA}" \
 		"${drives[@]}" < /dev/null > "$console" 2>&1
 }
 

@@ -28,7 +28,7 @@ command -v qemu-system-arm > /dev/null || skip "qemu-system-arm is not installed
 command -v "$ARMHF_CC" > /dev/null || skip "$ARMHF_CC is not installed (make deps)"
 sysroot=$("$VM_TOP/tools/sysroot.sh" armhf) || skip "no armhf sysroot (tools/sysroot.sh armhf, see above)"
 make -s -C "$VM_TOP" ARCH=arm SYSROOT="$sysroot" > /dev/null || { echo "FAIL armhf bench: make ARCH=arm"; exit 1; }
-vm_build_tools && armhf_build_bench_tools "$sysroot" ||
+vm_build_tools && foreign_build_bench_tools "$sysroot" ||
 	{ echo "FAIL armhf bench: cannot build the guest tools"; exit 1; }
 busybox=$(vm_busybox_of armhf) || skip "no busybox-static:armhf"
 

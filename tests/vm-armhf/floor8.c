@@ -2,8 +2,9 @@
 /*
  * The kernel's own floor for ext4dist's start-up: the same 8 probes
  * (entry and return of the 4 default functions) without any BPF: open
- * them, print ext4dist's banner, wait for SIGINT, close them.  Static:
- * arm-linux-gnueabihf-gcc -static -O2.
+ * them, print ext4dist's banner, wait for SIGINT, close them.  Static,
+ * built by foreign_build_bench_tools (tests/vm/foreign.sh) for armhf and
+ * arm64.
  *
  *   floor8 [--tracefs] [--maxactive N] [--time] [PLACE...]
  *

@@ -143,25 +143,6 @@ armhf_is_arm32() {
 		vm_is_static "$1"
 }
 
-# armhf_build_bench_tools SYSROOT: floor8 (the 8 probes without BPF) and
-# tests/bench/bench_probe.c, static for armhf, the latter linked with the
-# armhf build's library and libraries (make ARCH=arm SYSROOT=...).
-armhf_build_bench_tools() {
-	local sysroot=$1 lib=$VM_TOP/build-arm/libext4dist.a link
-	mkdir -p "$VM_BUILD"
-	"$ARMHF_CC" -static -O2 -Wall -Wextra -o "$VM_BUILD/floor8" \
-		"$ARMHF_DIR/floor8.c" || return 1
-	# The Makefile's own library directories and libraries.
-	link=$(make -s -C "$VM_TOP" --no-print-directory ARCH=arm SYSROOT="$sysroot" \
-		print-XLDFLAGS print-STATIC_LDLIBS | tr '\n' ' ') || return 1
-	# shellcheck disable=SC2086 # the Makefile's list of flags
-	"$ARMHF_CC" -static -O2 -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-		-D_TIME_BITS=64 -Wall -Wextra -I"$VM_TOP/include" -I"$VM_TOP/src" \
-		-idirafter "$sysroot/usr/include" \
-		-o "$VM_BUILD/bench_probe" "$VM_TOP/tests/bench/bench_probe.c" "$lib" \
-		$link
-}
-
 # vm_build_initramfs KDIR OUT BUSYBOX: the user space of foreign_stage
 # for any of the kernels, make bench's tools when bench.sh built them, and
 # the offset of f_op the guest checks.

@@ -1,7 +1,8 @@
 # The records of guest/armhf-places.sh ("place ..." from floor8 --time,
 # "profile ..." from bench_probe profile) as two tables: the kernel's
 # price of the 8 probes by each place, and the instructions each process
-# runs to its banner.  For tests/vm-armhf/bench.sh and places-x86.sh.
+# runs to its banner.  For tests/vm-armhf/bench.sh, places-x86.sh and
+# tests/vm-arm64/bench.sh.
 function kv(k,   i, p) {
 	for (i = 1; i <= NF; i++) {
 		p = index($i, "=")

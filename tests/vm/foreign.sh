@@ -24,6 +24,26 @@ vm_build_tools() {
 	done
 }
 
+# foreign_build_bench_tools SYSROOT: make bench's guest tools, static, with
+# FOREIGN_CC into FOREIGN_TOOLS: tests/vm-armhf/floor8.c (the 8 probes
+# without BPF) and tests/bench/bench_probe.c, the latter linked with the
+# library and libraries of make ARCH=FOREIGN_ARCH SYSROOT=SYSROOT.
+foreign_build_bench_tools() {
+	local sysroot=$1 lib=$VM_TOP/build-$FOREIGN_ARCH/libext4dist.a link
+	mkdir -p "$FOREIGN_TOOLS"
+	"$FOREIGN_CC" -static -O2 -Wall -Wextra -o "$FOREIGN_TOOLS/floor8" \
+		"$VM_TOP/tests/vm-armhf/floor8.c" || return 1
+	# The Makefile's own library directories and libraries.
+	link=$(make -s -C "$VM_TOP" --no-print-directory ARCH="$FOREIGN_ARCH" SYSROOT="$sysroot" \
+		print-XLDFLAGS print-STATIC_LDLIBS | tr '\n' ' ') || return 1
+	# shellcheck disable=SC2086 # the Makefile's list of flags
+	"$FOREIGN_CC" -static -O2 -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+		-D_TIME_BITS=64 -Wall -Wextra -I"$VM_TOP/include" -I"$VM_TOP/src" \
+		-idirafter "$sysroot/usr/include" \
+		-o "$FOREIGN_TOOLS/bench_probe" "$VM_TOP/tests/bench/bench_probe.c" "$lib" \
+		$link
+}
+
 # foreign_stage KDIR STAGE BUSYBOX HDIR NAME SCENARIOS: in STAGE (made
 # anew) the user space of every harness: BUSYBOX (its applet links made
 # by /init: this host cannot run it), ext4dist and ext4slower (the name

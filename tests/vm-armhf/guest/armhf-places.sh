@@ -5,9 +5,9 @@
 # (from /proc/kallsyms), through the kprobe PMU and kprobe_events with
 # "r64:": floor8 --time, the places taken in turn, run after run; then
 # floor8's and ext4dist's profiles to the banner on each path.  Sourced
-# by armhf-bench.sh, and by tests/vm-armhf/places-x86.sh's guest on
-# x86_64, after ext4 is mounted on /mnt/ext4; the caller's b and bout
-# send the records.
+# by armhf-bench.sh, by tests/vm-arm64/guest/arm64-bench.sh and by
+# tests/vm-armhf/places-x86.sh's guest on x86_64, after ext4 is mounted
+# on /mnt/ext4; the caller's b and bout send the records.
 
 # places_addr FUNC: FUNC's address in ext4, 0x-prefixed.
 places_addr() {
