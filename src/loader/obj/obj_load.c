@@ -131,7 +131,10 @@ static int patch_matches(const struct bpf_insn *in,
 	return 0;
 }
 
-/* The opcode of the instructions of w's kind (the loads of DW_OFF's). */
+/*
+ * The opcode of the instructions of w's kind (for INSN_PATCH_DW_OFF the
+ * loads; asked[] adds its stores).
+ */
 static uint8_t patch_code(const struct bpf_insn_patch *w)
 {
 	return w->kind == INSN_PATCH_W_OFF ? BPF_LDX | BPF_MEM | BPF_W :
