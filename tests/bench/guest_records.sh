@@ -1,7 +1,8 @@
 # shellcheck shell=sh
 # Sourced by the measuring guests (tests/budget/guest.sh, tests/ab/guest.sh,
-# installed beside them as /guest/records.sh) after /guest/lib.sh, with
-# REC set to their records' prefix.
+# the armhf and arm64 benches' guests; installed beside them as
+# /guest/records.sh) after /guest/lib.sh, with REC set to their records'
+# prefix.
 
 b() { out "$REC $*"; }
 # bout CMD...: runs CMD, each output line a record.

@@ -23,14 +23,7 @@ set -eu
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-skip() { echo "SKIP arm64 bench: $1"; exit 0; }
-command -v qemu-system-aarch64 > /dev/null || skip "qemu-system-aarch64 is not installed"
-command -v "$ARM64_CC" > /dev/null || skip "$ARM64_CC is not installed (make deps)"
-sysroot=$("$VM_TOP/tools/sysroot.sh" arm64) || skip "no arm64 sysroot (tools/sysroot.sh arm64, see above)"
-make -s -C "$VM_TOP" ARCH=arm64 SYSROOT="$sysroot" > /dev/null || { echo "FAIL arm64 bench: make ARCH=arm64"; exit 1; }
-vm_build_tools && foreign_build_bench_tools "$sysroot" ||
-	{ echo "FAIL arm64 bench: cannot build the guest tools"; exit 1; }
-busybox=$(vm_busybox_of arm64) || skip "no busybox-static:arm64"
+foreign_bench_ready arm64 qemu-system-aarch64 arm64
 
 # arm64_symbols: make's link of ext4dist again without -s, to name the
 # user-space samples: the text symbols of the twin, "ADDR NAME" sorted,
@@ -68,14 +61,7 @@ for series in "$@"; do
 		vm_boot "$kdir" "$out/initramfs.cpio.gz" bench "$out/console.log" \
 		"$out/results.log" "$out/images/ext4.img" "$out/images/ext3.img" \
 		"$out/images/ext2.img" "$out/images/bare.img" "$out/images/odd.img" || rc=$?
-	vm_results "$out/results.log" | sed -n 's/^BENCH //p' > "$out/records"
-	if ! grep -q '^done' "$out/records"; then
-		echo "FAIL arm64 bench: $series: the guest did not finish (qemu $rc); console tail:"
-		tail -n 20 "$out/console.log" | sed 's/^/    | /'
-		status=1
-		continue
-	fi
-	grep '^error' "$out/records" | sed 's/^/arm64 bench: /' || true
+	foreign_bench_records arm64 "$series" "$out" "$rc" || { status=1; continue; }
 	arm64_symbols > "$out/user-symbols"
 	awk -v kver="$kver" -v syms="$out/user-symbols" \
 		-f "$ARM64_DIR/../vm-armhf/places.awk" \

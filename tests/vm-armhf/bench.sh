@@ -23,14 +23,7 @@ set -eu
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-skip() { echo "SKIP armhf bench: $1"; exit 0; }
-command -v qemu-system-arm > /dev/null || skip "qemu-system-arm is not installed"
-command -v "$ARMHF_CC" > /dev/null || skip "$ARMHF_CC is not installed (make deps)"
-sysroot=$("$VM_TOP/tools/sysroot.sh" armhf) || skip "no armhf sysroot (tools/sysroot.sh armhf, see above)"
-make -s -C "$VM_TOP" ARCH=arm SYSROOT="$sysroot" > /dev/null || { echo "FAIL armhf bench: make ARCH=arm"; exit 1; }
-vm_build_tools && foreign_build_bench_tools "$sysroot" ||
-	{ echo "FAIL armhf bench: cannot build the guest tools"; exit 1; }
-busybox=$(vm_busybox_of armhf) || skip "no busybox-static:armhf"
+foreign_bench_ready armhf qemu-system-arm armhf
 
 [ $# -gt 0 ] || set -- 6.1
 status=0
@@ -49,14 +42,7 @@ for spec in "$@"; do
 		"$out/results.log" "$spec-jit" "$out/images/ext4.img" \
 		"$out/images/ext3.img" "$out/images/ext2.img" \
 		"$out/images/bare.img" "$out/images/odd.img" || rc=$?
-	vm_results "$out/results.log" | sed -n 's/^BENCH //p' > "$out/records"
-	if ! grep -q '^done' "$out/records"; then
-		echo "FAIL armhf bench: $spec: the guest did not finish (qemu $rc); console tail:"
-		tail -n 20 "$out/console.log" | sed 's/^/    | /'
-		status=1
-		continue
-	fi
-	grep '^error' "$out/records" | sed 's/^/armhf bench: /' || true
+	foreign_bench_records armhf "$spec" "$out" "$rc" || { status=1; continue; }
 	awk -v spec="$spec" -v kver="$kver" '
 	function kv(k,   i, p) {
 		for (i = 1; i <= NF; i++) {

@@ -44,6 +44,41 @@ foreign_build_bench_tools() {
 		$link
 }
 
+# foreign_bench_ready NAME QEMU DEB_ARCH: what a bench of NAME (armhf,
+# arm64) needs, or the script's end: "SKIP NAME bench: <reason>" and exit
+# 0 without QEMU, FOREIGN_CC, the DEB_ARCH sysroot or busybox-static;
+# "FAIL ..." and exit 1 when the binary or the guest's tools do not
+# build.  Sets sysroot and busybox.
+foreign_bench_ready() {
+	local name=$1 qemu=$2 arch=$3
+	command -v "$qemu" > /dev/null ||
+		{ echo "SKIP $name bench: $qemu is not installed"; exit 0; }
+	command -v "$FOREIGN_CC" > /dev/null ||
+		{ echo "SKIP $name bench: $FOREIGN_CC is not installed (make deps)"; exit 0; }
+	sysroot=$("$VM_TOP/tools/sysroot.sh" "$arch") ||
+		{ echo "SKIP $name bench: no $arch sysroot (tools/sysroot.sh $arch, see above)"; exit 0; }
+	make -s -C "$VM_TOP" ARCH="$FOREIGN_ARCH" SYSROOT="$sysroot" > /dev/null ||
+		{ echo "FAIL $name bench: make ARCH=$FOREIGN_ARCH"; exit 1; }
+	vm_build_tools && foreign_build_bench_tools "$sysroot" ||
+		{ echo "FAIL $name bench: cannot build the guest tools"; exit 1; }
+	busybox=$(vm_busybox_of "$arch") ||
+		{ echo "SKIP $name bench: no busybox-static:$arch"; exit 0; }
+}
+
+# foreign_bench_records NAME WHAT OUT QEMU_RC: the BENCH records of the
+# boot whose logs are in OUT, into OUT/records, its error records shown;
+# 1 (and the console's tail) when the guest did not say it was done.
+foreign_bench_records() {
+	local name=$1 what=$2 out=$3 rc=$4
+	vm_results "$out/results.log" | sed -n 's/^BENCH //p' > "$out/records"
+	if ! grep -q '^done' "$out/records"; then
+		echo "FAIL $name bench: $what: the guest did not finish (qemu $rc); console tail:"
+		tail -n 20 "$out/console.log" | sed 's/^/    | /'
+		return 1
+	fi
+	grep '^error' "$out/records" | sed "s/^/$name bench: /" || true
+}
+
 # foreign_stage KDIR STAGE BUSYBOX HDIR NAME SCENARIOS: in STAGE (made
 # anew) the user space of every harness: BUSYBOX (its applet links made
 # by /init: this host cannot run it), ext4dist and ext4slower (the name
@@ -72,6 +107,7 @@ foreign_stage() {
 	chmod 755 "$stage"/bin/*
 
 	cp "$VM_DIR"/guest/*.sh "$VM_TOP/tests/lib/kcall_compare.awk" "$stage/guest/"
+	cp "$VM_TOP/tests/bench/guest_records.sh" "$stage/guest/records.sh"
 	cp "$hdir/guest/init" "$stage/init"
 	cp "$hdir/guest/$name"-*.sh "$stage/guest/"
 	echo "$scenarios" > "$stage/guest/$name-scenarios.list"

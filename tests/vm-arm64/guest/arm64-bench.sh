@@ -18,26 +18,14 @@ set -eu
 # shellcheck source=SCRIPTDIR/../../vm/guest/lib.sh
 . /guest/lib.sh
 
-RUNS=$(sed -n 's/.*ext4dist_runs=\([0-9]*\).*/\1/p' /proc/cmdline)
-RUNS=${RUNS:-5}
-b() { out "BENCH $*"; }
-bout() {
-	"$@" > "$WORK/bout" 2>&1 || b "error what=$1-$2 rc=$?"
-	while IFS= read -r l; do b "$l"; done < "$WORK/bout"
-}
-
-load_modules /lib/modules/ext4.list
-mkdir -p /mnt/ext4
-mount -t ext4 /dev/vda /mnt/ext4
-ensure_tracefs
-echo 1 > /proc/sys/kernel/bpf_stats_enabled
-b "kernel release=$KERNEL machine=$(uname -m)"
-# Which path the default takes, as --check says it.
-ext4dist --check > "$WORK/check.out" 2>&1 || true
-b "kmem $(kmem_fields "$WORK/check.out")"
-while IFS= read -r l; do b "check_line $l"; done < "$WORK/check.out"
+REC=BENCH
+# shellcheck source-path=SCRIPTDIR source=../../bench/guest_records.sh
+. /guest/records.sh
 # shellcheck source=SCRIPTDIR/../../vm-armhf/guest/armhf-places.sh
 . /guest/armhf-places.sh
+places_setup "$WORK/check.out"
+# Which path the default takes, as --check says it.
+while IFS= read -r l; do b "check_line $l"; done < "$WORK/check.out"
 places_measure "$RUNS"
 names="ext4_file_read_iter ext4_file_write_iter ext4_file_open ext4_sync_file"
 addrs=""

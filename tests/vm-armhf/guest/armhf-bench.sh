@@ -18,29 +18,15 @@ set -eu
 # shellcheck source=SCRIPTDIR/../../vm/guest/lib.sh
 . /guest/lib.sh
 
-RUNS=$(sed -n 's/.*ext4dist_runs=\([0-9]*\).*/\1/p' /proc/cmdline)
-RUNS=${RUNS:-5}
-b() { out "BENCH $*"; }
-bout() {
-	"$@" > "$WORK/bout" 2>&1 || b "error what=$1-$2 rc=$?"
-	while IFS= read -r l; do b "$l"; done < "$WORK/bout"
-}
-
-load_modules /lib/modules/ext4.list
-# The module's file where Debian installs it, as on a real system: with
-# it ext4dist makes its kprobes by address (without it, by name).
-ext4_ko_install
-mkdir -p /mnt/ext4
-mount -t ext4 /dev/vda /mnt/ext4
-ensure_tracefs
-echo 1 > /proc/sys/kernel/bpf_stats_enabled
-b "kernel release=$KERNEL machine=$(uname -m)"
-# The memory a default run holds, as its --check shows it.
-ext4dist --check > "$WORK/kmem.out" 2>&1 || true
-b "kmem $(kmem_fields "$WORK/kmem.out")"
+REC=BENCH
+# shellcheck source-path=SCRIPTDIR source=../../bench/guest_records.sh
+. /guest/records.sh
 # The 8 probes by name, ext4:NAME and address, and the profiles.
 # shellcheck source=SCRIPTDIR/armhf-places.sh
 . /guest/armhf-places.sh
+# ext4.ko where Debian installs it: ext4dist makes its kprobes by
+# address, as on a real system (without it, by name).
+places_setup "$WORK/kmem.out"
 places_measure $((RUNS * 3))
 addrs=""
 for f in ext4_file_read_iter ext4_file_write_iter ext4_file_open ext4_sync_file; do

@@ -9,6 +9,20 @@
 # tests/vm-armhf/places-x86.sh's guest on x86_64, after ext4 is mounted
 # on /mnt/ext4; the caller's b and bout send the records.
 
+# places_setup CHECK_OUT: the ARM benches' start (after records.sh):
+# RUNS from the kernel's command line (ext4dist_runs=, 5 by default),
+# ext4, its module file and tracefs (records_setup), the kernel's record,
+# and what a default run's --check (its output in CHECK_OUT) says of the
+# memory it holds.
+places_setup() {
+	RUNS=$(sed -n 's/.*ext4dist_runs=\([0-9]*\).*/\1/p' /proc/cmdline)
+	RUNS=${RUNS:-5}
+	records_setup
+	b "kernel release=$KERNEL machine=$(uname -m)"
+	ext4dist --check > "$1" 2>&1 || true
+	b "kmem $(kmem_fields "$1")"
+}
+
 # places_addr FUNC: FUNC's address in ext4, 0x-prefixed.
 places_addr() {
 	awk -v f="$1" '$3 == f && $4 == "[ext4]" { print "0x" $1 }' /proc/kallsyms
