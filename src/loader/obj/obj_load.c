@@ -112,34 +112,27 @@ int bpf_obj_patch_imm64(struct bpf_obj *obj, uint64_t placeholder,
 	return n;
 }
 
-/* Whether in is one of w's kind holding its placeholder. */
-static int patch_matches(const struct bpf_insn *in,
-			 const struct bpf_insn_patch *w)
-{
-	switch (w->kind) {
-	case INSN_PATCH_W_OFF:
-		return in->code == (BPF_LDX | BPF_MEM | BPF_W) &&
-		       in->off == w->placeholder;
-	case INSN_PATCH_DW_OFF:
-		return (in->code == (BPF_LDX | BPF_MEM | BPF_DW) ||
-			in->code == (BPF_STX | BPF_MEM | BPF_DW)) &&
-		       in->off == w->placeholder;
-	case INSN_PATCH_ALU64_IMM:
-		return in->code == (BPF_ALU64 | w->op | BPF_K) &&
-		       in->imm == w->placeholder;
-	}
-	return 0;
-}
-
 /*
  * The opcode of the instructions of w's kind (for INSN_PATCH_DW_OFF the
- * loads; asked[] adds its stores).
+ * loads; its stores are BPF_STX's).
  */
 static uint8_t patch_code(const struct bpf_insn_patch *w)
 {
 	return w->kind == INSN_PATCH_W_OFF ? BPF_LDX | BPF_MEM | BPF_W :
 	       w->kind == INSN_PATCH_DW_OFF ? BPF_LDX | BPF_MEM | BPF_DW :
 	       (uint8_t)(BPF_ALU64 | w->op | BPF_K);
+}
+
+/* Whether in is one of w's kind holding its placeholder. */
+static int patch_matches(const struct bpf_insn *in,
+			 const struct bpf_insn_patch *w)
+{
+	int kind = in->code == patch_code(w) ||
+		   (w->kind == INSN_PATCH_DW_OFF &&
+		    in->code == (BPF_STX | BPF_MEM | BPF_DW));
+
+	return kind && (w->kind == INSN_PATCH_ALU64_IMM ? in->imm : in->off) ==
+		       w->placeholder;
 }
 
 int bpf_obj_patch_list(struct bpf_obj *obj, const struct bpf_insn_patch *w,
