@@ -136,10 +136,17 @@ pid_ns_absent() {
 # Nothing for a built-in ext4.
 ext4_ko_install() {
 	[ -e /sys/module/ext4/initstate ] && [ -e /lib/modules/ext4.ko ] || return 0
+	# Already there (the arm64 initramfs links it, tests/vm-arm64/lib.sh):
+	# not ours to remove.
+	[ ! -e "/lib/modules/$KERNEL/kernel/fs/ext4/ext4.ko" ] || return 0
 	mkdir -p "/lib/modules/$KERNEL/kernel/fs/ext4"
 	cp /lib/modules/ext4.ko "/lib/modules/$KERNEL/kernel/fs/ext4/ext4.ko"
+	EXT4_KO_OURS=1
 }
-ext4_ko_remove() { rm -rf "/lib/modules/$KERNEL"; }
+ext4_ko_remove() {
+	[ -z "${EXT4_KO_OURS:-}" ] || rm -rf "/lib/modules/$KERNEL"
+	EXT4_KO_OURS=
+}
 
 # ext4_builtin: ext4 is built into the kernel: registered, and no module
 # state for it (/sys/module/ext4/initstate exists only for a module).
